@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file graph.h
+ * @brief The leaper graph of a rectangular board, optionally with holes.
+ *
+ * A kt_graph is immutable once made.  Vertices are the board's cells that
+ * are not holes; edges join cells a leaper move apart.  Moves are numbered
+ * 0-7 as in Parberry's paper (dx to the right, dy down), for the knight:
+ *
+ * | move | 0  | 1  | 2  | 3  | 4  | 5  | 6  | 7  |
+ * |------|----|----|----|----|----|----|----|----|
+ * | dx   | +2 | +1 | -1 | -2 | -2 | -1 | +1 | +2 |
+ * | dy   | -1 | -2 | -2 | -1 | +1 | +2 | +2 | +1 |
+ *
+ * An (a,b)-leaper replaces 2 by a and 1 by b.  Move (k+4) mod 8 reverses
+ * move k.
+ *
+ * Thread safety: a graph is immutable, so any number of threads may query
+ * one graph at once.  Creation and kt_graph_free() follow the usual rule:
+ * a graph is freed by one thread once nobody uses it.  Objects made from a
+ * graph keep their own reference, so the graph may be freed before them.
+ */
+#ifndef KNIGHT_GRAPH_H
+#define KNIGHT_GRAPH_H
+
+#include <knight/common.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** @brief Opaque leaper graph of a board. */
+typedef struct kt_graph kt_graph;
+
+/** @brief Number of move directions of a leaper. */
+#define KT_MOVE_COUNT 8
+
+/** @brief The "no move" sentinel returned by kt_graph_move(). */
+#define KT_MOVE_NONE (-1)
+
+/**
+ * @brief Make the knight's graph of a full @p width x @p height board.
+ * @param[out] out    Receives the new graph; set to NULL on failure.
+ * @param width       Columns, at least 1.
+ * @param height      Rows, at least 1.
+ * @return ::KT_OK; ::KT_EINVAL for a zero side or NULL @p out;
+ *         ::KT_ETOOBIG when width * height is 2^32 - 1 or more;
+ *         ::KT_ENOMEM.
+ */
+KT_EXPORT kt_status kt_graph_new(kt_graph **out, uint32_t width, uint32_t height);
+
+/**
+ * @brief Make the graph of an (a,b)-leaper on a board with optional holes.
+ * @param[out] out Receives the new graph; set to NULL on failure.
+ * @param width    Columns, at least 1.
+ * @param height   Rows, at least 1.
+ * @param a        Long leg of the move (2 for the knight).
+ * @param b        Short leg of the move (1 for the knight); a and b must be
+ *                 positive and different, so that the 8 moves are distinct.
+ * @param mask     NULL for a full board, otherwise width * height bytes in
+ *                 cell order, non-zero for a cell and zero for a hole.  Copied.
+ * @param alloc    NULL for malloc/free, otherwise hooks used by this graph
+ *                 and by every object made from it.  Copied.
+ * @return ::KT_OK; ::KT_EINVAL; ::KT_ETOOBIG; ::KT_ENOMEM.
+ */
+KT_EXPORT kt_status kt_graph_new_custom(kt_graph **out, uint32_t width, uint32_t height,
+                                        uint32_t a, uint32_t b, const uint8_t *mask,
+                                        const kt_allocator *alloc);
+
+/**
+ * @brief Parse a board mask from text and make the graph of an (a,b)-leaper on it.
+ *
+ * One line per row, one character per cell: `.` or `#` is a hole, any
+ * other printable character (`o`, `x`, a letter or digit) is a cell.
+ * All rows must have the same length.  Trailing `\r` is ignored.
+ * @param[out] out     Receives the new graph.
+ * @param text         The text (need not be NUL-terminated).
+ * @param len          Its length in bytes.
+ * @param a            Long leg of the move.
+ * @param b            Short leg of the move.
+ * @param alloc        Allocator hooks or NULL.
+ * @param[out] line    Optional: on ::KT_EPARSE, the 1-based line of the error.
+ * @param[out] column  Optional: on ::KT_EPARSE, the 1-based column of the error.
+ * @return ::KT_OK; ::KT_EPARSE; ::KT_EINVAL; ::KT_ETOOBIG; ::KT_ENOMEM.
+ */
+KT_EXPORT kt_status kt_graph_parse_mask(kt_graph **out, const char *text, size_t len,
+                                        uint32_t a, uint32_t b, const kt_allocator *alloc,
+                                        size_t *line, size_t *column);
+
+/**
+ * @brief Release a graph reference.  NULL is harmless.
+ * @param g The graph.
+ */
+KT_EXPORT void kt_graph_free(kt_graph *g);
+
+/** @brief Board columns. @param g The graph. @return Width. */
+KT_EXPORT uint32_t kt_graph_width(const kt_graph *g);
+/** @brief Board rows. @param g The graph. @return Height. */
+KT_EXPORT uint32_t kt_graph_height(const kt_graph *g);
+/**
+ * @brief Number of board positions, width * height, holes included.
+ * @param g The graph.
+ * @return The size of per-cell arrays.
+ */
+KT_EXPORT size_t kt_graph_cell_count(const kt_graph *g);
+/**
+ * @brief Number of vertices: cells that are not holes.
+ * @param g The graph.
+ * @return Vertex count.
+ */
+KT_EXPORT size_t kt_graph_vertex_count(const kt_graph *g);
+/**
+ * @brief Number of undirected edges.
+ * @param g The graph.
+ * @return Edge count.
+ */
+KT_EXPORT uint64_t kt_graph_edge_count(const kt_graph *g);
+/**
+ * @brief The leaper's legs.
+ * @param g      The graph.
+ * @param[out] a Optional: long leg.
+ * @param[out] b Optional: short leg.
+ */
+KT_EXPORT void kt_graph_leaper(const kt_graph *g, uint32_t *a, uint32_t *b);
+/**
+ * @brief Whether the board has holes.
+ * @param g The graph.
+ * @return 1 if made with a mask that has at least one hole, else 0.
+ */
+KT_EXPORT int kt_graph_has_holes(const kt_graph *g);
+/**
+ * @brief Whether @p cell is a vertex (on the board and not a hole).
+ * @param g    The graph.
+ * @param cell Any value.
+ * @return 1 or 0.
+ */
+KT_EXPORT int kt_graph_is_cell(const kt_graph *g, kt_cell cell);
+/**
+ * @brief Cell index of column @p x, row @p y.
+ * @param g The graph.
+ * @param x Column.
+ * @param y Row.
+ * @return The index, or ::KT_CELL_NONE when off the board.  Holes have an index too.
+ */
+KT_EXPORT kt_cell kt_graph_cell(const kt_graph *g, uint32_t x, uint32_t y);
+/**
+ * @brief Column and row of @p cell.
+ * @param g      The graph.
+ * @param cell   A cell index below kt_graph_cell_count().
+ * @param[out] x Optional: column.
+ * @param[out] y Optional: row.
+ * @return ::KT_OK, or ::KT_EINVAL when @p cell is out of range.
+ */
+KT_EXPORT kt_status kt_graph_coords(const kt_graph *g, kt_cell cell, uint32_t *x, uint32_t *y);
+/**
+ * @brief Horizontal displacement of move @p move (0-7) for this graph's leaper.
+ * @param g    The graph.
+ * @param move Move number; anything else gives 0.
+ * @return dx.
+ */
+KT_EXPORT int32_t kt_graph_move_dx(const kt_graph *g, int move);
+/**
+ * @brief Vertical displacement of move @p move (0-7), downward positive.
+ * @param g    The graph.
+ * @param move Move number; anything else gives 0.
+ * @return dy.
+ */
+KT_EXPORT int32_t kt_graph_move_dy(const kt_graph *g, int move);
+/**
+ * @brief The cell reached from @p cell by move @p move.
+ * @param g    The graph.
+ * @param cell A vertex.
+ * @param move Move number 0-7.
+ * @return The neighbour, or ::KT_CELL_NONE when the move leaves the board,
+ *         lands on a hole, or the arguments are invalid.
+ */
+KT_EXPORT kt_cell kt_graph_neighbor(const kt_graph *g, kt_cell cell, int move);
+/**
+ * @brief The move that takes a leaper from @p from to @p to.
+ * @param g    The graph.
+ * @param from A vertex.
+ * @param to   A vertex.
+ * @return The move number 0-7, or ::KT_MOVE_NONE if they are not adjacent.
+ */
+KT_EXPORT int kt_graph_move(const kt_graph *g, kt_cell from, kt_cell to);
+/**
+ * @brief Number of neighbours of @p cell.
+ * @param g    The graph.
+ * @param cell A cell index.
+ * @return The degree (0-8); 0 for holes and invalid cells.
+ */
+KT_EXPORT unsigned kt_graph_degree(const kt_graph *g, kt_cell cell);
+/**
+ * @brief Bit k set when move k from @p cell stays on the board and off holes.
+ * @param g    The graph.
+ * @param cell A cell index.
+ * @return The move mask; 0 for holes and invalid cells.
+ */
+KT_EXPORT unsigned kt_graph_move_mask(const kt_graph *g, kt_cell cell);
+/**
+ * @brief Whether two graphs describe the same board and leaper.
+ * @param g First graph.
+ * @param h Second graph.
+ * @return 1 when dimensions, leaper and holes are equal, else 0.
+ */
+KT_EXPORT int kt_graph_equal(const kt_graph *g, const kt_graph *h);
+
+/**
+ * @brief Schwenk's theorem: whether a full @p width x @p height board has a
+ *        closed knight's tour.
+ *
+ * With m <= n the sides, there is none exactly when m and n are both odd;
+ * or m is 1, 2 or 4 (except the 1x1 board, counted as a trivial tour);
+ * or m = 3 and n is 4, 6 or 8.
+ * @param width  Columns.
+ * @param height Rows.
+ * @return 1 if a closed tour exists, else 0 (also for a zero side).
+ */
+KT_EXPORT int kt_board_has_closed_tour(uint32_t width, uint32_t height);
+
+/**
+ * @brief Whether a full @p width x @p height board has an open knight's tour
+ *        (a Hamiltonian path).
+ *
+ * With m <= n: the 1x1 board; m = 3 and n = 4 or n >= 7; m = 4 and n >= 5;
+ * every m >= 5.
+ * @param width  Columns.
+ * @param height Rows.
+ * @return 1 or 0.
+ */
+KT_EXPORT int kt_board_has_open_tour(uint32_t width, uint32_t height);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KNIGHT_GRAPH_H */

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file knight.h
+ * @brief Umbrella header: includes every libknight module.
+ */
+#ifndef KNIGHT_KNIGHT_H
+#define KNIGHT_KNIGHT_H
+
+#include <knight/common.h>
+#include <knight/version.h>
+#include <knight/graph.h>
+#include <knight/tourney.h>
+#include <knight/io.h>
+#include <knight/stats.h>
+#include <knight/walks.h>
+#include <knight/exhaustive.h>
+
+#endif /* KNIGHT_KNIGHT_H */

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file walks.h
+ * @brief Counting leaper walks on any board, with a limit on visits to a
+ *        marked class of cells (the keypad problem of the encyclopedia seed).
+ *
+ * A walk of length L is a sequence of L cells (L - 1 moves), cells may
+ * repeat.  Visits to marked cells are counted with multiplicity, the first
+ * cell included; walks with more than @p max_marked such visits are not
+ * counted.  Dynamic programming over (cell, marked visits so far): time
+ * O(L * edges * (max_marked + 1)), memory O(cells * (max_marked + 1)).
+ *
+ * Thread safety: reads the graph only; any number of calls may run at once.
+ */
+#ifndef KNIGHT_WALKS_H
+#define KNIGHT_WALKS_H
+
+#include <knight/common.h>
+#include <knight/graph.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * @brief Count walks of @p length cells, per starting cell.
+ * @param g              The board.
+ * @param length         Cells per walk, at least 1.
+ * @param marked         NULL (no marked cells) or kt_graph_cell_count() bytes,
+ *                       non-zero for a marked cell.
+ * @param max_marked     Largest number of visits to marked cells allowed.
+ * @param[out] per_start Optional: kt_graph_cell_count() counts, the walks
+ *                       starting at each cell (0 at holes).
+ * @param n              Length of @p per_start (ignored when it is NULL).
+ * @param[out] total     Optional: the sum over all starts.
+ * @return ::KT_OK; ::KT_EOVERFLOW when a count passes 2^64 - 1 (outputs
+ *         then unspecified); ::KT_ERANGE if @p n is too small; ::KT_EINVAL;
+ *         ::KT_ETOOBIG; ::KT_ENOMEM.
+ */
+KT_EXPORT kt_status kt_count_walks(const kt_graph *g, uint32_t length, const uint8_t *marked,
+                                   uint32_t max_marked, uint64_t *per_start, size_t n,
+                                   uint64_t *total);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KNIGHT_WALKS_H */

@@ -1,0 +1,294 @@
+/* SPDX-License-Identifier: MIT */
+/* The leaper graph of a board: geometry, holes, and the existence rules. */
+#include "internal.h"
+
+#include <stdlib.h>
+
+static void *default_alloc(void *opaque, size_t size)
+{
+    (void)opaque;
+    return malloc(size ? size : 1);
+}
+
+static void default_free(void *opaque, void *ptr)
+{
+    (void)opaque;
+    free(ptr);
+}
+
+void *kti_alloc(const kt_allocator *al, size_t size)
+{
+    return al->alloc(al->opaque, size ? size : 1);
+}
+
+void *kti_calloc(const kt_allocator *al, size_t count, size_t size)
+{
+    size_t bytes;
+    if (!kti_mul_ok(count, size, &bytes)) return NULL;
+    void *p = kti_alloc(al, bytes);
+    if (p) memset(p, 0, bytes);
+    return p;
+}
+
+void kti_free(const kt_allocator *al, void *p)
+{
+    if (p) al->free(al->opaque, p);
+}
+
+kt_graph *kti_graph_ref(const kt_graph *g)
+{
+    kt_graph *m = (kt_graph *)g;
+    atomic_fetch_add_explicit(&m->refs, 1u, memory_order_relaxed);
+    return m;
+}
+
+/* Parberry's numbering with 2 -> a and 1 -> b. */
+static const int8_t move_long_dx[8] = {1, 0, 0, 1, 1, 0, 0, 1};  /* 1: |dx| = a */
+static const int8_t move_sign_x[8] = {1, 1, -1, -1, -1, -1, 1, 1};
+static const int8_t move_sign_y[8] = {-1, -1, -1, -1, 1, 1, 1, 1};
+
+kt_status kt_graph_new(kt_graph **out, uint32_t width, uint32_t height)
+{
+    return kt_graph_new_custom(out, width, height, 2, 1, NULL, NULL);
+}
+
+kt_status kt_graph_new_custom(kt_graph **out, uint32_t width, uint32_t height, uint32_t a,
+                              uint32_t b, const uint8_t *mask, const kt_allocator *alloc)
+{
+    if (out == NULL) return KT_EINVAL;
+    *out = NULL;
+    if (width == 0 || height == 0 || a == 0 || b == 0 || a == b) return KT_EINVAL;
+    if (a > INT32_MAX || b > INT32_MAX) return KT_EINVAL;
+    if (alloc != NULL && (alloc->alloc == NULL || alloc->free == NULL)) return KT_EINVAL;
+    uint64_t cells = (uint64_t)width * height;
+    if (cells > KTI_MAX_CELLS || cells > SIZE_MAX / 2) return KT_ETOOBIG;
+
+    kt_allocator al = alloc ? *alloc : (kt_allocator){default_alloc, default_free, NULL};
+    kt_graph *g = kti_alloc(&al, sizeof *g);
+    if (g == NULL) return KT_ENOMEM;
+    memset(g, 0, sizeof *g);
+    atomic_init(&g->refs, 1u);
+    g->alloc = al;
+    g->width = width;
+    g->height = height;
+    g->a = a;
+    g->b = b;
+    g->ncells = (size_t)cells;
+    for (int m = 0; m < 8; m++) {
+        int32_t lx = move_long_dx[m] ? (int32_t)a : (int32_t)b;
+        int32_t ly = move_long_dx[m] ? (int32_t)b : (int32_t)a;
+        g->dx[m] = move_sign_x[m] * lx;
+        g->dy[m] = move_sign_y[m] * ly;
+        g->off[m] = (int64_t)g->dy[m] * width + g->dx[m];
+    }
+    g->nverts = g->ncells;
+    if (mask != NULL) {
+        size_t holes = 0;
+        for (size_t i = 0; i < g->ncells; i++) holes += mask[i] == 0;
+        if (holes > 0) {
+            g->mask = kti_alloc(&al, g->ncells);
+            if (g->mask == NULL) {
+                kti_free(&al, g);
+                return KT_ENOMEM;
+            }
+            for (size_t i = 0; i < g->ncells; i++) g->mask[i] = mask[i] != 0;
+            g->nverts = g->ncells - holes;
+        }
+    }
+    /* Edges: count the downward moves (4-7) of each vertex, row by row. */
+    uint64_t edges = 0;
+    if (g->mask == NULL) {
+        for (int m = 4; m < 8; m++) {
+            uint64_t ax = (uint64_t)(g->dx[m] < 0 ? -(int64_t)g->dx[m] : g->dx[m]);
+            uint64_t ay = (uint64_t)g->dy[m];
+            if (ax < width && ay < height) edges += (width - ax) * (height - ay);
+        }
+    } else {
+        for (size_t c = 0; c < g->ncells; c++)
+            if (g->mask[c])
+                for (int m = 4; m < 8; m++) edges += kti_step(g, (kt_cell)c, m) != KT_CELL_NONE;
+    }
+    g->nedges = edges;
+    *out = g;
+    return KT_OK;
+}
+
+kt_status kt_graph_parse_mask(kt_graph **out, const char *text, size_t len, uint32_t a,
+                              uint32_t b, const kt_allocator *alloc, size_t *line,
+                              size_t *column)
+{
+    size_t ln = 1, col = 1;
+    kt_status st = KT_OK;
+    if (out != NULL) *out = NULL;
+    if (out == NULL || (text == NULL && len > 0)) return KT_EINVAL;
+
+    /* First pass: dimensions and validation. */
+    size_t width = 0, height = 0, cur = 0;
+    for (size_t i = 0; i < len; i++) {
+        char ch = text[i];
+        if (ch == '\r' && (i + 1 == len || text[i + 1] == '\n')) continue;
+        if (ch == '\n') {
+            if (cur == 0) { /* blank lines only at the end */
+                for (size_t j = i; j < len; j++)
+                    if (text[j] != '\n' && text[j] != '\r' && text[j] != ' ') {
+                        st = KT_EPARSE;
+                        goto fail;
+                    }
+                break;
+            }
+            if (height > 0 && cur != width) { st = KT_EPARSE; goto fail; }
+            width = cur;
+            height++;
+            cur = 0;
+            ln++;
+            col = 1;
+            continue;
+        }
+        if ((unsigned char)ch <= ' ' || (unsigned char)ch >= 127) { st = KT_EPARSE; goto fail; }
+        cur++;
+        col++;
+        if (cur > UINT32_MAX) { st = KT_ETOOBIG; goto fail; }
+    }
+    if (cur > 0) {
+        if (height > 0 && cur != width) { st = KT_EPARSE; goto fail; }
+        width = cur;
+        height++;
+    }
+    if (height == 0) { st = KT_EPARSE; goto fail; }
+    if (height > UINT32_MAX) { st = KT_ETOOBIG; goto fail; }
+    if ((uint64_t)width * height > KTI_MAX_CELLS) { st = KT_ETOOBIG; goto fail; }
+
+    kt_allocator al = alloc ? *alloc : (kt_allocator){default_alloc, default_free, NULL};
+    uint8_t *mask = kti_alloc(&al, width * height);
+    if (mask == NULL) return KT_ENOMEM;
+    size_t k = 0;
+    for (size_t i = 0; i < len && k < width * height; i++) {
+        char ch = text[i];
+        if (ch == '\r' || ch == '\n') continue;
+        mask[k++] = !(ch == '.' || ch == '#');
+    }
+    st = kt_graph_new_custom(out, (uint32_t)width, (uint32_t)height, a, b, mask, alloc);
+    kti_free(&al, mask);
+    return st;
+fail:
+    if (line) *line = ln;
+    if (column) *column = col;
+    return st;
+}
+
+void kt_graph_free(kt_graph *g)
+{
+    if (g == NULL) return;
+    if (atomic_fetch_sub_explicit(&g->refs, 1u, memory_order_acq_rel) != 1u) return;
+    kt_allocator al = g->alloc;
+    kti_free(&al, g->mask);
+    kti_free(&al, g);
+}
+
+uint32_t kt_graph_width(const kt_graph *g) { return g ? g->width : 0; }
+uint32_t kt_graph_height(const kt_graph *g) { return g ? g->height : 0; }
+size_t kt_graph_cell_count(const kt_graph *g) { return g ? g->ncells : 0; }
+size_t kt_graph_vertex_count(const kt_graph *g) { return g ? g->nverts : 0; }
+uint64_t kt_graph_edge_count(const kt_graph *g) { return g ? g->nedges : 0; }
+int kt_graph_has_holes(const kt_graph *g) { return g != NULL && g->mask != NULL; }
+
+void kt_graph_leaper(const kt_graph *g, uint32_t *a, uint32_t *b)
+{
+    if (a) *a = g ? g->a : 0;
+    if (b) *b = g ? g->b : 0;
+}
+
+int kt_graph_is_cell(const kt_graph *g, kt_cell cell)
+{
+    return g != NULL && kti_is_vertex(g, cell);
+}
+
+kt_cell kt_graph_cell(const kt_graph *g, uint32_t x, uint32_t y)
+{
+    if (g == NULL || x >= g->width || y >= g->height) return KT_CELL_NONE;
+    return (kt_cell)((size_t)y * g->width + x);
+}
+
+kt_status kt_graph_coords(const kt_graph *g, kt_cell cell, uint32_t *x, uint32_t *y)
+{
+    if (g == NULL || cell >= g->ncells) return KT_EINVAL;
+    if (x) *x = cell % g->width;
+    if (y) *y = cell / g->width;
+    return KT_OK;
+}
+
+int32_t kt_graph_move_dx(const kt_graph *g, int move)
+{
+    return (g && move >= 0 && move < 8) ? g->dx[move] : 0;
+}
+
+int32_t kt_graph_move_dy(const kt_graph *g, int move)
+{
+    return (g && move >= 0 && move < 8) ? g->dy[move] : 0;
+}
+
+kt_cell kt_graph_neighbor(const kt_graph *g, kt_cell cell, int move)
+{
+    if (g == NULL || move < 0 || move >= 8 || !kti_is_vertex(g, cell)) return KT_CELL_NONE;
+    return kti_step(g, cell, move);
+}
+
+int kt_graph_move(const kt_graph *g, kt_cell from, kt_cell to)
+{
+    if (g == NULL || !kti_is_vertex(g, from) || !kti_is_vertex(g, to)) return KT_MOVE_NONE;
+    int64_t dx = (int64_t)(to % g->width) - (int64_t)(from % g->width);
+    int64_t dy = (int64_t)(to / g->width) - (int64_t)(from / g->width);
+    for (int m = 0; m < 8; m++)
+        if (g->dx[m] == dx && g->dy[m] == dy) return m;
+    return KT_MOVE_NONE;
+}
+
+unsigned kt_graph_move_mask(const kt_graph *g, kt_cell cell)
+{
+    if (g == NULL || !kti_is_vertex(g, cell)) return 0;
+    unsigned mask = 0;
+    for (int m = 0; m < 8; m++)
+        if (kti_step(g, cell, m) != KT_CELL_NONE) mask |= 1u << m;
+    return mask;
+}
+
+unsigned kt_graph_degree(const kt_graph *g, kt_cell cell)
+{
+    unsigned mask = kt_graph_move_mask(g, cell);
+    unsigned d = 0;
+    for (; mask; mask &= mask - 1) d++;
+    return d;
+}
+
+int kt_graph_equal(const kt_graph *g, const kt_graph *h)
+{
+    if (g == NULL || h == NULL) return 0;
+    if (g == h) return 1;
+    if (g->width != h->width || g->height != h->height || g->a != h->a || g->b != h->b) return 0;
+    if ((g->mask == NULL) != (h->mask == NULL)) return 0;
+    return g->mask == NULL || memcmp(g->mask, h->mask, g->ncells) == 0;
+}
+
+int kt_board_has_closed_tour(uint32_t width, uint32_t height)
+{
+    uint32_t m = width < height ? width : height;
+    uint32_t n = width < height ? height : width;
+    if (m == 0) return 0;
+    if (m == 1 && n == 1) return 1;
+    if ((m & 1) && (n & 1)) return 0;
+    if (m == 1 || m == 2 || m == 4) return 0;
+    if (m == 3 && (n == 4 || n == 6 || n == 8)) return 0;
+    return 1;
+}
+
+int kt_board_has_open_tour(uint32_t width, uint32_t height)
+{
+    uint32_t m = width < height ? width : height;
+    uint32_t n = width < height ? height : width;
+    if (m == 0) return 0;
+    if (m == 1) return n == 1;
+    if (m == 2) return 0;
+    if (m == 3) return n == 4 || n >= 7;
+    if (m == 4) return n >= 5;
+    return 1;
+}

@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Internal layout of the core objects and helpers shared by the library's
+ * modules.  Never installed.  Every non-static function here is named
+ * kti_* and has hidden visibility, so it is neither exported from the
+ * shared library nor left global in the static archive.
+ */
+#ifndef KNIGHT_INTERNAL_H
+#define KNIGHT_INTERNAL_H
+
+#include <knight/knight.h>
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <string.h>
+
+#if defined(__GNUC__) || defined(__clang__)
+#define KTI_HIDDEN __attribute__((visibility("hidden")))
+#define KTI_LIKELY(x) __builtin_expect(!!(x), 1)
+#define KTI_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define KTI_HIDDEN
+#define KTI_LIKELY(x) (x)
+#define KTI_UNLIKELY(x) (x)
+#endif
+
+/* Largest board: cell indices must stay below KT_CELL_NONE. */
+#define KTI_MAX_CELLS ((uint64_t)KT_CELL_NONE - 1u)
+
+/* A nibble value meaning "no neighbour"; a byte of two such is a hole or an isolated cell. */
+#define KTI_NOMOVE 0xFu
+#define KTI_PAIR_EMPTY 0xFFu
+
+struct kt_graph {
+    atomic_uint refs;
+    uint32_t width, height;
+    uint32_t a, b;            /* leaper legs */
+    size_t ncells;            /* width * height */
+    size_t nverts;            /* cells that are not holes */
+    uint64_t nedges;
+    int32_t dx[8], dy[8];
+    int64_t off[8];           /* dy * width + dx */
+    uint8_t *mask;            /* NULL: no holes; else 1 = cell, 0 = hole */
+    kt_allocator alloc;
+};
+
+struct kt_tourney {
+    kt_graph *g;              /* holds a reference */
+    uint8_t *mv;              /* per cell: low nibble <= high nibble; 0xF = none */
+    kt_shape shape;
+    size_t size;              /* cycles (1 for a path); always exact at API boundaries */
+    bool size_dirty;          /* scratch flag for editing modules */
+};
+
+/* ---- allocation (graph.c) ---- */
+KTI_HIDDEN void *kti_alloc(const kt_allocator *al, size_t size);
+KTI_HIDDEN void *kti_calloc(const kt_allocator *al, size_t count, size_t size);
+KTI_HIDDEN void kti_free(const kt_allocator *al, void *p);
+/* Multiply two sizes; false on overflow. */
+static inline bool kti_mul_ok(size_t a, size_t b, size_t *out)
+{
+    if (b != 0 && a > SIZE_MAX / b) return false;
+    *out = a * b;
+    return true;
+}
+
+/* ---- graph helpers (graph.c) ---- */
+KTI_HIDDEN kt_graph *kti_graph_ref(const kt_graph *g);
+static inline bool kti_is_vertex(const kt_graph *g, size_t c)
+{
+    return c < g->ncells && (g->mask == NULL || g->mask[c]);
+}
+/* Neighbour by move or KT_CELL_NONE, with no argument checks beyond the board. */
+static inline kt_cell kti_step(const kt_graph *g, kt_cell c, int m)
+{
+    int64_t x = (int64_t)(c % g->width) + g->dx[m];
+    int64_t y = (int64_t)(c / g->width) + g->dy[m];
+    if (x < 0 || y < 0 || x >= (int64_t)g->width || y >= (int64_t)g->height) return KT_CELL_NONE;
+    kt_cell d = (kt_cell)(y * (int64_t)g->width + x);
+    if (g->mask != NULL && !g->mask[d]) return KT_CELL_NONE;
+    return d;
+}
+
+/* ---- tourney helpers (tourney.c) ---- */
+/* Allocate an empty tourney (all cells KTI_PAIR_EMPTY) on g. */
+KTI_HIDDEN kt_status kti_tourney_alloc(kt_tourney **out, const kt_graph *g);
+/* Check symmetry, degrees and connectivity of t->mv, set shape and size. */
+KTI_HIDDEN kt_status kti_tourney_finish(kt_tourney *t, kt_rule *rule, kt_cell *cell);
+/* Recount components (cycles, or 1 for a path) in O(cells) and store the
+ * size.  A module that edits mv must leave size exact before it returns,
+ * by bookkeeping or by calling this. */
+KTI_HIDDEN kt_status kti_tourney_recount(kt_tourney *t);
+/* Add the undirected edge c --m--> d to the move pairs; false if c or d is full. */
+static inline bool kti_pair_add(uint8_t *mv, kt_cell c, int m)
+{
+    uint8_t p = mv[c];
+    uint8_t lo = p & 0xF, hi = p >> 4;
+    if (lo == KTI_NOMOVE) { mv[c] = (uint8_t)(0xF0u | (unsigned)m); return true; }
+    if (hi != KTI_NOMOVE) return false;
+    if ((unsigned)m < lo) mv[c] = (uint8_t)((lo << 4) | (unsigned)m);
+    else mv[c] = (uint8_t)(((unsigned)m << 4) | lo);
+    return true;
+}
+/* The neighbour of c other than prev along t (KT_CELL_NONE at a path end). */
+static inline kt_cell kti_next(const kt_tourney *t, kt_cell c, kt_cell prev)
+{
+    uint8_t p = t->mv[c];
+    unsigned lo = p & 0xF, hi = p >> 4;
+    kt_cell a = lo == KTI_NOMOVE ? KT_CELL_NONE : (kt_cell)((int64_t)c + t->g->off[lo]);
+    if (a != prev) return a;
+    return hi == KTI_NOMOVE ? KT_CELL_NONE : (kt_cell)((int64_t)c + t->g->off[hi]);
+}
+
+/* ---- writer helpers (io.c) ---- */
+/* A growable text buffer that flushes to a kt_write_fn. */
+typedef struct kti_out {
+    kt_write_fn fn;
+    void *user;
+    char buf[8192];
+    size_t len;
+    bool failed;
+} kti_out;
+KTI_HIDDEN void kti_out_bytes(kti_out *o, const char *s, size_t n);
+KTI_HIDDEN void kti_out_str(kti_out *o, const char *s);
+KTI_HIDDEN void kti_out_u64(kti_out *o, uint64_t v);
+KTI_HIDDEN kt_status kti_out_flush(kti_out *o);
+
+/* ---- progress throttle (common.c) ---- */
+typedef struct kti_progress {
+    kt_progress_fn fn;
+    void *user;
+    uint64_t next_check;      /* work units between clock reads */
+    double last;              /* seconds */
+} kti_progress;
+KTI_HIDDEN void kti_progress_init(kti_progress *p, kt_progress_fn fn, void *user);
+/* Report if enough time passed; true when the callback asked to cancel. */
+KTI_HIDDEN bool kti_progress_tick(kti_progress *p, uint64_t done, uint64_t total);
+KTI_HIDDEN double kti_now(void);
+
+#endif /* KNIGHT_INTERNAL_H */
