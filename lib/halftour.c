@@ -86,10 +86,25 @@ static bool sort_pairs(const kt_allocator *al, kti_hent *a, size_t n)
     return true;
 }
 
-static int cmp_u32(const void *x, const void *y)
+/* LSD radix sort of 32-bit values, 16 bits a pass; tmp holds n values. */
+static void sort_u32(uint32_t *a, uint32_t *tmp, size_t n, size_t *cnt)
 {
-    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
-    return (a > b) - (a < b);
+    uint32_t *src = a, *dst = tmp;
+    for (unsigned pass = 0; pass < 2; pass++) {
+        unsigned sh = 16 * pass;
+        memset(cnt, 0, 65536 * sizeof *cnt);
+        for (size_t i = 0; i < n; i++) cnt[(src[i] >> sh) & 0xFFFF]++;
+        size_t sum = 0;
+        for (size_t b = 0; b < 65536; b++) {
+            size_t c = cnt[b];
+            cnt[b] = sum;
+            sum += c;
+        }
+        for (size_t i = 0; i < n; i++) dst[cnt[(src[i] >> sh) & 0xFFFF]++] = src[i];
+        uint32_t *t = src;
+        src = dst;
+        dst = t;
+    }
 }
 
 /* ---- structures ---- */
@@ -247,7 +262,7 @@ static kt_status build_enum(const kt_allocator *al, uint32_t W, uint32_t D, uint
     return KT_OK;
 }
 
-static void compute_stats(kt_halftours *h, uint32_t *types)
+static void compute_stats(kt_halftours *h, uint32_t *types, uint32_t *tmp, size_t *cnt)
 {
     kt_halftour_stats *s = &h->stats;
     memset(s, 0, sizeof *s);
@@ -268,7 +283,7 @@ static void compute_stats(kt_halftours *h, uint32_t *types)
             uint32_t t = type_key(h->keys[i], h->ncb);
             types[i] = pass == 0 ? t : pass == 1 ? (t & amask) : (t >> (2 * W));
         }
-        qsort(types, h->n, sizeof *types, cmp_u32);
+        sort_u32(types, tmp, h->n, cnt);
         uint64_t distinct = 0, run = 0, maxrun = 0;
         for (size_t i = 0; i < h->n; i++) {
             if (i == 0 || types[i] != types[i - 1]) {
@@ -314,6 +329,7 @@ static kt_status enumerate(kt_halftours **out, uint32_t W, uint32_t D, uint32_t 
     if (rc != KT_OK) return rc;
     kt_halftours *h = kti_calloc(al, 1, sizeof *h);
     uint32_t *types = NULL;
+    size_t *cnt = NULL;
     if (h == NULL) {
         kti_free(al, fin);
         return KT_ENOMEM;
@@ -334,21 +350,24 @@ static kt_status enumerate(kt_halftours **out, uint32_t W, uint32_t D, uint32_t 
     h->n = nfin;
     h->keys = kti_alloc(al, (nfin ? nfin : 1) * sizeof *h->keys);
     h->counts = kti_alloc(al, (nfin ? nfin : 1) * sizeof *h->counts);
-    types = kti_alloc(al, (nfin ? nfin : 1) * sizeof *types);
-    if (h->keys == NULL || h->counts == NULL || types == NULL) goto nomem;
+    types = kti_alloc(al, (nfin ? nfin : 1) * 2 * sizeof *types);
+    cnt = kti_alloc(al, 65536 * sizeof *cnt);
+    if (h->keys == NULL || h->counts == NULL || types == NULL || cnt == NULL) goto nomem;
     for (size_t i = 0; i < nfin; i++) {
         h->keys[i] = fin[i].lo;
         h->counts[i] = fin[i].cnt;
     }
     kti_free(al, fin);
     fin = NULL;
-    compute_stats(h, types);
+    compute_stats(h, types, types + (nfin ? nfin : 1), cnt);
     kti_free(al, types);
+    kti_free(al, cnt);
     *out = h;
     return KT_OK;
 nomem:
     kti_free(al, fin);
     kti_free(al, types);
+    kti_free(al, cnt);
     kt_halftours_free(h);
     return KT_ENOMEM;
 }

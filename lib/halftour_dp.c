@@ -9,12 +9,23 @@
  * Partitions are balanced by the hash, so the next phase A again gives
  * thread t partition t.
  */
+#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
+#define _DEFAULT_SOURCE 1   /* madvise */
+#endif
 #include "halftour_dp.h"
 
 #include <pthread.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 #include <stdlib.h>
+#ifdef KTI_HDP_TRACE
+#include <stdio.h>
+#endif
 
 #define EMPTY UINT64_MAX
+/* Most threads one pass uses (each thread keeps one table per thread). */
+#define KTI_HDP_MAXT 16
 
 typedef struct htab {
     kti_hent *e;
@@ -29,6 +40,20 @@ static inline uint64_t hmix(uint64_t lo, uint64_t hi)
     h *= 0xBF58476D1CE4E5B9u;
     h ^= h >> 29;
     return h;
+}
+
+/* Large tables are probed at random: ask for huge pages (fewer TLB misses). */
+static void *big_alloc(const kt_allocator *al, size_t bytes)
+{
+    void *p = kti_alloc(al, bytes);
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (p != NULL && bytes >= ((size_t)4 << 20)) {
+        uintptr_t a = ((uintptr_t)p + 4095u) & ~(uintptr_t)4095u;
+        uintptr_t e = ((uintptr_t)p + bytes) & ~(uintptr_t)4095u;
+        if (e > a) (void)madvise((void *)a, e - a, MADV_HUGEPAGE);
+    }
+#endif
+    return p;
 }
 
 static void ht_clear(htab *t)
@@ -52,7 +77,7 @@ static bool ht_grow(htab *t, const kt_allocator *al)
     size_t ncap = t->cap ? t->cap * 2 : (size_t)1 << 12;
     size_t bytes;
     if (ncap < t->cap || !kti_mul_ok(ncap, sizeof(kti_hent), &bytes)) return false;
-    kti_hent *e = kti_alloc(al, bytes);
+    kti_hent *e = big_alloc(al, bytes);
     if (e == NULL) return false;
     memset(e, 0xFF, bytes);
     for (size_t i = 0; i < t->cap; i++) {
@@ -66,20 +91,60 @@ static bool ht_grow(htab *t, const kt_allocator *al)
     return true;
 }
 
-/* Add cnt to key; false on allocation failure; *ovf set on overflow. */
-static inline bool ht_add(htab *t, const kt_allocator *al, uint64_t lo, uint64_t hi, uint64_t cnt,
-                          bool *ovf)
+/* Inserts are batched: each key's slot is prefetched when the key is
+ * queued and the batch is applied when full, which hides most of the
+ * cache misses of a large table. */
+#define BATCH 32
+
+typedef struct batch {
+    kti_hent e[BATCH];
+    uint64_t h[BATCH];
+    unsigned n;
+} batch;
+
+static inline kti_hent *ht_slot_h(kti_hent *e, size_t mask, uint64_t h, uint64_t lo, uint64_t hi)
 {
-    if ((t->n + 1) * 4 > t->cap * 3 && !ht_grow(t, al)) return false;
-    kti_hent *x = ht_slot(t->e, t->cap - 1, lo, hi);
-    if (x->lo == EMPTY && x->hi == EMPTY) {
-        x->lo = lo;
-        x->hi = hi;
-        x->cnt = cnt;
-        t->n++;
-    } else if (__builtin_add_overflow(x->cnt, cnt, &x->cnt)) {
-        *ovf = true;
+    size_t i = (size_t)h & mask;
+    for (;;) {
+        kti_hent *x = &e[i];
+        if ((x->lo == lo && x->hi == hi) || (x->lo == EMPTY && x->hi == EMPTY)) return x;
+        i = (i + 1) & mask;
     }
+}
+
+/* Apply the batch; false on allocation failure. */
+static bool ht_flush(htab *t, const kt_allocator *al, batch *b, bool *ovf)
+{
+    if ((t->n + b->n) * 4 > t->cap * 3) {
+        while ((t->n + b->n) * 4 > t->cap * 3)
+            if (!ht_grow(t, al)) return false;
+    }
+    size_t mask = t->cap - 1;
+    for (unsigned k = 0; k < b->n; k++) {
+        const kti_hent *y = &b->e[k];
+        kti_hent *x = ht_slot_h(t->e, mask, b->h[k], y->lo, y->hi);
+        if (x->lo == EMPTY && x->hi == EMPTY) {
+            *x = *y;
+            t->n++;
+        } else if (__builtin_add_overflow(x->cnt, y->cnt, &x->cnt)) {
+            *ovf = true;
+        }
+    }
+    b->n = 0;
+    return true;
+}
+
+static inline bool ht_queue(htab *t, const kt_allocator *al, batch *b, uint64_t lo, uint64_t hi,
+                            uint64_t cnt, bool *ovf)
+{
+    uint64_t h = hmix(lo, hi);
+    if (t->cap) __builtin_prefetch(&t->e[(size_t)h & (t->cap - 1)], 1, 0);
+    unsigned k = b->n++;
+    b->e[k].lo = lo;
+    b->e[k].hi = hi;
+    b->e[k].cnt = cnt;
+    b->h[k] = h;
+    if (b->n == BATCH) return ht_flush(t, al, b, ovf);
     return true;
 }
 
@@ -121,7 +186,7 @@ kt_status kti_hdp_parallel(unsigned n, void (*fn)(void *), void *ctx, size_t siz
 
 typedef struct part {
     kti_hent *e;
-    size_t n;
+    size_t n, cap;
 } part;
 
 typedef struct shared {
@@ -139,9 +204,9 @@ typedef struct shared {
 typedef struct worker {
     shared *sh;
     unsigned id;
-    htab tab;                  /* phase A */
-    htab pt;                   /* phase B */
+    htab tab[KTI_HDP_MAXT];    /* phase A: one table per hash partition */
     part outp;                 /* compacted partition */
+    batch bt[KTI_HDP_MAXT];
     uint64_t closed;
     bool ovf, oom, lbl;
 } worker;
@@ -184,7 +249,9 @@ static void emit(worker *w, const kti_hstep *st, uint8_t *t, bool closed, uint64
         if (s < 16) lo |= (uint64_t)v << (4 * s);
         else hi |= (uint64_t)v << (4 * (s - 16));
     }
-    if (!ht_add(&w->tab, w->sh->al, lo, hi, cnt, &w->ovf)) w->oom = true;
+    unsigned nt = w->sh->nthreads;
+    unsigned p = nt == 1 ? 0u : (unsigned)((hmix(lo, hi) >> 40) % nt);
+    if (!ht_queue(&w->tab[p], w->sh->al, &w->bt[p], lo, hi, cnt, &w->ovf)) w->oom = true;
 }
 
 #define FRESH 31u
@@ -254,7 +321,7 @@ static void phase_a(void *arg)
     shared *sh = w->sh;
     const kti_hstep *st = &sh->prob->steps[sh->step];
     bool closing_ok = sh->prob->allow_close && sh->step + 1 == sh->prob->nsteps;
-    ht_clear(&w->tab);
+    for (unsigned p = 0; p < sh->nthreads; p++) ht_clear(&w->tab[p]);
     /* This thread's share of the concatenated input. */
     size_t beg, end;
     if (sh->nin == sh->nthreads && sh->nin > 1) {
@@ -275,14 +342,23 @@ static void phase_a(void *arg)
         const kti_hent *x = &in->e[i];
         expand_one(w, st, closing_ok, x->lo, x->hi, x->cnt);
     }
+    for (unsigned p = 0; p < sh->nthreads; p++)
+        if (!ht_flush(&w->tab[p], sh->al, &w->bt[p], &w->ovf)) w->oom = true;
 }
 
 static bool compact(worker *w, htab *t)
 {
     part *o = &w->outp;
     o->n = 0;
-    o->e = kti_alloc(w->sh->al, (t->n ? t->n : 1) * sizeof(kti_hent));
-    if (o->e == NULL) return false;
+    if (o->cap < t->n || o->e == NULL) {
+        kti_free(w->sh->al, o->e);
+        o->cap = t->n + t->n / 4 + 16;
+        o->e = big_alloc(w->sh->al, o->cap * sizeof(kti_hent));
+        if (o->e == NULL) {
+            o->cap = 0;
+            return false;
+        }
+    }
     for (size_t i = 0; i < t->cap; i++) {
         kti_hent *x = &t->e[i];
         if (x->lo == EMPTY && x->hi == EMPTY) continue;
@@ -296,24 +372,25 @@ static void phase_b(void *arg)
     worker *w = arg;
     shared *sh = w->sh;
     worker *all = w - w->id;
-    ht_clear(&w->pt);
-    if (sh->nthreads == 1) {
-        if (!compact(w, &w->tab)) w->oom = true;
-        return;
-    }
+    htab *base = &w->tab[w->id];
     for (unsigned t = 0; t < sh->nthreads; t++) {
-        const htab *src = &all[t].tab;
+        if (t == w->id) continue;
+        const htab *src = &all[t].tab[w->id];
+        if (src->n == 0) continue;
         for (size_t i = 0; i < src->cap; i++) {
             const kti_hent *x = &src->e[i];
             if (x->lo == EMPTY && x->hi == EMPTY) continue;
-            if ((unsigned)((hmix(x->lo, x->hi) >> 40) % sh->nthreads) != w->id) continue;
-            if (!ht_add(&w->pt, sh->al, x->lo, x->hi, x->cnt, &w->ovf)) {
+            if (!ht_queue(base, sh->al, &w->bt[0], x->lo, x->hi, x->cnt, &w->ovf)) {
                 w->oom = true;
                 return;
             }
         }
     }
-    if (!compact(w, &w->pt)) w->oom = true;
+    if (!ht_flush(base, sh->al, &w->bt[0], &w->ovf)) {
+        w->oom = true;
+        return;
+    }
+    if (!compact(w, base)) w->oom = true;
 }
 
 kt_status kti_hdp_run(const kti_hprob *prob, const kt_allocator *al, kti_hent *init, size_t ninit,
@@ -321,7 +398,7 @@ kt_status kti_hdp_run(const kti_hprob *prob, const kt_allocator *al, kti_hent *i
                       uint64_t *closed)
 {
     if (threads == 0) threads = 1;
-    if (threads > 64) threads = 64;
+    if (threads > KTI_HDP_MAXT) threads = KTI_HDP_MAXT;
     shared sh;
     memset(&sh, 0, sizeof sh);
     sh.prob = prob;
@@ -343,6 +420,7 @@ kt_status kti_hdp_run(const kti_hprob *prob, const kt_allocator *al, kti_hent *i
     }
     parts[0].e = init;
     parts[0].n = ninit;
+    parts[0].cap = ninit;
     init = NULL;
     unsigned nparts = 1;
     for (size_t step = 0; step < prob->nsteps; step++) {
@@ -352,11 +430,6 @@ kt_status kti_hdp_run(const kti_hprob *prob, const kt_allocator *al, kti_hent *i
         sh.total_in = 0;
         for (unsigned i = 0; i < nparts; i++) sh.total_in += parts[i].n;
         rc = kti_hdp_parallel(threads, phase_a, w, sizeof *w);
-        for (unsigned i = 0; i < nparts; i++) {
-            kti_free(al, parts[i].e);
-            parts[i].e = NULL;
-            parts[i].n = 0;
-        }
         if (rc != KT_OK) goto done;
         if (atomic_load(&sh.cancel)) {
             rc = KT_ECANCELED;
@@ -370,12 +443,20 @@ kt_status kti_hdp_run(const kti_hprob *prob, const kt_allocator *al, kti_hent *i
         rc = kti_hdp_parallel(threads, phase_b, w, sizeof *w);
         if (rc != KT_OK) goto done;
         for (unsigned i = 0; i < threads; i++) {
+            part t = parts[i];
             parts[i] = w[i].outp;
-            w[i].outp.e = NULL;
+            w[i].outp = t;   /* reused as the next output buffer */
             if (w[i].oom) rc = KT_ENOMEM;
         }
         nparts = threads;
         if (rc != KT_OK) goto done;
+#ifdef KTI_HDP_TRACE
+        {
+            size_t nn = 0;
+            for (unsigned i = 0; i < nparts; i++) nn += parts[i].n;
+            fprintf(stderr, "step %zu: in %zu out %zu t=%.2f\n", step, sh.total_in, nn, kti_now());
+        }
+#endif
         if (prog != NULL) {
             prog->done++;
             if (kti_progress_tick(&prog->p, prog->done, prog->total)) {
@@ -413,8 +494,7 @@ done:
         for (unsigned i = 0; i < threads; i++) kti_free(al, parts[i].e);
     if (w != NULL)
         for (unsigned i = 0; i < threads; i++) {
-            kti_free(al, w[i].tab.e);
-            kti_free(al, w[i].pt.e);
+            for (unsigned p = 0; p < KTI_HDP_MAXT; p++) kti_free(al, w[i].tab[p].e);
             kti_free(al, w[i].outp.e);
         }
     kti_free(al, parts);
