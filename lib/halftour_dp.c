@@ -31,7 +31,15 @@ typedef struct htab {
     kti_hent *e;
     size_t cap;      /* power of two, or 0 */
     size_t n;
+    unsigned rot;    /* index = rotl(hash, rot) & (cap - 1); differs between threads */
 } htab;
+
+static inline size_t ht_index(const htab *t, uint64_t h)
+{
+    unsigned r = t->rot & 63u;
+    uint64_t x = r ? (h << r) | (h >> (64u - r)) : h;
+    return (size_t)x & (t->cap - 1);
+}
 
 static inline uint64_t hmix(uint64_t lo, uint64_t hi)
 {
@@ -62,9 +70,8 @@ static void ht_clear(htab *t)
     t->n = 0;
 }
 
-static inline kti_hent *ht_slot(kti_hent *e, size_t mask, uint64_t lo, uint64_t hi)
+static inline kti_hent *ht_slot(kti_hent *e, size_t mask, size_t i, uint64_t lo, uint64_t hi)
 {
-    size_t i = (size_t)hmix(lo, hi) & mask;
     for (;;) {
         kti_hent *x = &e[i];
         if ((x->lo == lo && x->hi == hi) || (x->lo == EMPTY && x->hi == EMPTY)) return x;
@@ -80,10 +87,11 @@ static bool ht_grow(htab *t, const kt_allocator *al)
     kti_hent *e = big_alloc(al, bytes);
     if (e == NULL) return false;
     memset(e, 0xFF, bytes);
+    htab nt = {e, ncap, 0, t->rot};
     for (size_t i = 0; i < t->cap; i++) {
         kti_hent *x = &t->e[i];
         if (x->lo == EMPTY && x->hi == EMPTY) continue;
-        *ht_slot(e, ncap - 1, x->lo, x->hi) = *x;
+        *ht_slot(e, ncap - 1, ht_index(&nt, hmix(x->lo, x->hi)), x->lo, x->hi) = *x;
     }
     kti_free(al, t->e);
     t->e = e;
@@ -102,16 +110,6 @@ typedef struct batch {
     unsigned n;
 } batch;
 
-static inline kti_hent *ht_slot_h(kti_hent *e, size_t mask, uint64_t h, uint64_t lo, uint64_t hi)
-{
-    size_t i = (size_t)h & mask;
-    for (;;) {
-        kti_hent *x = &e[i];
-        if ((x->lo == lo && x->hi == hi) || (x->lo == EMPTY && x->hi == EMPTY)) return x;
-        i = (i + 1) & mask;
-    }
-}
-
 /* Apply the batch; false on allocation failure. */
 static bool ht_flush(htab *t, const kt_allocator *al, batch *b, bool *ovf)
 {
@@ -122,7 +120,7 @@ static bool ht_flush(htab *t, const kt_allocator *al, batch *b, bool *ovf)
     size_t mask = t->cap - 1;
     for (unsigned k = 0; k < b->n; k++) {
         const kti_hent *y = &b->e[k];
-        kti_hent *x = ht_slot_h(t->e, mask, b->h[k], y->lo, y->hi);
+        kti_hent *x = ht_slot(t->e, mask, ht_index(t, b->h[k]), y->lo, y->hi);
         if (x->lo == EMPTY && x->hi == EMPTY) {
             *x = *y;
             t->n++;
@@ -138,7 +136,7 @@ static inline bool ht_queue(htab *t, const kt_allocator *al, batch *b, uint64_t 
                             uint64_t cnt, bool *ovf)
 {
     uint64_t h = hmix(lo, hi);
-    if (t->cap) __builtin_prefetch(&t->e[(size_t)h & (t->cap - 1)], 1, 0);
+    if (t->cap) __builtin_prefetch(&t->e[ht_index(t, h)], 1, 0);
     unsigned k = b->n++;
     b->e[k].lo = lo;
     b->e[k].hi = hi;
@@ -417,6 +415,9 @@ kt_status kti_hdp_run(const kti_hprob *prob, const kt_allocator *al, kti_hent *i
     for (unsigned i = 0; i < threads; i++) {
         w[i].sh = &sh;
         w[i].id = i;
+        /* Phase B merges thread t's tables into thread p's: their index
+         * functions must differ, or slot order clusters the merge. */
+        for (unsigned p = 0; p < KTI_HDP_MAXT; p++) w[i].tab[p].rot = 17u * i;
     }
     parts[0].e = init;
     parts[0].n = ninit;

@@ -12,6 +12,8 @@ static const cli_command commands[] = {
     {"stats", cmd_stats, "FILE...", "move and relative-move distributions"},
     {"walks", cmd_walks, "[MASKFILE LENGTH [--marked LETTERS] [--max K]]",
      "count leaper walks (no arguments: the keypad example)"},
+    {"halftours", cmd_halftours, "[--width W] [--depth D] [--other D2] [--threads T] [--join]",
+     "McKay's half-tour statistics (default 8x8); --join counts closed tours"},
 };
 
 static void usage(FILE *f)
