@@ -273,8 +273,12 @@ static kt_status write_svg(const kt_tourney *t, unsigned flags, kt_cell start, k
             }
         kti_out_str(o, "\"/>\n");
     }
-    kti_out_str(o, "<g fill=\"none\" stroke-width=\"0.16\" stroke-linejoin=\"round\" "
-                   "stroke-linecap=\"round\">\n");
+    /* Thinner, translucent lines when visit numbers sit on top. */
+    kti_out_str(o, (flags & KT_WRITE_SVG_NUMBERS)
+                       ? "<g fill=\"none\" stroke-width=\"0.09\" stroke-opacity=\"0.55\" "
+                         "stroke-linejoin=\"round\" stroke-linecap=\"round\">\n"
+                       : "<g fill=\"none\" stroke-width=\"0.16\" stroke-linejoin=\"round\" "
+                         "stroke-linecap=\"round\">\n");
     svg_ctx s = {o, g, 0, false, KT_CELL_NONE};
     /* Reuse the canonical walk through the successor array. */
     kt_cell *succ = kti_alloc(&g->alloc, g->ncells * sizeof *succ);
