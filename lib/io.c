@@ -414,11 +414,16 @@ static kt_status perr(parser *p, size_t at)
     return KT_EPARSE;
 }
 
-/* Point a validation failure at the offending cell's token. */
-static void locate_cell(parser *p, const grid_t *gr, kt_status st, kt_cell cell)
+/* On a validation failure, hand out the rule and cell and point the
+ * reported position at the offending cell's token. */
+static void report_bad_cell(parser *p, const grid_t *gr, kt_status st, kt_rule rl, kt_cell bc,
+                            kt_rule *rule, kt_cell *cell)
 {
-    if (st == KT_EBADTOUR && cell < gr->ntok) {
-        p->err_at = gr->tok[cell];
+    if (st != KT_EBADTOUR) return;
+    if (rule) *rule = rl;
+    if (cell) *cell = bc;
+    if (bc < gr->ntok) {
+        p->err_at = gr->tok[bc];
         p->located = true;
     }
 }
@@ -596,11 +601,7 @@ static kt_status parse_numbers(parser *p, const kt_graph *g, unsigned flags,
     if (verts == 1) shape = KT_SHAPE_CYCLES;
     st = kt_tourney_from_order(out, use, order, verts, shape, &rl, &bc);
 done:
-    locate_cell(p, &gr, st, bc);
-    if (st == KT_EBADTOUR) {
-        if (rule) *rule = rl;
-        if (cell) *cell = bc;
-    }
+    report_bad_cell(p, &gr, st, rl, bc, rule, cell);
     if (order) kti_free(&use->alloc, order);
     kti_free(al, mask);
     kti_free(al, num);
@@ -649,11 +650,7 @@ static kt_status parse_moves(parser *p, const kt_graph *g, const kt_allocator *a
     }
     st = kt_tourney_from_successors(out, use, succ, n, &rl, &bc);
 done:
-    locate_cell(p, &gr, st, bc);
-    if (st == KT_EBADTOUR) {
-        if (rule) *rule = rl;
-        if (cell) *cell = bc;
-    }
+    report_bad_cell(p, &gr, st, rl, bc, rule, cell);
     if (succ) kti_free(&use->alloc, succ);
     kti_free(al, mask);
     kti_free(al, gr.tok);
