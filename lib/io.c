@@ -486,7 +486,10 @@ static kt_status grid_scan(parser *p, grid_t *gr, bool chars, const kt_allocator
     size_t i = 0, n = p->len;
     while (i < n) {
         char c = s[i];
-        if (c == '\r' && i + 1 < n && s[i + 1] == '\n') { i++; continue; }
+        if (c == '\r') { /* only as part of a CRLF line end */
+            if (i + 1 < n && s[i + 1] == '\n') { i++; continue; }
+            return perr(p, i);
+        }
         if (c == '\n') {
             if (inrow == 0) {
                 /* Only trailing blank lines are allowed. */
@@ -708,6 +711,10 @@ static kt_status parse_svg(parser *p, const kt_graph *g, const kt_allocator *al,
     }
     if (w == 0 || h == 0 || w > UINT32_MAX || h > UINT32_MAX || w * h > KTI_MAX_CELLS)
         return perr(p, 0);
+    /* Every cell takes at least a point or a hole in the text: a claimed
+     * board larger than the text cannot be described by it (and must not
+     * make us allocate for it). */
+    if (w * h > p->len) return perr(p, 0);
     size_t n = (size_t)(w * h);
     uint8_t *mask = kti_alloc(al, n);
     if (mask == NULL) return KT_ENOMEM;
