@@ -273,8 +273,12 @@ static kt_status write_svg(const kt_tourney *t, unsigned flags, kt_cell start, k
             }
         kti_out_str(o, "\"/>\n");
     }
-    kti_out_str(o, "<g fill=\"none\" stroke-width=\"0.16\" stroke-linejoin=\"round\" "
-                   "stroke-linecap=\"round\">\n");
+    /* Thinner, translucent lines when visit numbers sit on top. */
+    kti_out_str(o, (flags & KT_WRITE_SVG_NUMBERS)
+                       ? "<g fill=\"none\" stroke-width=\"0.09\" stroke-opacity=\"0.55\" "
+                         "stroke-linejoin=\"round\" stroke-linecap=\"round\">\n"
+                       : "<g fill=\"none\" stroke-width=\"0.16\" stroke-linejoin=\"round\" "
+                         "stroke-linecap=\"round\">\n");
     svg_ctx s = {o, g, 0, false, KT_CELL_NONE};
     /* Reuse the canonical walk through the successor array. */
     kt_cell *succ = kti_alloc(&g->alloc, g->ncells * sizeof *succ);
@@ -410,11 +414,16 @@ static kt_status perr(parser *p, size_t at)
     return KT_EPARSE;
 }
 
-/* Point a validation failure at the offending cell's token. */
-static void locate_cell(parser *p, const grid_t *gr, kt_status st, kt_cell cell)
+/* On a validation failure, hand out the rule and cell and point the
+ * reported position at the offending cell's token. */
+static void report_bad_cell(parser *p, const grid_t *gr, kt_status st, kt_rule rl, kt_cell bc,
+                            kt_rule *rule, kt_cell *cell)
 {
-    if (st == KT_EBADTOUR && cell < gr->ntok) {
-        p->err_at = gr->tok[cell];
+    if (st != KT_EBADTOUR) return;
+    if (rule) *rule = rl;
+    if (cell) *cell = bc;
+    if (bc < gr->ntok) {
+        p->err_at = gr->tok[bc];
         p->located = true;
     }
 }
@@ -477,7 +486,10 @@ static kt_status grid_scan(parser *p, grid_t *gr, bool chars, const kt_allocator
     size_t i = 0, n = p->len;
     while (i < n) {
         char c = s[i];
-        if (c == '\r' && i + 1 < n && s[i + 1] == '\n') { i++; continue; }
+        if (c == '\r') { /* only as part of a CRLF line end */
+            if (i + 1 < n && s[i + 1] == '\n') { i++; continue; }
+            return perr(p, i);
+        }
         if (c == '\n') {
             if (inrow == 0) {
                 /* Only trailing blank lines are allowed. */
@@ -592,11 +604,7 @@ static kt_status parse_numbers(parser *p, const kt_graph *g, unsigned flags,
     if (verts == 1) shape = KT_SHAPE_CYCLES;
     st = kt_tourney_from_order(out, use, order, verts, shape, &rl, &bc);
 done:
-    locate_cell(p, &gr, st, bc);
-    if (st == KT_EBADTOUR) {
-        if (rule) *rule = rl;
-        if (cell) *cell = bc;
-    }
+    report_bad_cell(p, &gr, st, rl, bc, rule, cell);
     if (order) kti_free(&use->alloc, order);
     kti_free(al, mask);
     kti_free(al, num);
@@ -645,11 +653,7 @@ static kt_status parse_moves(parser *p, const kt_graph *g, const kt_allocator *a
     }
     st = kt_tourney_from_successors(out, use, succ, n, &rl, &bc);
 done:
-    locate_cell(p, &gr, st, bc);
-    if (st == KT_EBADTOUR) {
-        if (rule) *rule = rl;
-        if (cell) *cell = bc;
-    }
+    report_bad_cell(p, &gr, st, rl, bc, rule, cell);
     if (succ) kti_free(&use->alloc, succ);
     kti_free(al, mask);
     kti_free(al, gr.tok);
@@ -707,6 +711,10 @@ static kt_status parse_svg(parser *p, const kt_graph *g, const kt_allocator *al,
     }
     if (w == 0 || h == 0 || w > UINT32_MAX || h > UINT32_MAX || w * h > KTI_MAX_CELLS)
         return perr(p, 0);
+    /* Every cell takes at least a point or a hole in the text: a claimed
+     * board larger than the text cannot be described by it (and must not
+     * make us allocate for it). */
+    if (w * h > p->len) return perr(p, 0);
     size_t n = (size_t)(w * h);
     uint8_t *mask = kti_alloc(al, n);
     if (mask == NULL) return KT_ENOMEM;
