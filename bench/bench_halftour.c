@@ -5,8 +5,11 @@
  *
  *   bench_halftour [THREADS]                 8x8 lower half-tours, checked
  *                                            against McKay's figures
- *   bench_halftour join W H SPLIT [THREADS]  closed tours of W x H by McKay's
- *                                            join (upper half SPLIT rows)
+ *   bench_halftour join W H SPLIT [THREADS [SHARDS [FIRST LAST]]]
+ *                                            closed tours of W x H by McKay's
+ *                                            join (upper half SPLIT rows), run
+ *                                            as SHARDS shards one after another
+ *                                            (only FIRST..LAST when given)
  *
  * Prints wall and CPU seconds and the peak resident memory.
  */
@@ -108,7 +111,8 @@ static int bench_enum(unsigned threads)
     return bad ? 1 : 0;
 }
 
-static int bench_join(uint32_t w, uint32_t hgt, uint32_t split, unsigned threads)
+static int bench_join(uint32_t w, uint32_t hgt, uint32_t split, unsigned threads,
+                      uint32_t shards, uint32_t first, uint32_t last)
 {
     printf("closed tours of %ux%u by McKay's join, upper half %u rows, %u threads\n", w, hgt,
            split, threads);
@@ -124,18 +128,34 @@ static int bench_join(uint32_t w, uint32_t hgt, uint32_t split, unsigned threads
     double w1 = wall(), c1 = cpu();
     printf("  halves: %zu lower and %zu upper path structures, %.2f s wall, %.2f s CPU\n",
            kt_halftours_count(lo_h), kt_halftours_count(up_h ? up_h : lo_h), w1 - w0, c1 - c0);
-    uint64_t hi = 0, lo = 0;
-    st = kt_halftours_join(lo_h, up_h ? up_h : lo_h, threads, NULL, NULL, &hi, &lo);
+    __extension__ typedef unsigned __int128 u128;
+    u128 sum = 0;
+    for (uint32_t i = first; i <= last && i < shards; i++) {
+        uint64_t hi = 0, lo = 0;
+        double ws = wall(), cs = cpu();
+        st = kt_halftours_join_shard(lo_h, up_h ? up_h : lo_h, i, shards, threads, NULL, NULL,
+                                     &hi, &lo);
+        if (st != KT_OK) {
+            fprintf(stderr, "join: %s\n", kt_strerror(st));
+            kt_halftours_free(lo_h);
+            kt_halftours_free(up_h);
+            return 1;
+        }
+        sum += ((u128)hi << 64) | lo;
+        if (shards > 1) {
+            printf("  shard %u/%u: ", i, shards);
+            print_u128(hi, lo);
+            printf("  (%.2f s wall, %.2f s CPU, peak RSS so far %.0f MiB)\n", wall() - ws,
+                   cpu() - cs, peak_mib());
+            fflush(stdout);
+        }
+    }
     double w2 = wall(), c2 = cpu();
     kt_halftours_free(lo_h);
     kt_halftours_free(up_h);
-    if (st != KT_OK) {
-        fprintf(stderr, "join: %s\n", kt_strerror(st));
-        return 1;
-    }
     printf("  join: %.2f s wall, %.2f s CPU; peak RSS %.0f MiB\n", w2 - w1, c2 - c1, peak_mib());
-    printf("  closed tours: ");
-    print_u128(hi, lo);
+    printf("  closed tours%s: ", first == 0 && last + 1 >= shards ? "" : " (these shards)");
+    print_u128((uint64_t)(sum >> 64), (uint64_t)sum);
     printf("\n");
     return 0;
 }
@@ -144,8 +164,12 @@ int main(int argc, char **argv)
 {
     if (argc >= 5 && strcmp(argv[1], "join") == 0) {
         unsigned threads = argc >= 6 ? (unsigned)atoi(argv[5]) : 2;
+        uint32_t shards = argc >= 7 ? (uint32_t)atoi(argv[6]) : 1;
+        uint32_t first = argc >= 9 ? (uint32_t)atoi(argv[7]) : 0;
+        uint32_t last = argc >= 9 ? (uint32_t)atoi(argv[8]) : shards - 1;
+        if (shards == 0) shards = 1;
         return bench_join((uint32_t)atoi(argv[2]), (uint32_t)atoi(argv[3]),
-                          (uint32_t)atoi(argv[4]), threads);
+                          (uint32_t)atoi(argv[4]), threads, shards, first, last);
     }
     unsigned threads = argc >= 2 ? (unsigned)atoi(argv[1]) : 2;
     return bench_enum(threads);

@@ -312,7 +312,7 @@ static kt_status enumerate(kt_halftours **out, uint32_t W, uint32_t D, uint32_t 
     uint8_t bslot[KT_HALFTOUR_MAX_CELLS];
     kt_status rc = build_enum(al, W, D, O, &steps, &nsteps, bslot);
     if (rc != KT_OK) return rc;
-    kti_hprob prob = {nsteps, steps, false};
+    kti_hprob prob = {nsteps, steps, false, NULL, NULL};
     kti_hent *init = kti_alloc(al, sizeof *init);
     if (init == NULL) {
         kti_free(al, steps);
@@ -578,6 +578,60 @@ static kt_status build_join(const kt_allocator *al, uint32_t W, uint32_t DL, uin
     return KT_OK;
 }
 
+/* Type-prefix filter of the join: after step s the crossing degrees of the
+ * upper cells 0..s (in step order) must begin the type of some upper
+ * structure.  One bitmap per step, indexed by the prefix in base 3. */
+typedef struct pfilter {
+    size_t nsteps;
+    uint8_t slot[KT_HALFTOUR_MAX_CELLS];     /* slot of upper cell of step s */
+    uint8_t *bits[KT_HALFTOUR_MAX_CELLS];
+} pfilter;
+
+static inline unsigned join_type_digit(unsigned code)
+{
+    return code == 0 ? 0u : code == 1 ? 2u : 1u;
+}
+
+static bool prefix_ok(const void *ctx, size_t step, const uint8_t *codes)
+{
+    const pfilter *f = ctx;
+    size_t v = 0;
+    for (size_t s = 0; s <= step; s++) v = v * 3 + join_type_digit(codes[f->slot[s]]);
+    return (f->bits[step][v >> 3] >> (v & 7)) & 1u;
+}
+
+static void pfilter_free(const kt_allocator *al, pfilter *f)
+{
+    for (size_t s = 0; s < KT_HALFTOUR_MAX_CELLS; s++) kti_free(al, f->bits[s]);
+}
+
+static kt_status pfilter_build(const kt_allocator *al, pfilter *f, const kti_hstep *steps,
+                               size_t nsteps, const kt_halftours *upper)
+{
+    memset(f, 0, sizeof *f);
+    f->nsteps = nsteps;
+    size_t pow3 = 1;
+    for (size_t s = 0; s < nsteps; s++) {
+        f->slot[s] = steps[s].slot;
+        pow3 *= 3;
+        f->bits[s] = kti_calloc(al, pow3 / 8 + 1, 1);
+        if (f->bits[s] == NULL) {
+            pfilter_free(al, f);
+            return KT_ENOMEM;
+        }
+    }
+    unsigned base = 2 * upper->width;
+    for (size_t i = 0; i < upper->n; i++) {
+        uint64_t k = upper->keys[i];
+        size_t v = 0;
+        for (size_t s = 0; s < nsteps; s++) {
+            v = v * 3 + type_of_code(nib(k, (unsigned)(f->slot[s] - base)));
+            f->bits[s][v >> 3] |= (uint8_t)(1u << (v & 7));
+        }
+    }
+    return KT_OK;
+}
+
 typedef struct jitem {
     uint32_t type;
     uint32_t k;        /* path ends */
@@ -674,8 +728,24 @@ static void combine_worker(void *arg)
 
 #define COMBINE_UNITS 16u
 
+/* Shard of a lower structure: the types of its last columns, which stay in
+ * the join's states longest, so that states of different shards rarely
+ * meet.  Any function works for correctness: the shards partition the
+ * lower structures and the count is linear in them. */
+static uint32_t shard_of(uint64_t key, uint32_t W, unsigned ncb, uint32_t count)
+{
+    uint32_t v = 0;
+    for (unsigned i = 0; i < ncb; i++) {
+        unsigned x = i % W;
+        if (x + 3 < W) continue;
+        v = v * 3 + type_of_code(nib(key, i));
+    }
+    uint64_t h = (uint64_t)v * 0x9E3779B97F4A7C15u;
+    return (uint32_t)((h >> 32) % count);
+}
+
 static kt_status join(const kt_halftours *lower, const kt_halftours *upper, unsigned threads,
-                      kti_hprogress *prog, u128 *result)
+                      uint32_t shard, uint32_t nshards, kti_hprogress *prog, u128 *result)
 {
     const kt_allocator *al = &malloc_allocator;
     uint32_t W = lower->width;
@@ -688,16 +758,27 @@ static kt_status join(const kt_halftours *lower, const kt_halftours *upper, unsi
         kti_free(al, steps);
         return KT_ENOMEM;
     }
+    size_t ninit = 0;
     for (size_t i = 0; i < lower->n; i++) {
-        init[i].lo = lower->keys[i];
-        init[i].hi = 0;
-        init[i].cnt = lower->counts[i];
+        if (nshards > 1 && shard_of(lower->keys[i], W, lower->ncb, nshards) != shard) continue;
+        init[ninit].lo = lower->keys[i];
+        init[ninit].hi = 0;
+        init[ninit].cnt = lower->counts[i];
+        ninit++;
     }
-    kti_hprob prob = {nsteps, steps, true};
+    pfilter pf;
+    rc = pfilter_build(al, &pf, steps, nsteps, upper);
+    if (rc != KT_OK) {
+        kti_free(al, init);
+        kti_free(al, steps);
+        return rc;
+    }
+    kti_hprob prob = {nsteps, steps, true, prefix_ok, &pf};
     kti_hent *fin = NULL;
     size_t nfin = 0;
     uint64_t closed = 0;
-    rc = kti_hdp_run(&prob, al, init, lower->n, threads, prog, &fin, &nfin, &closed);
+    rc = kti_hdp_run(&prob, al, init, ninit, threads, prog, &fin, &nfin, &closed);
+    pfilter_free(al, &pf);
     kti_free(al, steps);
     if (rc != KT_OK) return rc;
     u128 total = 0;
@@ -832,7 +913,18 @@ kt_status kt_halftours_join(const kt_halftours *lower, const kt_halftours *upper
                             kt_progress_fn progress, void *user, uint64_t *count_hi,
                             uint64_t *count_lo)
 {
-    if (lower == NULL || upper == NULL || count_hi == NULL || count_lo == NULL) return KT_EINVAL;
+    return kt_halftours_join_shard(lower, upper, 0, 1, threads, progress, user, count_hi,
+                                   count_lo);
+}
+
+kt_status kt_halftours_join_shard(const kt_halftours *lower, const kt_halftours *upper,
+                                  uint32_t shard, uint32_t shard_count, unsigned threads,
+                                  kt_progress_fn progress, void *user, uint64_t *count_hi,
+                                  uint64_t *count_lo)
+{
+    if (lower == NULL || upper == NULL || count_hi == NULL || count_lo == NULL ||
+        shard_count == 0 || shard >= shard_count)
+        return KT_EINVAL;
     kt_status rc = check_pair(lower, upper);
     if (rc != KT_OK) return rc;
     kti_hprogress prog;
@@ -840,7 +932,7 @@ kt_status kt_halftours_join(const kt_halftours *lower, const kt_halftours *upper
     prog.done = 0;
     prog.total = join_units(upper);
     u128 r = 0;
-    rc = join(lower, upper, threads, progress ? &prog : NULL, &r);
+    rc = join(lower, upper, threads, shard, shard_count, progress ? &prog : NULL, &r);
     if (rc != KT_OK) return rc;
     *count_hi = (uint64_t)(r >> 64);
     *count_lo = (uint64_t)r;
@@ -867,7 +959,7 @@ kt_status kt_halftours_count_closed(uint32_t width, uint32_t height, uint32_t sp
     kt_status rc = enumerate(&lower, width, DL, DU, threads, pp);
     if (rc == KT_OK && DL != DU) rc = enumerate(&upper, width, DU, DL, threads, pp);
     u128 r = 0;
-    if (rc == KT_OK) rc = join(lower, upper ? upper : lower, threads, pp, &r);
+    if (rc == KT_OK) rc = join(lower, upper ? upper : lower, threads, 0, 1, pp, &r);
     kt_halftours_free(lower);
     kt_halftours_free(upper);
     if (rc != KT_OK) return rc;

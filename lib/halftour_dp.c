@@ -227,6 +227,8 @@ static void emit(worker *w, const kti_hstep *st, uint8_t *t, bool closed, uint64
         if (__builtin_add_overflow(w->closed, cnt, &w->closed)) w->ovf = true;
         return;
     }
+    const kti_hprob *pr = w->sh->prob;
+    if (pr->filter != NULL && !pr->filter(pr->filter_ctx, w->sh->step, t)) return;
     uint8_t map[32];
     memset(map, 0, sizeof map);
     unsigned next = 2;

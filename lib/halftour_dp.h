@@ -42,6 +42,10 @@ typedef struct kti_hprob {
     size_t nsteps;
     const kti_hstep *steps;
     bool allow_close;                  /* a single cycle may close at the last step */
+    /* Optional: called for each new state (codes by slot) after step `step`;
+     * false drops it. */
+    bool (*filter)(const void *ctx, size_t step, const uint8_t *codes);
+    const void *filter_ctx;
 } kti_hprob;
 
 /* Progress reporting shared by the passes of one public call. */

@@ -366,6 +366,17 @@ static void test_api(void)
     CHECK(kt_halftours_join(h, g, 1, NULL, NULL, &hi, &lo) == KT_EMISMATCH);
     kt_halftours_free(g);
 
+    /* Shards sum to the whole. */
+    uint64_t sum = 0;
+    for (uint32_t i = 0; i < 5; i++) {
+        CHECK(kt_halftours_join_shard(h, h, i, 5, 1 + i % 2, NULL, NULL, &hi, &lo) == KT_OK);
+        CHECK(hi == 0);
+        sum += lo;
+    }
+    CHECK(sum == 9862);
+    CHECK(kt_halftours_join_shard(h, h, 5, 5, 1, NULL, NULL, &hi, &lo) == KT_EINVAL);
+    CHECK(kt_halftours_join_shard(h, h, 0, 0, 1, NULL, NULL, &hi, &lo) == KT_EINVAL);
+
     int calls = 0;
     CHECK(kt_halftours_join(h, h, 1, cancel_at_once, &calls, &hi, &lo) == KT_ECANCELED);
     CHECK(calls >= 1);

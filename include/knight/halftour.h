@@ -208,6 +208,30 @@ KT_EXPORT kt_status kt_halftours_join(const kt_halftours *lower, const kt_halfto
                                       uint64_t *count_hi, uint64_t *count_lo);
 
 /**
+ * @brief One shard of kt_halftours_join(): the tours whose lower path
+ *        structure falls in shard @p shard of @p shard_count.
+ *
+ * The lower structures are split into @p shard_count parts by the types of
+ * their last columns; the counts of shards 0 .. shard_count-1 sum exactly to
+ * the join's count, and each shard needs a fraction of the memory, so a long
+ * count can run shard by shard or on several machines.
+ * @param lower       The lower half.
+ * @param upper       The upper half.
+ * @param shard       Which shard, below @p shard_count.
+ * @param shard_count Number of shards, at least 1 (1: the whole join).
+ * @param threads     Worker threads (0 means 1).
+ * @param progress    Optional callback; may cancel.
+ * @param user        Passed to @p progress.
+ * @param[out] count_hi High 64 bits of this shard's count.
+ * @param[out] count_lo Low 64 bits of this shard's count.
+ * @return As kt_halftours_join(); ::KT_EINVAL for a bad shard.
+ */
+KT_EXPORT kt_status kt_halftours_join_shard(const kt_halftours *lower, const kt_halftours *upper,
+                                            uint32_t shard, uint32_t shard_count,
+                                            unsigned threads, kt_progress_fn progress,
+                                            void *user, uint64_t *count_hi, uint64_t *count_lo);
+
+/**
  * @brief Count the undirected closed knight's tours of a @p width x
  *        @p height board by McKay's method, cutting it below row @p split.
  *
