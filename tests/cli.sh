@@ -30,6 +30,8 @@ expect "parse error located" "junk.txt:2:5: malformed" "$knight" check "$tmp/jun
 expect "keypad total" "total 1013398" "$knight" walks
 expect "keypad A" "^A 30004" "$knight" walks
 expect "stats" "relative" "$knight" stats "$tmp/t8.txt" "$tmp/t6.moves"
+expect "halftours 6x3" "path structures: 1658" "$knight" halftours --width 6 --depth 3
+expect "halftours join 6x6" "^9862$" "$knight" halftours --width 6 --depth 3 --join
 expect "unknown command" "unknown command" "$knight" frobnicate
 "$knight" check /nonexistent/file 2>/dev/null && { echo "FAIL: missing file accepted"; fail=1; }
 [ $fail -eq 0 ] && echo "cli: all checks passed"
