@@ -694,6 +694,7 @@ typedef struct cjob {
     size_t ng;
     unsigned id, nthreads;
     u128 sum;
+    bool ovf;
     atomic_bool *cancel;
     kti_hprogress *prog;
     uint64_t units;
@@ -720,7 +721,10 @@ static void combine_worker(void *arg)
                 const jitem *A = &j->A[a];
                 if (one_cycle(A->pair, B->pair, B->k)) part += A->cnt;
             }
-            sum += part * B->cnt;
+            if (part != 0 && B->cnt > ~(u128)0 / part) j->ovf = true;
+            u128 add = part * B->cnt;
+            if (sum + add < sum) j->ovf = true;
+            sum += add;
         }
     }
     j->sum = sum;
@@ -786,7 +790,7 @@ static kt_status join(const kt_halftours *lower, const kt_halftours *upper, unsi
         uint64_t c = 0;
         for (size_t i = 0; i < upper->n; i++)
             if (upper->keys[i] == 0) c = upper->counts[i];
-        total += (u128)closed * c;
+        total += (u128)closed * c; /* both below 2^64: no overflow */
     }
     /* B: what the lower side realises; A: the upper structures. */
     jitem *A = kti_alloc(al, (upper->n ? upper->n : 1) * sizeof *A);
@@ -878,7 +882,11 @@ static kt_status join(const kt_halftours *lower, const kt_halftours *upper, unsi
         rc = KT_ECANCELED;
         goto done;
     }
-    for (unsigned t = 0; t < threads; t++) total += jobs[t].sum;
+    for (unsigned t = 0; t < threads; t++) {
+        if (jobs[t].ovf || total + jobs[t].sum < total) rc = KT_EOVERFLOW;
+        total += jobs[t].sum;
+    }
+    if (rc != KT_OK) goto done;
     if (prog != NULL) {
         prog->done += COMBINE_UNITS;
         if (kti_progress_tick(&prog->p, prog->done, prog->total)) {
