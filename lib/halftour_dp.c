@@ -41,13 +41,19 @@ static inline size_t ht_index(const htab *t, uint64_t h)
     return (size_t)x & (t->cap - 1);
 }
 
+static inline uint64_t mix64(uint64_t z)
+{
+    z ^= z >> 30;
+    z *= 0xBF58476D1CE4E5B9u;
+    z ^= z >> 27;
+    z *= 0x94D049BB133111EBu;
+    z ^= z >> 31;
+    return z;
+}
+
 static inline uint64_t hmix(uint64_t lo, uint64_t hi)
 {
-    uint64_t h = lo * 0x9E3779B97F4A7C15u ^ (hi + 0x632BE59BD9B4E019u) * 0xC2B2AE3D27D4EB4Fu;
-    h ^= h >> 31;
-    h *= 0xBF58476D1CE4E5B9u;
-    h ^= h >> 29;
-    return h;
+    return mix64(lo ^ mix64(hi + 0x9E3779B97F4A7C15u));
 }
 
 /* Large tables are probed at random: ask for huge pages (fewer TLB misses). */
