@@ -31,15 +31,8 @@ typedef struct htab {
     kti_hent *e;
     size_t cap;      /* power of two, or 0 */
     size_t n;
-    unsigned rot;    /* index = rotl(hash, rot) & (cap - 1); differs between threads */
+    unsigned salt;   /* 0: index from the hash; else from a re-mix (one per thread) */
 } htab;
-
-static inline size_t ht_index(const htab *t, uint64_t h)
-{
-    unsigned r = t->rot & 63u;
-    uint64_t x = r ? (h << r) | (h >> (64u - r)) : h;
-    return (size_t)x & (t->cap - 1);
-}
 
 static inline uint64_t mix64(uint64_t z)
 {
@@ -54,6 +47,16 @@ static inline uint64_t mix64(uint64_t z)
 static inline uint64_t hmix(uint64_t lo, uint64_t hi)
 {
     return mix64(lo ^ mix64(hi + 0x9E3779B97F4A7C15u));
+}
+
+/* Phase B reads thread t's table in slot order and inserts into thread
+ * p's: if both indices came from the same hash bits, keys would arrive
+ * grouped by p's index and pile into vast clusters.  So each thread's
+ * tables index by an independent re-mix of the hash. */
+static inline size_t ht_index(const htab *t, uint64_t h)
+{
+    uint64_t x = t->salt ? mix64(h ^ ((uint64_t)t->salt * 0xD1B54A32D192ED03u)) : h;
+    return (size_t)x & (t->cap - 1);
 }
 
 /* Large tables are probed at random: ask for huge pages (fewer TLB misses). */
@@ -93,7 +96,7 @@ static bool ht_grow(htab *t, const kt_allocator *al)
     kti_hent *e = big_alloc(al, bytes);
     if (e == NULL) return false;
     memset(e, 0xFF, bytes);
-    htab nt = {e, ncap, 0, t->rot};
+    htab nt = {e, ncap, 0, t->salt};
     for (size_t i = 0; i < t->cap; i++) {
         kti_hent *x = &t->e[i];
         if (x->lo == EMPTY && x->hi == EMPTY) continue;
@@ -424,8 +427,8 @@ kt_status kti_hdp_run(const kti_hprob *prob, const kt_allocator *al, kti_hent *i
         w[i].sh = &sh;
         w[i].id = i;
         /* Phase B merges thread t's tables into thread p's: their index
-         * functions must differ, or slot order clusters the merge. */
-        for (unsigned p = 0; p < KTI_HDP_MAXT; p++) w[i].tab[p].rot = 17u * i;
+         * functions must be independent (see ht_index). */
+        for (unsigned p = 0; p < KTI_HDP_MAXT; p++) w[i].tab[p].salt = i;
     }
     parts[0].e = init;
     parts[0].n = ninit;
