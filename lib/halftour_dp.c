@@ -31,7 +31,7 @@ typedef struct htab {
     kti_hent *e;
     size_t cap;      /* power of two, or 0 */
     size_t n;
-    unsigned salt;   /* 0: index from the hash; else from a re-mix (one per thread) */
+    unsigned salt;   /* selects the index function (see ht_index) */
 } htab;
 
 static inline uint64_t mix64(uint64_t z)
@@ -49,13 +49,15 @@ static inline uint64_t hmix(uint64_t lo, uint64_t hi)
     return mix64(lo ^ mix64(hi + 0x9E3779B97F4A7C15u));
 }
 
-/* Phase B reads thread t's table in slot order and inserts into thread
- * p's: if both indices came from the same hash bits, keys would arrive
- * grouped by p's index and pile into vast clusters.  So each thread's
- * tables index by an independent re-mix of the hash. */
+/* Keys often reach a table in the slot order of another table: phase B
+ * reads thread t's table and inserts into thread p's, and phase A expands
+ * the states of the previous step in slot order, where many successors
+ * keep their key.  If both tables indexed by the same hash bits, keys would
+ * arrive sorted by home slot and pile into vast clusters behind the insert
+ * front.  So every table of every step indexes by its own re-mix. */
 static inline size_t ht_index(const htab *t, uint64_t h)
 {
-    uint64_t x = t->salt ? mix64(h ^ ((uint64_t)t->salt * 0xD1B54A32D192ED03u)) : h;
+    uint64_t x = mix64(h ^ ((uint64_t)t->salt * 0xD1B54A32D192ED03u));
     return (size_t)x & (t->cap - 1);
 }
 
@@ -73,10 +75,12 @@ static void *big_alloc(const kt_allocator *al, size_t bytes)
     return p;
 }
 
-static void ht_clear(htab *t)
+/* Empty the table and give it a new index function (salt). */
+static void ht_clear(htab *t, unsigned salt)
 {
     if (t->e != NULL && t->n != 0) memset(t->e, 0xFF, t->cap * sizeof(kti_hent));
     t->n = 0;
+    t->salt = salt;
 }
 
 static inline kti_hent *ht_slot(kti_hent *e, size_t mask, size_t i, uint64_t lo, uint64_t hi)
@@ -330,7 +334,8 @@ static void phase_a(void *arg)
     shared *sh = w->sh;
     const kti_hstep *st = &sh->prob->steps[sh->step];
     bool closing_ok = sh->prob->allow_close && sh->step + 1 == sh->prob->nsteps;
-    for (unsigned p = 0; p < sh->nthreads; p++) ht_clear(&w->tab[p]);
+    for (unsigned p = 0; p < sh->nthreads; p++)
+        ht_clear(&w->tab[p], (unsigned)(sh->step * KTI_HDP_MAXT + w->id + 1));
     /* This thread's share of the concatenated input. */
     size_t beg, end;
     if (sh->nin == sh->nthreads && sh->nin > 1) {
@@ -426,9 +431,6 @@ kt_status kti_hdp_run(const kti_hprob *prob, const kt_allocator *al, kti_hent *i
     for (unsigned i = 0; i < threads; i++) {
         w[i].sh = &sh;
         w[i].id = i;
-        /* Phase B merges thread t's tables into thread p's: their index
-         * functions must be independent (see ht_index). */
-        for (unsigned p = 0; p < KTI_HDP_MAXT; p++) w[i].tab[p].salt = i;
     }
     parts[0].e = init;
     parts[0].n = ninit;
