@@ -300,8 +300,8 @@ typedef struct sm_static {
     int maxneed;
     uint8_t given[64];      /* internal index */
     uint64_t startm, endm;  /* internal, never 0 */
-    uint64_t rootm;         /* start cells searched (symmetry representatives) */
-    uint8_t symok[8];       /* symmetries preserving the constraints */
+    uint64_t rootend[64];   /* per start cell (internal): end cells searched */
+    uint8_t symok[16];      /* symmetries (t & 7 board, t & 8 reversal) preserving the constraints */
     uint8_t i2p[64], p2i[64];
     uint8_t tmap[8][64];    /* public cell -> image public cell */
     kt_sm_symmetry sym;
@@ -459,25 +459,43 @@ static void sm_static_init(sm_static *S, const kt_semimagic_opts *o)
         if (sp >> p & 1) S->startm |= 1ull << S->p2i[p];
         if (ep >> p & 1) S->endm |= 1ull << S->p2i[p];
     }
-    /* Symmetries that preserve every constraint (all flags are invariant). */
-    for (int t = 0; t < 8; t++) {
-        int ok = 1;
+    /* Symmetries h = (board map t & 7, reversal if t & 8) that preserve
+     * every constraint.  All line constraints are invariant under both
+     * (every target is half the line length times N + 1); a reversal swaps
+     * the roles of the start and end cells and maps given k to N + 1 - k. */
+    for (int t = 0; t < 16; t++) {
+        int ok = 1, rev = t & 8;
+        uint64_t s1 = rev ? ep : sp, e1 = rev ? sp : ep;
         for (int p = 0; p < N && ok; p++) {
-            int q = S->tmap[t][p];
-            if (o->given[p] != o->given[q]) ok = 0;
-            if ((sp >> p & 1) != (sp >> q & 1)) ok = 0;
-            if ((ep >> p & 1) != (ep >> q & 1)) ok = 0;
+            int q = S->tmap[t & 7][p];
+            int gp = o->given[p], gq = o->given[q];
+            if (rev && gp) gp = N + 1 - gp;
+            if (gp != gq) ok = 0;
+            if ((s1 >> p & 1) != (sp >> q & 1)) ok = 0;
+            if ((e1 >> p & 1) != (ep >> q & 1)) ok = 0;
         }
         S->symok[t] = (uint8_t)ok;
     }
-    /* Start representatives: the smallest public cell of each orbit. */
-    for (int p = 0; p < N; p++) {
-        if (!(sp >> p & 1)) continue;
-        int rep = 1;
-        if (o->sym != KT_SM_ALL)
-            for (int t = 1; t < 8; t++)
-                if (S->symok[t] && S->tmap[t][p] < p) rep = 0;
-        if (rep) S->rootm |= 1ull << S->p2i[p];
+    /* Root pairs (cell of 1, cell of N): the smallest (start, end) pair of
+     * each orbit under the preserving symmetries (all pairs in ALL mode). */
+    for (int ps = 0; ps < N; ps++) {
+        if (!(sp >> ps & 1)) continue;
+        for (int pe = 0; pe < N; pe++) {
+            if (!(ep >> pe & 1) || pe == ps) continue;
+            int rep = 1;
+            if (o->sym != KT_SM_ALL)
+                for (int t = 1; t < 16 && rep; t++) {
+                    if (!S->symok[t]) continue;
+                    int a = S->tmap[t & 7][ps], b = S->tmap[t & 7][pe];
+                    if (t & 8) {
+                        int x = a;
+                        a = b;
+                        b = x;
+                    }
+                    if (a < ps || (a == ps && b < pe)) rep = 0;
+                }
+            if (rep) S->rootend[S->p2i[ps]] |= 1ull << S->p2i[pe];
+        }
     }
 }
 
@@ -510,24 +528,40 @@ static int sm_check_pub(const sm_static *S, const uint8_t *num)
     return 1;
 }
 
+/* Image of a numbering under symmetry t (board map t & 7, reversal if t & 8). */
 static void sm_image(const sm_static *S, int t, const uint8_t *num, uint8_t *img)
 {
-    for (int p = 0; p < S->N; p++) img[S->tmap[t][p]] = num[p];
+    int N = S->N;
+    if (t & 8)
+        for (int p = 0; p < N; p++) img[S->tmap[t & 7][p]] = (uint8_t)(N + 1 - num[p]);
+    else
+        for (int p = 0; p < N; p++) img[S->tmap[t][p]] = num[p];
 }
 
-/* Is num the representative that the search reports for its class? */
-static int sm_is_rep(const sm_static *S, const uint8_t *num)
+/* Would the search enumerate this (constraint-satisfying) numbering? */
+static int sm_enumerated(const sm_static *S, const uint8_t *num)
+{
+    int one = 0, last = 0;
+    for (int p = 0; p < S->N; p++) {
+        if (num[p] == 1) one = p;
+        if (num[p] == S->N) last = p;
+    }
+    if (!(S->rootend[S->p2i[one]] >> S->p2i[last] & 1)) return 0;
+    return sm_check_pub(S, num);
+}
+
+/* Is num the one numbering, among the enumerated images of num under the
+ * 16 symmetries (board maps, with and without reversal), that delivers
+ * the classes of num and of its reversal?  Each such orbit is then
+ * delivered exactly once, whatever the search order or thread count. */
+static int sm_designated(const sm_static *S, const uint8_t *num)
 {
     if (S->sym == KT_SM_ALL) return 1;
     uint8_t img[64];
-    for (int t = 1; t < 8; t++) {
+    for (int t = 1; t < 16; t++) {
         sm_image(S, t, num, img);
         if (memcmp(img, num, S->nb) >= 0) continue;
-        int one = 0;
-        for (int p = 0; p < S->N; p++)
-            if (img[p] == 1) one = p;
-        if (!(S->rootm >> S->p2i[one] & 1)) continue;
-        if (sm_check_pub(S, img)) return 0;
+        if (sm_enumerated(S, img)) return 0;
     }
     return 1;
 }
@@ -881,11 +915,12 @@ static kt_status sm_prefixes(const sm_static *S, const kt_allocator *al, sm_plis
     w.emit = sm_emit_prefix;
     w.ctx = pl;
     pl->al = al;
-    for (uint64_t sb = S->rootm; sb; sb &= sb - 1) {
-        int s = sm_ctz(sb);
+    for (int ps = 0; ps < S->N; ps++) {
+        int s = S->p2i[ps];
+        if (!S->rootend[s]) continue;
         sm_state r0;
         if (!sm_root(S, &r0, s)) continue;
-        uint64_t eb = S->endm & ~(1ull << s);
+        uint64_t eb = S->rootend[s];
         if (S->flags & KT_SM_CLOSED) eb &= S->att[s];
         for (; eb; eb &= eb - 1) {
             int e = sm_ctz(eb);
@@ -914,16 +949,6 @@ typedef struct sm_deliv {
     bool nomem;
 } sm_deliv;
 
-static void sm_key(const sm_static *S, const uint8_t *num, uint8_t *key)
-{
-    uint8_t img[64];
-    memcpy(key, num, S->nb);
-    for (int t = 1; t < 8; t++) {
-        sm_image(S, t, num, img);
-        if (memcmp(img, key, S->nb) < 0) memcpy(key, img, S->nb);
-    }
-}
-
 static uint64_t sm_find_class(const sm_deliv *D, const uint8_t *key)
 {
     size_t N = D->S->nb;
@@ -932,88 +957,137 @@ static uint64_t sm_find_class(const sm_deliv *D, const uint8_t *key)
     return KT_SM_NO_CLASS;
 }
 
-/* Deliver one numbering found by the search; non-zero stops. */
-static int sm_deliver(sm_deliv *D, const uint8_t *num)
+/* The distinct board images of a numbering, which of them satisfy the
+ * constraints, and the smallest satisfying one (-1 if none). */
+typedef struct sm_class {
+    uint8_t img[8][64];
+    uint8_t sat[8];
+    int nd, nsat, rep;
+    uint8_t key[64]; /* smallest image */
+} sm_class;
+
+static void sm_class_info(const sm_static *S, const uint8_t *num, sm_class *c)
+{
+    c->nd = c->nsat = 0;
+    c->rep = -1;
+    for (int t = 0; t < 8; t++) {
+        uint8_t *im = c->img[c->nd];
+        sm_image(S, t, num, im);
+        int dup = 0;
+        for (int j = 0; j < c->nd && !dup; j++) dup = memcmp(c->img[j], im, S->nb) == 0;
+        if (dup) continue;
+        c->sat[c->nd] = (uint8_t)sm_check_pub(S, im);
+        if (c->sat[c->nd]) {
+            c->nsat++;
+            if (c->rep < 0 || memcmp(im, c->img[c->rep], S->nb) < 0) c->rep = c->nd;
+        }
+        if (c->nd == 0 || memcmp(im, c->key, S->nb) < 0) memcpy(c->key, im, S->nb);
+        c->nd++;
+    }
+}
+
+static bool sm_keys_push(sm_deliv *D, const uint8_t *key)
+{
+    size_t N = D->S->nb;
+    if (D->nclasses == D->cap) {
+        size_t nc = D->cap ? D->cap * 2 : 16, kb, cb;
+        if (!kti_mul_ok(nc, N, &kb) || !kti_mul_ok(nc, sizeof(uint32_t), &cb)) return false;
+        uint8_t *nk = kti_alloc(D->al, kb);
+        uint32_t *ncn = kti_alloc(D->al, cb);
+        if (nk == NULL || ncn == NULL) {
+            kti_free(D->al, nk);
+            kti_free(D->al, ncn);
+            return false;
+        }
+        if (D->nclasses) {
+            memcpy(nk, D->keys, (size_t)D->nclasses * N);
+            memcpy(ncn, D->counts, (size_t)D->nclasses * sizeof(uint32_t));
+        }
+        kti_free(D->al, D->keys);
+        kti_free(D->al, D->counts);
+        D->keys = nk;
+        D->counts = ncn;
+        D->cap = nc;
+    }
+    memcpy(D->keys + D->nclasses * N, key, N);
+    D->counts[D->nclasses] = 0;
+    D->nclasses++;
+    return true;
+}
+
+/* Report one class (its representative, then in MEMBERS mode the other
+ * images); non-zero stops. */
+static int sm_emit_class(sm_deliv *D, const sm_class *c, uint64_t cls, uint64_t rev, int revsat)
 {
     const sm_static *S = D->S;
-    int N = S->N;
-    uint8_t key[64], rkey[64], rev[64], imgs[8][64];
-    int nd = 0, nsat = 0, revsat = 0;
-    uint8_t sat[8];
-    sm_key(S, num, key);
-    for (int t = 0; t < 8; t++) {
-        sm_image(S, t, num, imgs[nd]);
-        int dup = 0;
-        for (int j = 0; j < nd && !dup; j++) dup = memcmp(imgs[j], imgs[nd], S->nb) == 0;
-        if (dup) continue;
-        sat[nd] = (uint8_t)sm_check_pub(S, imgs[nd]);
-        nsat += sat[nd];
-        nd++;
-    }
-    for (int p = 0; p < N; p++) rev[p] = (uint8_t)(N + 1 - num[p]);
-    sm_key(S, rev, rkey);
-    for (int t = 0; t < 8 && !revsat; t++) {
-        uint8_t img[64];
-        sm_image(S, t, rev, img);
-        revsat = sm_check_pub(S, img);
-    }
-    uint64_t cls = sm_find_class(D, key);
-    uint32_t member = 0;
-    if (cls == KT_SM_NO_CLASS) {
-        if (D->nclasses == D->cap) {
-            size_t nc = D->cap ? D->cap * 2 : 16, kb, cb;
-            if (!kti_mul_ok(nc, S->nb, &kb) || !kti_mul_ok(nc, sizeof(uint32_t), &cb)) {
-                D->nomem = true;
-                return 1;
-            }
-            uint8_t *nk = kti_alloc(D->al, kb);
-            uint32_t *ncn = kti_alloc(D->al, cb);
-            if (nk == NULL || ncn == NULL) {
-                kti_free(D->al, nk);
-                kti_free(D->al, ncn);
-                D->nomem = true;
-                return 1;
-            }
-            if (D->nclasses) {
-                memcpy(nk, D->keys, (size_t)D->nclasses * S->nb);
-                memcpy(ncn, D->counts, (size_t)D->nclasses * sizeof(uint32_t));
-            }
-            kti_free(D->al, D->keys);
-            kti_free(D->al, D->counts);
-            D->keys = nk;
-            D->counts = ncn;
-            D->cap = nc;
-        }
-        cls = D->nclasses++;
-        memcpy(D->keys + cls * S->nb, key, S->nb);
-        D->counts[cls] = 1;
-        if (S->sym != KT_SM_ALL) D->nsol += (uint64_t)nsat;
-    } else {
-        member = D->counts[cls]++;
-    }
-    if (S->sym == KT_SM_ALL) D->nsol++;
+    D->nsol += (uint64_t)c->nsat;
     if (D->fn == NULL) return 0;
     kt_semimagic_solution sol;
     memset(&sol, 0, sizeof sol);
     sol.n = (uint32_t)S->n;
     sol.cls = cls;
-    sol.size = (uint32_t)nd;
-    sol.nsat = (uint32_t)nsat;
+    sol.size = (uint32_t)c->nd;
+    sol.nsat = (uint32_t)c->nsat;
+    sol.rev = rev;
     sol.revsat = revsat;
-    sol.rev = memcmp(rkey, key, S->nb) == 0 ? cls : sm_find_class(D, rkey);
-    sol.member = member;
     sol.sat = 1;
-    for (int p = 0; p < N; p++) sol.num[p] = num[p];
+    for (int p = 0; p < S->N; p++) sol.num[p] = c->img[c->rep][p];
     if (D->fn(D->user, &sol)) return 1;
     if (S->sym == KT_SM_MEMBERS) {
         uint32_t m = 1;
-        for (int j = 0; j < nd; j++) {
-            if (memcmp(imgs[j], num, S->nb) == 0) continue;
+        for (int j = 0; j < c->nd; j++) {
+            if (j == c->rep) continue;
             sol.member = m++;
-            sol.sat = sat[j];
-            for (int p = 0; p < N; p++) sol.num[p] = imgs[j][p];
+            sol.sat = c->sat[j];
+            for (int p = 0; p < S->N; p++) sol.num[p] = c->img[j][p];
             if (D->fn(D->user, &sol)) return 1;
         }
+    }
+    return 0;
+}
+
+/* Deliver a designated numbering found by the search; non-zero stops. */
+static int sm_deliver(sm_deliv *D, const uint8_t *num)
+{
+    const sm_static *S = D->S;
+    sm_class A, B;
+    uint8_t rev[64];
+    sm_image(S, 8, num, rev);
+    sm_class_info(S, num, &A);
+    sm_class_info(S, rev, &B);
+    int self = memcmp(A.key, B.key, S->nb) == 0;
+    if (S->sym == KT_SM_ALL) {
+        uint64_t cls = sm_find_class(D, A.key);
+        if (cls == KT_SM_NO_CLASS) {
+            if (!sm_keys_push(D, A.key)) {
+                D->nomem = true;
+                return 1;
+            }
+            cls = D->nclasses - 1;
+        }
+        uint64_t rc = self ? cls : sm_find_class(D, B.key);
+        D->nsol++;
+        if (D->fn == NULL) return 0;
+        kt_semimagic_solution sol;
+        memset(&sol, 0, sizeof sol);
+        sol.n = (uint32_t)S->n;
+        sol.cls = cls;
+        sol.size = (uint32_t)A.nd;
+        sol.nsat = (uint32_t)A.nsat;
+        sol.rev = rc;
+        sol.revsat = B.nsat > 0;
+        sol.member = D->counts[cls]++;
+        sol.sat = 1;
+        for (int p = 0; p < S->N; p++) sol.num[p] = num[p];
+        return D->fn(D->user, &sol);
+    }
+    uint64_t ia = D->nclasses;
+    uint64_t ib = self ? ia : (B.nsat > 0 ? ia + 1 : KT_SM_NO_CLASS);
+    D->nclasses++;
+    if (sm_emit_class(D, &A, ia, ib, B.nsat > 0)) return 1;
+    if (!self && B.nsat > 0) {
+        D->nclasses++;
+        if (sm_emit_class(D, &B, ib, ia, 1)) return 1;
     }
     return 0;
 }
@@ -1056,7 +1130,7 @@ static int sm_emit_direct(sm_worker *w, const sm_state *st, int depth)
     sm_run *R = w->ctx;
     uint8_t num[64];
     sm_to_pub(w->S, st, num);
-    if (!sm_is_rep(w->S, num)) return 0;
+    if (!sm_designated(w->S, num)) return 0;
     return sm_deliver(R->D, num);
 }
 
@@ -1083,7 +1157,7 @@ static int sm_emit_store(sm_worker *w, const sm_state *st, int depth)
     uint8_t num[64];
     size_t N = (size_t)w->S->N;
     sm_to_pub(w->S, st, num);
-    if (!sm_is_rep(w->S, num)) return 0;
+    if (!sm_designated(w->S, num)) return 0;
     sm_sols *s = &R->res[c->idx];
     if (s->len == s->cap) {
         size_t nc = s->cap ? s->cap * 2 : 4, bytes;
@@ -1237,7 +1311,10 @@ static kt_status sm_search(const kt_semimagic_opts *o, kt_sm_symmetry sym, kt_se
             atomic_init(&R->next, 0);
             atomic_init(&R->ndone, 0);
             kti_progress_init(&R->prog, o->prog, o->puser);
-            if (o->threads <= 1 || pl.len <= 1) {
+            if (o->prog && o->prog(o->puser, 0, pl.len)) status = KT_ECANCELED;
+            if (status != KT_OK) {
+                /* cancelled before the start */
+            } else if (o->threads <= 1 || pl.len <= 1) {
                 sm_worker w;
                 memset(&w, 0, sizeof w);
                 w.S = S;

@@ -27,11 +27,14 @@
  * constraints.  By default it reports each *symmetry class* once: two
  * numberings are in one class when one of the 8 rotations and reflections
  * of the board maps one onto the other.  A class is reported when at
- * least one of its members satisfies the constraints, through such a
- * member (the constraints need not be symmetric; see
- * kt_semimagic_solution_satisfies()).  Reversal of the numbering
- * (k -> n^2+1-k) is not a symmetry: it is reported as a relation between
- * classes (kt_semimagic_solution_reverse_class()).
+ * least one of its members satisfies the constraints, through its smallest
+ * such member (compared as arrays of numbers in cell order); the
+ * constraints need not be symmetric (see kt_semimagic_solution_satisfies()).
+ * Reversal of the numbering (k -> n^2+1-k) is not merged: the class of the
+ * reversed numbering is a separate class, reported right after, and the
+ * two are linked (kt_semimagic_solution_reverse_class()).  Internally the
+ * search explores only one (start, end) pair per orbit of the symmetries,
+ * with and without reversal, that preserve the constraints.
  *
  * Determinism: the search splits its tree into independent subtrees, in a
  * fixed order.  Solutions are delivered in that order, and within a
@@ -255,7 +258,7 @@ KT_EXPORT kt_status kt_semimagic_exists(const kt_semimagic_opts *o, int *exists,
  * @param numbers  n^2 numbers indexed by cell.
  * @param count    Must be n^2.
  * @param[out] ok  1 if every constraint holds, else 0.
- * @return ::KT_OK or ::KT_EINVAL.
+ * @return ::KT_OK, ::KT_EINVAL or ::KT_ENOMEM.
  */
 KT_EXPORT kt_status kt_semimagic_check(const kt_semimagic_opts *o, const uint32_t *numbers,
                                        size_t count, int *ok);
@@ -315,11 +318,14 @@ KT_EXPORT uint32_t kt_semimagic_solution_class_satisfying(const kt_semimagic_sol
 /**
  * @brief The class containing the reversed numbering (k -> n^2+1-k).
  *
- * The relation is symmetric and reported by the later of the two classes:
- * the result is this class's own index when reversal maps the class onto
- * itself, the index of an earlier reported class, or ::KT_SM_NO_CLASS when
- * the reversed class has not been reported yet (it will then report this
- * class) or never will be (see kt_semimagic_solution_reverse_satisfies()).
+ * In ::KT_SM_CLASSES and ::KT_SM_MEMBERS modes a class and the class of
+ * its reversal are reported one right after the other, so the relation is
+ * always complete: the result is this class's own index when reversal maps
+ * the class onto itself, the index of the partner class when that class
+ * has a member satisfying the constraints (it is reported by the same
+ * search), and ::KT_SM_NO_CLASS otherwise.  In ::KT_SM_ALL mode it is only
+ * known once the partner class has been reported before (else
+ * ::KT_SM_NO_CLASS).
  * @param s The solution.
  * @return A class index or ::KT_SM_NO_CLASS.
  */
