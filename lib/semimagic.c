@@ -630,20 +630,28 @@ static atomic_ullong sm_dbg_fail[20];
 #else
 #define SMF(i) ((void)0)
 #endif
-static bool sm_pair_ok(const sm_static *S, const sm_state *st, int l, int R)
+static inline uint64_t sm_bitrev(uint64_t x)
+{
+    x = ((x >> 1) & 0x5555555555555555ull) | ((x & 0x5555555555555555ull) << 1);
+    x = ((x >> 2) & 0x3333333333333333ull) | ((x & 0x3333333333333333ull) << 2);
+    x = ((x >> 4) & 0x0F0F0F0F0F0F0F0Full) | ((x & 0x0F0F0F0F0F0F0F0Full) << 4);
+    return __builtin_bswap64(x);
+}
+
+/* Is there a pair of distinct free numbers x + y = R, x of the parity of
+ * the line's first free cell and y of the second's?  rev[p] is the
+ * bit-reversed mask of free numbers of parity p (1 = odd): bit 64 - y
+ * stands for y, so x - 1 and 64 - R + x line up after a shift. */
+static bool sm_pair_ok(const sm_static *S, const sm_state *st, int l, int R, const uint64_t *rev)
 {
     uint64_t m = S->line[l].mask & ~st->asg;
     int c1 = sm_ctz(m), c2 = sm_ctz(m & (m - 1));
-    uint64_t par1 = S->col[c1] == st->oddcol ? SM_ODD : ~SM_ODD;
-    int odd2 = S->col[c2] == st->oddcol;
-    for (uint64_t a = st->freen & par1; a; a &= a - 1) {
-        int x = sm_ctz(a) + 1, y = R - x;
-        if (y < 1 || y > S->N || y == x) continue;
-        if (!(st->freen >> (y - 1) & 1)) continue;
-        if ((y & 1) != odd2) continue;
-        return true;
-    }
-    return false;
+    uint64_t A = st->freen & (S->col[c1] == st->oddcol ? SM_ODD : ~SM_ODD);
+    uint64_t G = rev[S->col[c2] == st->oddcol];
+    int sh = 65 - R;
+    uint64_t hit = A & (sh >= 0 ? G >> sh : G << -sh);
+    if (!(R & 1)) hit &= ~(1ull << (R / 2 - 1));
+    return hit != 0;
 }
 
 /* Feasibility of a node; on success *fl and *fh are the cells the low/high
@@ -684,13 +692,16 @@ static bool sm_feasible(const sm_static *S, const sm_state *st, uint64_t *fl, ui
             }
         }
         int oc = st->oddcol;
+        uint64_t rev[2];
+        rev[0] = sm_bitrev(st->freen & ~SM_ODD);
+        rev[1] = sm_bitrev(st->freen & SM_ODD);
         for (int l = 0; l < S->nl; l++) {
             int o = st->lrem[l][oc], e = st->lrem[l][oc ^ 1];
             if (o + e == 0) continue;
             int R = S->line[l].target - st->lsum[l];
             if ((R ^ o) & 1) return false;
             if (R < minO[o] + minE[e] || R > maxO[o] + maxE[e]) { SMF(4); return false; }
-            if (o + e == 2 && !sm_pair_ok(S, st, l, R)) return false;
+            if (o + e == 2 && !sm_pair_ok(S, st, l, R, rev)) return false;
         }
     }
     /* Assigned numbers between the ends must be reachable in order. */

@@ -12,6 +12,9 @@ static const cli_command commands[] = {
     {"stats", cmd_stats, "FILE...", "move and relative-move distributions"},
     {"walks", cmd_walks, "[MASKFILE LENGTH [--marked LETTERS] [--max K]]",
      "count leaper walks (no arguments: the keypad example)"},
+    {"semimagic", cmd_semimagic,
+     "[--nested] [--magic] [--closed] [--any-start] [--threads T] [--grid FILE] [--size N] [--members|--all] [--first]",
+     "semimagic numbered tours (default: start left, end right); --grid completes a puzzle"},
 };
 
 static void usage(FILE *f)
