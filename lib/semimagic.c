@@ -733,6 +733,20 @@ static bool sm_feasible(const sm_static *S, const sm_state *st, uint64_t *fl, ui
     if (xl && xl == xh && (U & (U - 1))) { SMF(12); return false; }
     *fl = xl;
     *fh = xh;
+    /* A cell with exactly two usable neighbours forces an edge to each;
+     * no unvisited cell can take three forced edges. */
+    if (f2) {
+        uint64_t m1 = (f2 >> 1) & 0x7f7f7f7f7f7f7f7full, m2 = (f2 >> 2) & 0x3f3f3f3f3f3f3f3full;
+        uint64_t p1 = (f2 << 1) & 0xfefefefefefefefeull, p2 = (f2 << 2) & 0xfcfcfcfcfcfcfcfcull;
+        uint64_t fd[8] = {m1 << 16, m1 >> 16, p1 << 16, p1 >> 16, m2 << 8, m2 >> 8, p2 << 8, p2 >> 8};
+        uint64_t h1 = 0, h2 = 0, h3 = 0;
+        for (int m = 0; m < 8; m++) {
+            h3 |= h2 & fd[m];
+            h2 |= h1 & fd[m];
+            h1 |= fd[m];
+        }
+        if (h3 & U) { SMF(17); return false; }
+    }
     /* Connectivity of the unvisited cells to the low end. */
     uint64_t reach = S->att[hl] & U, prev = 0;
     while (reach != prev) {
@@ -774,7 +788,7 @@ static atomic_ullong sm_dbg_nodes, sm_dbg_feas, sm_dbg_hist[66];
 static void sm_dbg_print(void) { fprintf(stderr, "nodes %llu feasible %llu\n", (unsigned long long)sm_dbg_nodes, (unsigned long long)sm_dbg_feas);
  for (int i = 0; i < 66; i++) { if (sm_dbg_hist[i]) fprintf(stderr, "%d:%llu ", i, (unsigned long long)sm_dbg_hist[i]); } fprintf(stderr, "\n"); for (int i = 0; i < 20; i++) { if (sm_dbg_fail[i]) fprintf(stderr, "f%d:%llu ", i, (unsigned long long)sm_dbg_fail[i]); } fprintf(stderr, "\n"); }
 #endif
-static int sm_dfs(sm_worker *w, const sm_state *st, int depth)
+static int sm_dfs(sm_worker *w, sm_state *st, int depth)
 {
     const sm_static *S = w->S;
 #ifdef SM_DEBUG
