@@ -298,6 +298,10 @@ typedef struct sm_static {
     uint8_t col[64];
     uint8_t fam[SM_MAXL]; /* 0 = rows, 1 = columns (each partitions the board), 2 = diagonal */
     int maxneed;
+    /* gap[o][e][p]: least sum of offsets b_i >= 0 such that base + b_i are
+     * o odd and e even numbers, pairwise at least 2 apart (two cells of a
+     * line are never a knight's move apart); p = parity of the base. */
+    int16_t gap[SM_MAXN + 1][SM_MAXN + 1][2];
     uint8_t given[64];      /* internal index */
     uint64_t startm, endm;  /* internal, never 0 */
     uint64_t rootend[64];   /* per start cell (internal): end cells searched */
@@ -316,7 +320,8 @@ typedef struct sm_state {
     uint8_t val[64];
     uint8_t pos[66];
     int16_t lsum[SM_MAXL];
-    uint8_t lrem[SM_MAXL][2];
+    uint8_t lrem[SM_MAXL][2]; /* free cells per colour */
+    uint8_t lkey[SM_MAXL];    /* (free odd-number cells) * 9 + (free even-number cells) */
 } sm_state;
 
 static inline int sm_ctz(uint64_t x)
@@ -348,6 +353,21 @@ static void sm_transform(int n, int t, int x, int y, int *ox, int *oy)
     if (t & 2) y = n - 1 - y;
     *ox = x;
     *oy = y;
+}
+
+/* Least sum of offsets: next offset prev + 2 (same parity) or prev + 3. */
+static int sm_gap_rec(int o, int e, int par, int prev, int sum)
+{
+    if (o == 0 && e == 0) return sum;
+    int best = SM_BIG;
+    for (int step = 0; step < 2; step++) {
+        int x = prev < 0 ? step : prev + 2 + step;
+        int odd = (par + x) & 1;
+        if (odd ? o == 0 : e == 0) continue;
+        int v = sm_gap_rec(o - odd, e - !odd, par, x, sum + x);
+        if (v < best) best = v;
+    }
+    return best;
 }
 
 static void sm_static_init(sm_static *S, const kt_semimagic_opts *o)
@@ -452,6 +472,10 @@ static void sm_static_init(sm_static *S, const kt_semimagic_opts *o)
         if (c0 > S->maxneed) S->maxneed = c0;
         if (c1 > S->maxneed) S->maxneed = c1;
     }
+    for (int a = 0; a <= S->maxneed; a++)
+        for (int b = 0; b <= S->maxneed; b++)
+            for (int par = 0; par < 2; par++)
+                S->gap[a][b][par] = (int16_t)sm_gap_rec(a, b, par, -1, 0);
     /* Start and end cells (internal). */
     uint64_t sp = o->startm ? o->startm : (N == 64 ? ~0ull : (1ull << N) - 1);
     uint64_t ep = o->endm ? o->endm : (N == 64 ? ~0ull : (1ull << N) - 1);
@@ -579,7 +603,11 @@ static void sm_state_empty(const sm_static *S, sm_state *st, int oddcol)
     st->oddcol = oddcol;
     memset(st->pos, SM_NONE, sizeof st->pos);
     for (int l = 0; l < S->nl; l++)
-        for (uint64_t b = S->line[l].mask; b; b &= b - 1) st->lrem[l][S->col[sm_ctz(b)]]++;
+        for (uint64_t b = S->line[l].mask; b; b &= b - 1) {
+            int c = sm_ctz(b);
+            st->lrem[l][S->col[c]]++;
+            st->lkey[l] = (uint8_t)(st->lkey[l] + (S->col[c] == oddcol ? SM_MAXN + 1 : 1));
+        }
 }
 
 static bool sm_assign(const sm_static *S, sm_state *st, int c, int k)
@@ -595,6 +623,7 @@ static bool sm_assign(const sm_static *S, sm_state *st, int c, int k)
         int l = S->lof[c][j];
         st->lsum[l] = (int16_t)(st->lsum[l] + k);
         st->lrem[l][S->col[c]]--;
+        st->lkey[l] = (uint8_t)(st->lkey[l] - ((k & 1) ? SM_MAXN + 1 : 1));
     }
     for (int j = 0; j < nl; j++) {
         int l = S->lof[c][j];
@@ -665,11 +694,13 @@ static bool sm_feasible(const sm_static *S, const sm_state *st, uint64_t *fl, ui
     int lo = st->lo, hi = st->hi;
     int hl = st->pos[lo - 1], hh = st->pos[hi + 1];
     if (S->nl) {
-        int minO[9], minE[9], maxO[9], maxE[9];
+        enum { K = SM_MAXN + 1 };
+        int minO[K], minE[K], maxO[K], maxE[K];
+        int need = S->maxneed;
         uint64_t a = st->freen & SM_ODD, b = st->freen & ~SM_ODD;
         uint64_t c = a, d = b;
         minO[0] = minE[0] = maxO[0] = maxE[0] = 0;
-        for (int j = 1; j <= S->maxneed; j++) {
+        for (int j = 1; j <= need; j++) {
             if (a) {
                 minO[j] = minO[j - 1] + sm_ctz(a) + 1;
                 a &= a - 1;
@@ -691,17 +722,26 @@ static bool sm_feasible(const sm_static *S, const sm_state *st, uint64_t *fl, ui
                 maxE[j] = -SM_BIG;
             }
         }
-        int oc = st->oddcol;
+        /* Bounds per (odd, even) count: the free numbers themselves, and
+         * numbers at least 2 apart from lo upwards / hi downwards. */
+        int minT[K * K], maxT[K * K];
+        for (int o = 0; o <= need; o++)
+            for (int e = 0; e <= need; e++) {
+                int r = o + e;
+                int mn = minO[o] + minE[e], mx = maxO[o] + maxE[e];
+                int g1 = r * lo + S->gap[o][e][lo & 1], g2 = r * hi - S->gap[o][e][hi & 1];
+                minT[o * K + e] = mn > g1 ? mn : g1;
+                maxT[o * K + e] = mx < g2 ? mx : g2;
+            }
         uint64_t rev[2];
         rev[0] = sm_bitrev(st->freen & ~SM_ODD);
         rev[1] = sm_bitrev(st->freen & SM_ODD);
         for (int l = 0; l < S->nl; l++) {
-            int o = st->lrem[l][oc], e = st->lrem[l][oc ^ 1];
-            if (o + e == 0) continue;
+            int key = st->lkey[l];
+            if (key == 0) continue;
             int R = S->line[l].target - st->lsum[l];
-            if ((R ^ o) & 1) return false;
-            if (R < minO[o] + minE[e] || R > maxO[o] + maxE[e]) { SMF(4); return false; }
-            if (o + e == 2 && !sm_pair_ok(S, st, l, R, rev)) return false;
+            if (((R ^ (key / K)) & 1) || R < minT[key] || R > maxT[key]) { SMF(4); return false; }
+            if ((key == 2 || key == K + 1 || key == 2 * K) && !sm_pair_ok(S, st, l, R, rev)) return false;
         }
     }
     /* Assigned numbers between the ends must be reachable in order. */
