@@ -861,13 +861,19 @@ static int sm_dfs(sm_worker *w, sm_state *st, int depth)
         else ch = S->att[hh] & st->unvis & ~st->asg;
         if (fh) ch &= fh;
         if (!ch) return 0;
-        /* Forced moves first; otherwise keep the two ends balanced
-         * (lo - 1 == N - hi), which keeps the free numbers centred on
-         * the line average and the line bounds tight. */
+        /* Forced moves first; otherwise keep the two ends nearly balanced
+         * (lo - 1 close to N - hi), which keeps the free numbers centred
+         * on the line average and the line bounds tight. */
         int pl = sm_popc(cl), ph = sm_popc(ch);
         if (pl == 1) low = 1;
         else if (ph == 1) low = 0;
-        else low = lo - 1 <= S->N - hi;
+        else {
+            /* the end with fewer moves while the ends stay within 3
+             * numbers of each other, else the end that is behind */
+            int imb = (lo - 1) - (S->N - hi);
+            if (imb >= -3 && imb <= 3 && pl != ph) low = pl < ph;
+            else low = imb <= 0;
+        }
     } else {
         ch = 0;
     }
