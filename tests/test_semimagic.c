@@ -362,6 +362,23 @@ static void test_5x5_counts(void)
     kt_semimagic_opts_free(o);
 }
 
+/* 6x6 closed tours: 9862 undirected, so 2 * 9862 numberings start at a
+ * corner. */
+static void test_6x6_closed(void)
+{
+    kt_semimagic_opts *o = NULL;
+    CHECK(kt_semimagic_opts_new(&o, 6, NULL) == KT_OK);
+    CHECK(kt_semimagic_opts_set_flags(o, KT_SM_CLOSED) == KT_OK);
+    kt_cell corner = 0;
+    CHECK(kt_semimagic_opts_set_start_cells(o, &corner, 1) == KT_OK);
+    CHECK(kt_semimagic_opts_set_symmetry(o, KT_SM_ALL) == KT_OK);
+    CHECK(kt_semimagic_opts_set_threads(o, 2) == KT_OK);
+    uint64_t classes = 0, sols = 0;
+    CHECK(kt_semimagic_search(o, NULL, NULL, &classes, &sols) == KT_OK);
+    CHECK(sols == 2 * 9862);
+    kt_semimagic_opts_free(o);
+}
+
 /* 5x5 with a start column: classes reported through satisfying members. */
 static void test_asymmetric_constraints(void)
 {
@@ -494,6 +511,7 @@ int main(void)
     RUN(test_constrained_nested);
     RUN(test_5x5_counts);
     RUN(test_asymmetric_constraints);
+    RUN(test_6x6_closed);
     RUN(test_magic);
     if (failures) {
         fprintf(stderr, "%d check(s) failed\n", failures);
