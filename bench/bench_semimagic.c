@@ -93,6 +93,21 @@ static int on_solution(void *user, const kt_semimagic_solution *s)
     return 0;
 }
 
+static double last_report, bench_t0;
+
+/* Progress on stderr every 30 s (subtrees done of total). */
+static int bench_progress(void *user, uint64_t done, uint64_t total)
+{
+    (void)user;
+    double t = now();
+    if (t - last_report >= 30.0 || done == total) {
+        fprintf(stderr, "  progress %llu/%llu subtrees, %.0f s, cpu %.0f s\n", (unsigned long long)done,
+                (unsigned long long)total, t - bench_t0, cpu());
+        last_report = t;
+    }
+    return 0;
+}
+
 static kt_semimagic_opts *opts(unsigned flags, int rule, unsigned threads)
 {
     kt_semimagic_opts *o = NULL;
@@ -100,6 +115,8 @@ static kt_semimagic_opts *opts(unsigned flags, int rule, unsigned threads)
     kt_semimagic_opts_set_flags(o, flags);
     if (rule) kt_semimagic_opts_set_puzzle_rule(o);
     kt_semimagic_opts_set_threads(o, threads);
+    kt_semimagic_opts_set_progress(o, bench_progress, NULL);
+    bench_t0 = last_report = now();
     return o;
 }
 
