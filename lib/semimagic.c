@@ -652,13 +652,6 @@ static bool sm_visit(const sm_static *S, sm_state *st, int c, int k)
     return true;
 }
 
-#ifdef SM_DEBUG
-#include <stdio.h>
-static atomic_ullong sm_dbg_fail[20];
-#define SMF(i) atomic_fetch_add_explicit(&sm_dbg_fail[i], 1, memory_order_relaxed)
-#else
-#define SMF(i) ((void)0)
-#endif
 static inline uint64_t sm_bitrev(uint64_t x)
 {
     x = ((x >> 1) & 0x5555555555555555ull) | ((x & 0x5555555555555555ull) << 1);
@@ -740,7 +733,7 @@ static bool sm_feasible(const sm_static *S, const sm_state *st, uint64_t *fl, ui
             int key = st->lkey[l];
             if (key == 0) continue;
             int R = S->line[l].target - st->lsum[l];
-            if (((R ^ (key / K)) & 1) || R < minT[key] || R > maxT[key]) { SMF(4); return false; }
+            if (((R ^ (key / K)) & 1) || R < minT[key] || R > maxT[key]) return false;
             if ((key == 2 || key == K + 1 || key == 2 * K) && !sm_pair_ok(S, st, l, R, rev)) return false;
         }
     }
@@ -749,11 +742,11 @@ static bool sm_feasible(const sm_static *S, const sm_state *st, uint64_t *fl, ui
     uint64_t range = (hi >= 64 ? ~0ull : (1ull << hi) - 1) & ~((1ull << (lo - 1)) - 1);
     for (uint64_t A = ~st->freen & range; A; A &= A - 1) {
         int k = sm_ctz(A) + 1, c = st->pos[k];
-        if (S->dist[pc][c] > k - pk) { SMF(8); return false; }
+        if (S->dist[pc][c] > k - pk) return false;
         pk = k;
         pc = c;
     }
-    if (S->dist[pc][hh] > hi + 1 - pk) { SMF(9); return false; }
+    if (S->dist[pc][hh] > hi + 1 - pk) return false;
     /* Degrees. */
     uint64_t U = st->unvis;
     uint64_t X = U | (1ull << hl) | (1ull << hh);
@@ -766,11 +759,11 @@ static bool sm_feasible(const sm_static *S, const sm_state *st, uint64_t *fl, ui
         g2 |= g1 & dir[m];
         g1 |= dir[m];
     }
-    if (U & ~g2) { SMF(10); return false; }
+    if (U & ~g2) return false;
     uint64_t f2 = U & ~g3;
     uint64_t xl = f2 & S->att[hl], xh = f2 & S->att[hh];
-    if ((xl & (xl - 1)) || (xh & (xh - 1))) { SMF(11); return false; }
-    if (xl && xl == xh && (U & (U - 1))) { SMF(12); return false; }
+    if ((xl & (xl - 1)) || (xh & (xh - 1))) return false;
+    if (xl && xl == xh && (U & (U - 1))) return false;
     *fl = xl;
     *fh = xh;
     /* A cell with exactly two usable neighbours forces an edge to each;
@@ -785,7 +778,7 @@ static bool sm_feasible(const sm_static *S, const sm_state *st, uint64_t *fl, ui
             h2 |= h1 & fd[m];
             h1 |= fd[m];
         }
-        if (h3 & U) { SMF(17); return false; }
+        if (h3 & U) return false;
     }
     /* Connectivity of the unvisited cells to the low end. */
     uint64_t reach = S->att[hl] & U, prev = 0;
@@ -793,8 +786,8 @@ static bool sm_feasible(const sm_static *S, const sm_state *st, uint64_t *fl, ui
         prev = reach;
         reach |= sm_katt(reach) & U;
     }
-    if (reach != U) { SMF(13); return false; }
-    if (!(S->att[hh] & U)) { SMF(14); return false; }
+    if (reach != U) return false;
+    if (!(S->att[hh] & U)) return false;
     return true;
 }
 
@@ -822,19 +815,9 @@ struct sm_worker {
     uint8_t start, end;
 };
 
-#ifdef SM_DEBUG
-#include <stdio.h>
-static atomic_ullong sm_dbg_nodes, sm_dbg_feas, sm_dbg_hist[66];
-static void sm_dbg_print(void) { fprintf(stderr, "nodes %llu feasible %llu\n", (unsigned long long)sm_dbg_nodes, (unsigned long long)sm_dbg_feas);
- for (int i = 0; i < 66; i++) { if (sm_dbg_hist[i]) fprintf(stderr, "%d:%llu ", i, (unsigned long long)sm_dbg_hist[i]); } fprintf(stderr, "\n"); for (int i = 0; i < 20; i++) { if (sm_dbg_fail[i]) fprintf(stderr, "f%d:%llu ", i, (unsigned long long)sm_dbg_fail[i]); } fprintf(stderr, "\n"); }
-#endif
 static int sm_dfs(sm_worker *w, sm_state *st, int depth)
 {
     const sm_static *S = w->S;
-#ifdef SM_DEBUG
-    { static atomic_int once; if (!atomic_exchange(&once, 1)) atexit(sm_dbg_print); }
-    atomic_fetch_add_explicit(&sm_dbg_nodes, 1, memory_order_relaxed);
-#endif
     if (KTI_UNLIKELY((++w->nodes & 0xFFF) == 0)) {
         if (atomic_load_explicit(w->stop, memory_order_relaxed)) return 1;
         if (w->tick && (w->nodes & 0xFFFF) == 0 && w->tick(w)) return 1;
@@ -842,10 +825,6 @@ static int sm_dfs(sm_worker *w, sm_state *st, int depth)
     if (st->lo > st->hi) return w->emit(w, st, depth);
     uint64_t fl, fh;
     if (!sm_feasible(S, st, &fl, &fh)) return 0;
-#ifdef SM_DEBUG
-    atomic_fetch_add_explicit(&sm_dbg_feas, 1, memory_order_relaxed);
-    atomic_fetch_add_explicit(&sm_dbg_hist[st->lo - 1 + S->N - st->hi], 1, memory_order_relaxed);
-#endif
     if (depth == w->limit) return w->emit(w, st, depth);
     int lo = st->lo, hi = st->hi;
     int hl = st->pos[lo - 1], hh = st->pos[hi + 1];
@@ -1410,9 +1389,6 @@ static kt_status sm_search(const kt_semimagic_opts *o, kt_sm_symmetry sym, kt_se
     }
     if (classes) *classes = D.nclasses;
     if (solutions) *solutions = D.nsol;
-#ifdef SM_DEBUG
-    fprintf(stderr, "prefixes %zu\n", pl.len);
-#endif
     kti_free(al, D.keys);
     kti_free(al, D.counts);
     kti_free(al, pl.v);
