@@ -40,7 +40,10 @@
  * fixed order.  Solutions are delivered in that order, and within a
  * subtree in depth-first order, which is the order of a single-threaded
  * search; the sequence of callbacks (numbers, class indices, relations) is
- * therefore the same for every thread count.
+ * therefore the same for every thread count.  With one thread a solution
+ * is delivered as soon as it is found; with several, once its subtree and
+ * every earlier subtree are finished (workers buffer their subtree's
+ * solutions).
  *
  * Thread safety: an options handle must not be modified while a search
  * reads it, but any number of searches may share one handle concurrently.
