@@ -433,6 +433,22 @@ static void test_magic(void)
         if (exists == 1) CHECK(valid_tour(8, w, 1));
         kt_semimagic_opts_free(o);
     }
+    /* Fully magic (rows, columns, diagonals; not nested), 12 numbers given. */
+    for (int i = 1; i < 8; i += 3) {
+        uint32_t grid[64];
+        for (int p = 0; p < 64; p++) {
+            uint32_t k = kt_test_nested8[i][p];
+            grid[p] = (k <= 6 || k >= 59) ? k : 0;
+        }
+        kt_semimagic_opts *o = NULL;
+        CHECK(kt_semimagic_opts_new(&o, 8, NULL) == KT_OK);
+        CHECK(kt_semimagic_opts_set_flags(o, KT_SM_MAGIC) == KT_OK);
+        CHECK(kt_semimagic_opts_set_grid(o, grid, 64) == KT_OK);
+        int exists = -1;
+        CHECK(kt_semimagic_exists(o, &exists, NULL) == KT_OK);
+        CHECK(exists == 0);
+        kt_semimagic_opts_free(o);
+    }
 }
 
 static int cancel_progress(void *user, uint64_t done, uint64_t total)
