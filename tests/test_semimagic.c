@@ -433,8 +433,9 @@ static void test_magic(void)
         if (exists == 1) CHECK(valid_tour(8, w, 1));
         kt_semimagic_opts_free(o);
     }
-    /* Fully magic (rows, columns, diagonals; not nested), 12 numbers given. */
-    for (int i = 1; i < 8; i += 3) {
+    /* Fully magic (rows, columns, diagonals; not nested), 12 numbers of
+     * seed solution 1 given. */
+    for (int i = 0; i < 1; i++) {
         uint32_t grid[64];
         for (int p = 0; p < 64; p++) {
             uint32_t k = kt_test_nested8[i][p];
