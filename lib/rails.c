@@ -186,7 +186,7 @@ static kt_status work_init(work *W, const kt_tourney *t, bool join, uint64_t see
     kt_status st = geo_init(&W->G, g);
     if (st != KT_OK) return st;
     size_t n = g->ncells;
-    W->mv = kti_alloc(&g->alloc, n);
+    W->mv = kti_alloc(&g->alloc, n + 1);  /* mv[n] = 0xFF: a pad to read instead of off-board cells */
     W->used = kti_calloc(&g->alloc, n, 1);
     if (W->mv == NULL || W->used == NULL) goto nomem;
     if (join) {
@@ -195,6 +195,7 @@ static kt_status work_init(work *W, const kt_tourney *t, bool join, uint64_t see
         if (W->lab == NULL || W->uf == NULL) goto nomem;
     }
     memcpy(W->mv, t->mv, n);
+    W->mv[n] = KTI_PAIR_EMPTY;
     W->ncyc = t->size;
     kti_rng_seed(&W->rng, seed);
     return KT_OK;
@@ -229,50 +230,80 @@ static const uint8_t cross_of[8][3] = {
     {0}, {0}, {0}, {0}, {5, 6, 7}, {4, 6, 7}, {4, 5, 7}, {4, 5, 6},
 };
 
+/* Downward moves of a pair as bits 4-7 (0xF nibbles fall outside). */
+static inline unsigned down_mask(uint8_t p)
+{
+    return ((1u << (p & 15u)) | (1u << (p >> 4))) & 0xF0u;
+}
+
+/* Bit matrices over (a, b) in 4-7: bit (a-4)*4 + (b-4). */
+static const uint16_t row_spread[16] = { /* row a full when bit a-4 set */
+    0x0000, 0x000F, 0x00F0, 0x00FF, 0x0F00, 0x0F0F, 0x0FF0, 0x0FFF,
+    0xF000, 0xF00F, 0xF0F0, 0xF0FF, 0xFF00, 0xFF0F, 0xFFF0, 0xFFFF,
+};
+static const uint16_t col_spread[16] = { /* bit a-4 to (a-4)*4: one column */
+    0x0000, 0x0001, 0x0010, 0x0011, 0x0100, 0x0101, 0x0110, 0x0111,
+    0x1000, 0x1001, 0x1010, 0x1011, 0x1100, 0x1101, 0x1110, 0x1111,
+};
+
+static inline unsigned popcount16(unsigned x)
+{
+    x = x - ((x >> 1) & 0x5555u);
+    x = (x & 0x3333u) + ((x >> 2) & 0x3333u);
+    x = (x + (x >> 4)) & 0x0F0Fu;
+    return (x + (x >> 8)) & 0x1Fu;
+}
+
+/* The rails with top u as a bit matrix.  mv[pad] is 0xFF; cm is the mask
+ * of cross moves that stay on the board; du = down_mask(mv[u]) != 0.
+ * (a, b) is a rail when a is in du, b is in cm but not in du, b is not a
+ * move of v = u+a, and a is a move of u' = u+b. */
+static inline unsigned rails_at(const uint8_t *mv, const int64_t *off, size_t u, size_t pad,
+                                unsigned du, unsigned cm)
+{
+    unsigned rowok = 0, colok = 0;
+    for (unsigned m = 4; m < 8; m++) {
+        size_t ix = ((cm >> m) & 1u) ? (size_t)((int64_t)u + off[m]) : pad;
+        unsigned d = down_mask(mv[ix]) >> 4;
+        rowok |= (~d & 15u) << ((m - 4) * 4);     /* row m: b not a move of u+m */
+        colok |= (unsigned)col_spread[d] << (m - 4); /* column m: a is a move of u+m */
+    }
+    unsigned cols = ((cm & ~du) >> 4) & 15u;
+    return row_spread[du >> 4] & (cols * 0x1111u) & rowok & colok;
+}
+
 /* Shatter the rails whose top lies in rows y0..y1-1, columns x0..x1-1,
- * with stamp generation gen; returns the number switched. */
+ * with stamp generation gen: every cell that tops a rail, with
+ * probability 1/2, switches one of its rails chosen uniformly when none
+ * of its four cells is used yet.  Returns the number switched. */
 static size_t shatter_box(work *W, uint32_t x0, uint32_t x1, uint32_t y0, uint32_t y1, uint8_t gen)
 {
     const geo *G = &W->G;
     uint8_t *mv = W->mv, *used = W->used;
     const int64_t *off = G->off;
-    size_t switched = 0;
+    size_t pad = G->n, switched = 0;
     for (uint32_t y = y0; y < y1; y++) {
         uint8_t rm = G->rowmask[y];
         size_t u = (size_t)y * G->w + x0;
         for (uint32_t x = x0; x < x1; x++, u++) {
-            if (used[u] == gen) continue;
-            uint8_t pu = mv[u];
-            if (pu == KTI_PAIR_EMPTY) continue;
-            unsigned cm = G->colmask[x] & rm;
-            unsigned hi = (unsigned)pu >> 4, lo = pu & 15u;
-            /* candidates: downward primaries (hi >= lo so test hi first) */
-            unsigned prim[2], np = 0;
-            if (hi >= 4 && hi < 8) prim[np++] = hi;
-            if (lo >= 4) prim[np++] = lo;
-            if (np == 0) continue;
-            unsigned rot = rnd_bits(W, 2);
-            bool done = false;
-            for (unsigned i = 0; i < np && !done; i++) {
-                unsigned a = prim[(i + rot) % np];
-                for (unsigned j = 0; j < 3; j++) {
-                    unsigned b = cross_of[a][(j + rot) % 3];
-                    if (!((cm >> b) & 1u)) continue;
-                    if (has_move(pu, b)) continue;
-                    size_t up = (size_t)((int64_t)u + off[b]);
-                    if (!has_move(mv[up], a)) continue;
-                    size_t v = (size_t)((int64_t)u + off[a]);
-                    if (has_move(mv[v], b)) continue;
-                    size_t w = (size_t)((int64_t)v + off[b]);
-                    if (used[v] == gen || used[up] == gen || used[w] == gen) continue;
-                    if (!rnd_bits(W, 1)) continue;
-                    rail_switch(mv, off, u, a, b);
-                    used[u] = used[v] = used[up] = used[w] = gen;
-                    switched++;
-                    done = true;
-                    break;
-                }
-            }
+            unsigned du = down_mask(mv[u]);
+            if (du == 0 || used[u] == gen) continue;
+            unsigned rails = rails_at(mv, off, u, pad, du, G->colmask[x] & rm);
+            if (rails == 0) continue;
+            unsigned r = rnd_bits(W, 9);
+            if (!(r & 1u)) continue;
+            unsigned cnt = popcount16(rails);
+            unsigned k = ((r >> 1) * cnt) >> 8;
+            while (k--) rails &= rails - 1;
+            unsigned bit = (unsigned)__builtin_ctz(rails);
+            unsigned a = 4 + bit / 4, b = 4 + bit % 4;
+            size_t v = (size_t)((int64_t)u + off[a]);
+            size_t up = (size_t)((int64_t)u + off[b]);
+            size_t w = (size_t)((int64_t)v + off[b]);
+            if (used[v] == gen || used[up] == gen || used[w] == gen) continue;
+            rail_switch(mv, off, u, a, b);
+            used[u] = used[v] = used[up] = used[w] = gen;
+            switched++;
         }
     }
     return switched;
