@@ -53,6 +53,7 @@ struct kt_tourney {
 };
 
 /* ---- allocation (graph.c) ---- */
+KTI_HIDDEN extern const kt_allocator kti_default_allocator; /* malloc and free */
 KTI_HIDDEN void *kti_alloc(const kt_allocator *al, size_t size);
 KTI_HIDDEN void *kti_calloc(const kt_allocator *al, size_t count, size_t size);
 KTI_HIDDEN void kti_free(const kt_allocator *al, void *p);
