@@ -153,6 +153,7 @@ static inline uint32_t uf_find(uint32_t *p, uint32_t x)
 /* the working state of join, shatter and obfuscate                     */
 
 typedef struct work {
+    const kt_graph *g;
     geo G;
     uint8_t *mv;        /* working copy of the move pairs */
     uint8_t *backup;    /* for reverting a failed perturbation (lazily allocated) */
@@ -183,6 +184,7 @@ static kt_status work_init(work *W, const kt_tourney *t, bool join, uint64_t see
 {
     memset(W, 0, sizeof *W);
     const kt_graph *g = t->g;
+    W->g = g;
     kt_status st = geo_init(&W->G, g);
     if (st != KT_OK) return st;
     size_t n = g->ncells;
@@ -415,6 +417,30 @@ static bool perturb(work *W, uint32_t r)
     return true;
 }
 
+/* Boards of at most this many vertices end with an exact search. */
+#define EXACT_MAX_VERTICES 64
+#define EXACT_MAX_NODES 20000000u
+
+/* Last resort on small boards: any closed tour by exact search (it need
+ * not resemble the input).  KT_ENOTOUR when the search proves there is none. */
+static kt_status exact_fallback(work *W)
+{
+    const kt_graph *g = W->g;
+    if (g->nverts > EXACT_MAX_VERTICES) return KT_ENOTFOUND;
+    kt_tourney *tour = NULL;
+    kt_status st = kt_exhaustive_tour(&tour, g, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE,
+                                      EXACT_MAX_NODES, NULL, NULL);
+    if (st == KT_OK) {
+        memcpy(W->mv, tour->mv, W->G.n);
+        W->ncyc = 1;
+        kt_tourney_free(tour);
+        return KT_OK;
+    }
+    kt_tourney_free(tour);
+    if (st == KT_ENOTOUR || st == KT_ENOMEM) return st;
+    return KT_ENOTFOUND;
+}
+
 /* The whole join on the working copy: returns KT_OK with one cycle,
  * KT_ENOTFOUND when the budget ran out, KT_ENOMEM. */
 static kt_status join_work(work *W)
@@ -426,8 +452,8 @@ static kt_status join_work(work *W)
         W->backup = kti_alloc(W->G.al, n);
         if (W->backup == NULL) return KT_ENOMEM;
     }
-    /* Budget: about 2*10^7 cell operations plus 64 rounds. */
-    uint64_t rounds = 64 + (uint64_t)20000000u / (n + 1);
+    /* Budget: 64 rounds plus about 4*10^6 cell operations. */
+    uint64_t rounds = 64 + (uint64_t)4000000u / (n + 1);
     uint32_t fails = 0;
     for (uint64_t it = 0; it < rounds && W->ncyc > 1; it++) {
         size_t before = W->ncyc;
@@ -445,7 +471,8 @@ static kt_status join_work(work *W)
             fails++;
         }
     }
-    return W->ncyc == 1 ? KT_OK : KT_ENOTFOUND;
+    if (W->ncyc == 1) return KT_OK;
+    return exact_fallback(W);
 }
 
 /* ------------------------------------------------------------------ */
@@ -527,6 +554,38 @@ kt_status kt_tourney_count_rails(const kt_tourney *t, uint64_t *count)
 /* ------------------------------------------------------------------ */
 /* public: join, shatter, obfuscate                                     */
 
+/* Whether the vertices of g are connected (BFS, O(cells)); true when
+ * memory runs out (the check is only a shortcut). */
+static bool board_connected(const kt_graph *g)
+{
+    size_t n = g->ncells;
+    kt_cell *queue = kti_alloc(&g->alloc, n * sizeof *queue);
+    uint8_t *seen = kti_calloc(&g->alloc, n, 1);
+    bool ok = true;
+    if (queue != NULL && seen != NULL) {
+        size_t head = 0, tail = 0, start = 0;
+        while (start < n && !kti_is_vertex(g, start)) start++;
+        if (start < n) {
+            seen[start] = 1;
+            queue[tail++] = (kt_cell)start;
+            while (head < tail) {
+                kt_cell c = queue[head++];
+                for (int m = 0; m < 8; m++) {
+                    kt_cell d = kti_step(g, c, m);
+                    if (d != KT_CELL_NONE && !seen[d]) {
+                        seen[d] = 1;
+                        queue[tail++] = d;
+                    }
+                }
+            }
+            ok = tail == g->nverts;
+        }
+    }
+    kti_free(&g->alloc, queue);
+    kti_free(&g->alloc, seen);
+    return ok;
+}
+
 /* Necessary conditions for a closed tour that are cheap to check. */
 static bool board_may_have_tour(const kt_graph *g)
 {
@@ -539,7 +598,7 @@ static bool board_may_have_tour(const kt_graph *g)
             if (kti_is_vertex(g, c)) col[((c % g->width) + (c / g->width)) & 1u]++;
         if (col[0] != col[1]) return false;
     }
-    return true;
+    return board_connected(g);
 }
 
 static kt_status check_cycles(const kt_tourney *t)
