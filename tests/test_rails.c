@@ -245,7 +245,7 @@ static void test_switch(void)
 static void test_join_many(void)
 {
     const char *env = getenv("KT_RAILS_RUNS");
-    unsigned scale = env ? (unsigned)strtoul(env, NULL, 10) : 1;
+    unsigned scale = env ? (unsigned)strtoul(env, NULL, 10) : 5;
     if (scale == 0) scale = 1;
     uint32_t boards[64][2];
     size_t nb = 0;
