@@ -227,11 +227,6 @@ static uint8_t next_gen(work *W)
     return W->gen;
 }
 
-/* The three cross moves to try for primary a, in a random rotation. */
-static const uint8_t cross_of[8][3] = {
-    {0}, {0}, {0}, {0}, {5, 6, 7}, {4, 6, 7}, {4, 5, 7}, {4, 5, 6},
-};
-
 /* Downward moves of a pair as bits 4-7 (0xF nibbles fall outside). */
 static inline unsigned down_mask(uint8_t p)
 {
@@ -254,6 +249,14 @@ static inline unsigned popcount16(unsigned x)
     x = (x & 0x3333u) + ((x >> 2) & 0x3333u);
     x = (x + (x >> 4)) & 0x0F0Fu;
     return (x + (x >> 8)) & 0x1Fu;
+}
+
+/* Clear all but one set bit of x (x != 0), chosen with 8 random bits. */
+static inline unsigned pick_bit(unsigned x, unsigned r8)
+{
+    unsigned k = (r8 * popcount16(x)) >> 8;
+    while (k--) x &= x - 1;
+    return (unsigned)__builtin_ctz(x);
 }
 
 /* The rails with top u as a bit matrix.  mv[pad] is 0xFF; cm is the mask
@@ -284,20 +287,20 @@ static size_t shatter_box(work *W, uint32_t x0, uint32_t x1, uint32_t y0, uint32
     uint8_t *mv = W->mv, *used = W->used;
     const int64_t *off = G->off;
     size_t pad = G->n, switched = 0;
-    for (uint32_t y = y0; y < y1; y++) {
+    unsigned dir = rnd_bits(W, 2);
+    for (uint32_t yy = y0; yy < y1; yy++) {
+        uint32_t y = (dir & 2u) ? y1 - 1 - (yy - y0) : yy;
         uint8_t rm = G->rowmask[y];
-        size_t u = (size_t)y * G->w + x0;
-        for (uint32_t x = x0; x < x1; x++, u++) {
+        for (uint32_t xx = x0; xx < x1; xx++) {
+            uint32_t x = (dir & 1u) ? x1 - 1 - (xx - x0) : xx;
+            size_t u = (size_t)y * G->w + x;
             unsigned du = down_mask(mv[u]);
             if (du == 0 || used[u] == gen) continue;
             unsigned rails = rails_at(mv, off, u, pad, du, G->colmask[x] & rm);
             if (rails == 0) continue;
             unsigned r = rnd_bits(W, 9);
             if (!(r & 1u)) continue;
-            unsigned cnt = popcount16(rails);
-            unsigned k = ((r >> 1) * cnt) >> 8;
-            while (k--) rails &= rails - 1;
-            unsigned bit = (unsigned)__builtin_ctz(rails);
+            unsigned bit = pick_bit(rails, r >> 1);
             unsigned a = 4 + bit / 4, b = 4 + bit % 4;
             size_t v = (size_t)((int64_t)u + off[a]);
             size_t up = (size_t)((int64_t)u + off[b]);
@@ -311,8 +314,10 @@ static size_t shatter_box(work *W, uint32_t x0, uint32_t x1, uint32_t y0, uint32
     return switched;
 }
 
-/* One rail pass: switch every rail joining two different cycles (by the
- * union-find over labels), checked at its turn.  Returns merges. */
+/* One rail pass: at every cell, in a random one of the four scan
+ * directions, switch rails joining two different cycles (by the
+ * union-find over labels), chosen at random among those at the cell and
+ * checked at their turn, until none is left there.  Returns merges. */
 static size_t rail_pass(work *W)
 {
     const geo *G = &W->G;
@@ -320,36 +325,34 @@ static size_t rail_pass(work *W)
     const uint32_t *lab = W->lab;
     uint32_t *uf = W->uf;
     const int64_t *off = G->off;
-    size_t merges = 0;
-    size_t u = 0;
-    for (uint32_t y = 0; y < G->h; y++) {
+    size_t merges = 0, pad = G->n;
+    unsigned dir = rnd_bits(W, 2);
+    for (uint32_t yy = 0; yy < G->h; yy++) {
+        uint32_t y = (dir & 2u) ? G->h - 1 - yy : yy;
         uint8_t rm = G->rowmask[y];
-        for (uint32_t x = 0; x < G->w; x++, u++) {
-        again:;
-            uint8_t pu = mv[u];
-            if (pu == KTI_PAIR_EMPTY) continue;
-            unsigned hi = (unsigned)pu >> 4, lo = pu & 15u;
-            if (hi < 4) continue; /* no downward move (hi >= lo) */
+        for (uint32_t xx = 0; xx < G->w; xx++) {
+            uint32_t x = (dir & 1u) ? G->w - 1 - xx : xx;
+            size_t u = (size_t)y * G->w + x;
             unsigned cm = G->colmask[x] & rm;
-            unsigned prim[2], np = 0;
-            prim[np++] = hi;
-            if (lo >= 4) prim[np++] = lo;
-            for (unsigned i = 0; i < np; i++) {
-                unsigned a = prim[i];
-                for (unsigned j = 0; j < 3; j++) {
-                    unsigned b = cross_of[a][j];
-                    if (!((cm >> b) & 1u) || has_move(pu, b)) continue;
-                    size_t up = (size_t)((int64_t)u + off[b]);
-                    if (!has_move(mv[up], a)) continue;
-                    size_t v = (size_t)((int64_t)u + off[a]);
-                    if (has_move(mv[v], b)) continue;
-                    uint32_t A = uf_find(uf, lab[u]), B = uf_find(uf, lab[up]);
-                    if (A == B) continue;
-                    rail_switch(mv, off, u, a, b);
-                    uf[A] = B;
-                    merges++;
-                    goto again;
-                }
+            for (;;) {
+                unsigned du = down_mask(mv[u]);
+                if (du == 0) break;
+                unsigned rails = rails_at(mv, off, u, pad, du, cm);
+                if (rails == 0) break;
+                uint32_t A = uf_find(uf, lab[u]);
+                unsigned cols = (rails | rails >> 4 | rails >> 8 | rails >> 12) & 15u, joining = 0;
+                for (unsigned b = 4; b < 8; b++)
+                    if (((cols >> (b - 4)) & 1u) &&
+                        uf_find(uf, lab[(size_t)((int64_t)u + off[b])]) != A)
+                        joining |= 0x1111u << (b - 4);
+                rails &= joining;
+                if (rails == 0) break;
+                unsigned bit = pick_bit(rails, rnd_bits(W, 8));
+                unsigned a = 4 + bit / 4, b = 4 + bit % 4;
+                uint32_t B = uf_find(uf, lab[(size_t)((int64_t)u + off[b])]);
+                rail_switch(mv, off, u, a, b);
+                uf[A] = B;
+                merges++;
             }
         }
     }
