@@ -7,12 +7,13 @@
 int cmd_tour(int argc, char **argv)
 {
     uint32_t w = 0, h = 0, sx, sy, ex, ey;
-    bool open = false, have_start = false, have_end = false;
+    bool open = false, have_start = false, have_end = false, obfuscate = false;
     kt_format fmt = KT_FORMAT_NUMBERS;
     const char *outpath = NULL, *v;
     uint64_t seed = 0;
     for (int i = 1; i < argc; i++) {
         if (cli_opt(argc, argv, &i, "--open", NULL)) open = true;
+        else if (cli_opt(argc, argv, &i, "--obfuscate", NULL)) obfuscate = true;
         else if (cli_opt(argc, argv, &i, "--start", &v)) {
             if (!cli_parse_xy(v, &sx, &sy)) return cli_fail("--start wants X,Y");
             have_start = open = true;
@@ -33,7 +34,7 @@ int cmd_tour(int argc, char **argv)
         }
     }
     if (w == 0) return cli_fail("tour: board size WxH required");
-    (void)seed;
+    if (obfuscate && open) return cli_fail("tour: --obfuscate applies to closed tours only");
     kt_graph *g = NULL;
     kt_status st = kt_graph_new(&g, w, h);
     if (st != KT_OK) return cli_fail_status("board", st);
@@ -55,6 +56,10 @@ int cmd_tour(int argc, char **argv)
         return cli_fail("no %s tour exists on %ux%u%s", open ? "open" : "closed", w, h,
                         (have_start || have_end) ? " with these ends" : "");
     if (st != KT_OK) return cli_fail_status("tour", st);
+    if (obfuscate && !open && (st = kt_obfuscate(t, 0, seed)) != KT_OK) {
+        kt_tourney_free(t);
+        return cli_fail_status("obfuscate", st);
+    }
     int rc = cli_save_tourney(t, fmt, 0, outpath);
     kt_tourney_free(t);
     return rc;
