@@ -278,9 +278,11 @@ static inline unsigned rails_at(const uint8_t *mv, const int64_t *off, size_t u,
 }
 
 /* Shatter the rails whose top lies in rows y0..y1-1, columns x0..x1-1,
- * with stamp generation gen: every cell that tops a rail, with
- * probability 1/2, switches one of its rails chosen uniformly when none
- * of its four cells is used yet.  Returns the number switched. */
+ * with stamp generation gen: every cell, with probability 1/2 (a coin
+ * tossed first, 64 cells at a time), switches one of the rails it tops,
+ * chosen uniformly, when none of that rail's four cells is used yet.
+ * Rows and columns are visited in a random one of the four directions.
+ * Returns the number switched. */
 static size_t shatter_box(work *W, uint32_t x0, uint32_t x1, uint32_t y0, uint32_t y1, uint8_t gen)
 {
     const geo *G = &W->G;
@@ -291,24 +293,38 @@ static size_t shatter_box(work *W, uint32_t x0, uint32_t x1, uint32_t y0, uint32
     for (uint32_t yy = y0; yy < y1; yy++) {
         uint32_t y = (dir & 2u) ? y1 - 1 - (yy - y0) : yy;
         uint8_t rm = G->rowmask[y];
-        for (uint32_t xx = x0; xx < x1; xx++) {
-            uint32_t x = (dir & 1u) ? x1 - 1 - (xx - x0) : xx;
-            size_t u = (size_t)y * G->w + x;
-            unsigned du = down_mask(mv[u]);
-            if (du == 0 || used[u] == gen) continue;
-            unsigned rails = rails_at(mv, off, u, pad, du, G->colmask[x] & rm);
-            if (rails == 0) continue;
-            unsigned r = rnd_bits(W, 9);
-            if (!(r & 1u)) continue;
-            unsigned bit = pick_bit(rails, r >> 1);
-            unsigned a = 4 + bit / 4, b = 4 + bit % 4;
-            size_t v = (size_t)((int64_t)u + off[a]);
-            size_t up = (size_t)((int64_t)u + off[b]);
-            size_t w = (size_t)((int64_t)v + off[b]);
-            if (used[v] == gen || used[up] == gen || used[w] == gen) continue;
-            rail_switch(mv, off, u, a, b);
-            used[u] = used[v] = used[up] = used[w] = gen;
-            switched++;
+        size_t row = (size_t)y * G->w;
+        for (uint32_t cc = 0; cc < x1 - x0; cc += 64) {
+            /* chunk [c0, c0 + len) of the row segment, in scan order */
+            uint32_t len = x1 - x0 - cc < 64 ? x1 - x0 - cc : 64;
+            uint32_t c0 = (dir & 1u) ? x1 - cc - len : x0 + cc;
+            uint64_t coins = kti_rng_next(&W->rng);
+            if (len < 64) coins &= ((uint64_t)1 << len) - 1u;
+            while (coins) {
+                unsigned i;
+                if (dir & 1u) {
+                    i = 63u - (unsigned)__builtin_clzll(coins);
+                    coins &= ~((uint64_t)1 << i);
+                } else {
+                    i = (unsigned)__builtin_ctzll(coins);
+                    coins &= coins - 1u;
+                }
+                uint32_t x = c0 + i;
+                size_t u = row + x;
+                unsigned du = down_mask(mv[u]);
+                if (du == 0 || used[u] == gen) continue;
+                unsigned rails = rails_at(mv, off, u, pad, du, G->colmask[x] & rm);
+                if (rails == 0) continue;
+                unsigned bit = pick_bit(rails, rnd_bits(W, 8));
+                unsigned a = 4 + bit / 4, b = 4 + bit % 4;
+                size_t v = (size_t)((int64_t)u + off[a]);
+                size_t up = (size_t)((int64_t)u + off[b]);
+                size_t w = (size_t)((int64_t)v + off[b]);
+                if (used[v] == gen || used[up] == gen || used[w] == gen) continue;
+                rail_switch(mv, off, u, a, b);
+                used[u] = used[v] = used[up] = used[w] = gen;
+                switched++;
+            }
         }
     }
     return switched;
