@@ -12,6 +12,7 @@
 
 #include "../tests/rails_boards.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -169,17 +170,17 @@ static void bench_tables(unsigned tours)
         double mean[8], sd[8], maxsd;
         printf("\nTable 1%s: move distribution (%s tours)\n", obf ? "" : " (un-obfuscated)",
                obf ? "obfuscated" : "generated");
-        printf("%-14s      0      1      2      3      4      5      6      7   max sd\n", "Algorithm");
+        printf("%-14s      0      1      2      3      4      5      6      7   max sd   max se\n", "Algorithm");
         for (size_t k = 0; k < NGEN; k++) {
             kt_move_stats_moves(st[k], mean, sd);
             maxsd = 0;
             for (int i = 0; i < 8; i++) maxsd = sd[i] > maxsd ? sd[i] : maxsd;
             printf("%-14s", generators[k].name);
             for (int i = 0; i < 8; i++) printf(" %.4f", mean[i]);
-            printf("   %.4f\n", maxsd);
+            printf("   %.4f   %.4f\n", maxsd, maxsd / sqrt((double)kt_move_stats_count(st[k])));
         }
         printf("\nTable 2%s: relative move distribution\n", obf ? "" : " (un-obfuscated)");
-        printf("%-14s      0      1      2      3      5      6      7   max sd\n", "Algorithm");
+        printf("%-14s      0      1      2      3      5      6      7   max sd   max se\n", "Algorithm");
         for (size_t k = 0; k < NGEN; k++) {
             kt_move_stats_relative(st[k], mean, sd);
             maxsd = 0;
@@ -187,7 +188,7 @@ static void bench_tables(unsigned tours)
             printf("%-14s", generators[k].name);
             for (int i = 0; i < 8; i++)
                 if (i != 4) printf(" %.4f", mean[i]);
-            printf("   %.4f\n", maxsd);
+            printf("   %.4f   %.4f\n", maxsd, maxsd / sqrt((double)kt_move_stats_count(st[k])));
         }
         for (size_t k = 0; k < NGEN; k++) kt_move_stats_free(st[k]);
     }

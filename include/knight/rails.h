@@ -22,9 +22,12 @@
  *   the original algorithm it never loops: when no rail joins two cycles
  *   it perturbs the neighbourhood of the stuck cycles (a local shatter)
  *   and joins again, a bounded number of times, and on small boards it
- *   falls back to an exact search.
+ *   falls back to a bounded exact search.
  * - kt_shatter() switches a random set of pairwise vertex-disjoint rails.
  * - kt_obfuscate() shatters a closed tour several times and joins it.
+ *
+ * Memory: join and obfuscate work on a copy and need about 10 bytes per
+ * cell; a ::kt_rails handle about 8 bytes per cell plus 8 per rail.
  *
  * Every call that fails leaves its tourney unchanged, and
  * kt_tourney_size() is exact whenever a call returns.
@@ -204,30 +207,47 @@ KT_EXPORT kt_status kt_rails_switch(kt_rails *r, kt_rail rail, kt_switch_effect 
 /**
  * @brief Join a tourney into one closed tour.
  *
- * Rail passes first (Parberry's join, as a spanning forest built while
- * switching, so no rail is switched after it stopped being one); when no
- * rail joins two cycles, bounded rounds of local shattering around the
- * stuck cycles followed by rail passes; on boards of at most 64 vertices,
- * finally, a bounded exact search for any closed tour.  Every call is
- * bounded.  A tourney of size 1 is returned as is.
+ * 1. Rail passes (Parberry's join): the cycles are labelled, then the
+ *    cells are scanned (in a random one of the four directions) and every
+ *    rail whose primary edges lie on two cycles not yet merged is switched
+ *    at once, so the switched rails form a spanning forest of the rail
+ *    graph and each is checked to be a rail when its turn comes.  Passes
+ *    repeat while they merge anything.  O(cells) per pass, usually 1-3.
+ * 2. When cycles remain with no rail between them (the original algorithm
+ *    loops forever there), rounds of perturbation: the rails near every
+ *    cycle but the largest are shattered locally and rail passes run
+ *    again; a round that leaves more cycles is undone.  At most
+ *    64 + 4*10^6 / cells rounds, each O(cells).
+ * 3. On boards of at most 64 vertices, a last resort: an exact search for
+ *    any closed tour (kt_exhaustive_tour(), bounded), which also proves
+ *    that none exists.
+ *
+ * Before any work, boards that cannot have a closed tour are refused:
+ * Schwenk's theorem for full knight boards; unequal colour classes or a
+ * disconnected board otherwise.  A tourney of size 1 is returned as is.
+ * Measured: every one of 10^5 seeded runs over every even n from 6 to 32
+ * and rectangles ends in a closed tour (see BENCHMARKS.md).
  * @param t    A cycle cover; replaced by a closed tour on success.
- * @param seed Seed of the perturbations (the result is reproducible).
- * @return ::KT_OK; ::KT_ENOTOUR when the board has no closed tour (Schwenk's
- *         theorem for full knight boards, a colour count or an exhausted
- *         exact search otherwise); ::KT_ENOTFOUND when the budget ran out;
- *         ::KT_EUNSUPPORTED for an open tour; ::KT_EINVAL; ::KT_ENOMEM.
- *         On any error @p t is unchanged.
+ * @param seed Seed of the scan directions, rail choices and perturbations
+ *             (the result is reproducible).
+ * @return ::KT_OK; ::KT_ENOTOUR when the board has no closed tour;
+ *         ::KT_ENOTFOUND when the budget ran out; ::KT_EUNSUPPORTED for an
+ *         open tour; ::KT_EINVAL; ::KT_ENOMEM.  On any error @p t is
+ *         unchanged.
  */
 KT_EXPORT kt_status kt_join(kt_tourney *t, uint64_t seed);
 
 /**
  * @brief Switch a random set of pairwise vertex-disjoint rails.
  *
- * Rails are visited in order of top cell and each is switched with
- * probability 1/2 when none of its cells is used by a rail already
- * switched.  O(cells).
- * @param t    A cycle cover; its size may grow.
- * @param seed Seed of the random choices.
+ * The cells are visited row by row in a random one of the four
+ * directions; each, with probability 1/2, switches one of the rails it is
+ * the top of, chosen uniformly, unless one of that rail's four cells is
+ * already used by a switched rail.  Since the chosen rails are disjoint,
+ * the result is the same as switching them all at once.  O(cells).
+ * Shattering a closed tour gives a tourney of many cycles.
+ * @param t    A cycle cover; its size is recounted exactly (O(cells)).
+ * @param seed Seed of the random choices (the result is reproducible).
  * @return ::KT_OK; ::KT_EUNSUPPORTED for an open tour; ::KT_EINVAL;
  *         ::KT_ENOMEM (then unchanged).
  */
