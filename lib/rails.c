@@ -652,10 +652,11 @@ kt_status kt_shatter(kt_tourney *t, uint64_t seed)
     work W;
     st = work_init(&W, t, false, seed);
     if (st != KT_OK) return st;
-    shatter_box(&W, 0, W.G.w, 0, W.G.h, next_gen(&W));
-    size_t k = count_cycles_stamp(W.mv, W.G.n, W.G.off, W.used, next_gen(&W));
-    memcpy(t->mv, W.mv, W.G.n);
-    t->size = k;
+    if (shatter_box(&W, 0, W.G.w, 0, W.G.h, next_gen(&W)) > 0) {
+        size_t k = count_cycles_stamp(W.mv, W.G.n, W.G.off, W.used, next_gen(&W));
+        memcpy(t->mv, W.mv, W.G.n);
+        t->size = k;
+    }
     work_free(&W);
     return KT_OK;
 }
@@ -835,7 +836,6 @@ static kt_status h_build(kt_rails *r)
     }
     h_release(r);
     *r = tmp;
-    t->size = k;
     return KT_OK;
 fail:
     h_release(&tmp);

@@ -450,6 +450,27 @@ static void test_errors(void)
         CHECK_EQ_U64(cnt, brute_rails(open));
     }
     kt_tourney_free(open);
+    /* the 1x1 board: a trivial closed tour with no rail */
+    {
+        kt_graph *g1 = NULL;
+        kt_tourney *t1 = NULL;
+        kt_cell c0 = 0;
+        CHECK_OK(kt_graph_new(&g1, 1, 1));
+        CHECK_OK(kt_tourney_from_order(&t1, g1, &c0, 1, KT_SHAPE_CYCLES, NULL, NULL));
+        if (t1 != NULL) {
+            CHECK_OK(kt_shatter(t1, 1));
+            CHECK_OK(kt_obfuscate(t1, 0, 1));
+            CHECK_OK(kt_join(t1, 1));
+            CHECK_EQ_U64(kt_tourney_size(t1), 1);
+            CHECK_OK(kt_rails_new(&r, t1));
+            CHECK_EQ_U64(kt_rails_count(r), 0);
+            CHECK_EQ_U64(kt_tourney_size(t1), 1);
+            kt_rails_free(r);
+            r = NULL;
+        }
+        kt_tourney_free(t1);
+        kt_graph_free(g1);
+    }
     /* a closed tour joins to itself */
     kt_tourney *t = block_tour(8, 8), *u = NULL;
     CHECK_OK(kt_tourney_copy(&u, t));
