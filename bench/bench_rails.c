@@ -5,6 +5,7 @@
  *   bench_rails tables [TOURS]       the paper's Tables 1 and 2 on 8x8 (default 1000 tours per generator)
  *   bench_rails conjecture [MAXSIDE] rails per cell, tours and obfuscated tours, n = 8 .. MAXSIDE (default 512)
  *   bench_rails stress [RUNS]        join/obfuscate runs over every even n 6..32 and rectangles (default 100000)
+ *   bench_rails uniform6 [CHAIN]     all 6x6 closed tours vs CHAIN successive obfuscations (minutes)
  *   bench_rails all                  everything with the defaults
  * Figures and the commands used are in BENCHMARKS.md, section "Rails (issue 4)".
  */
@@ -248,6 +249,84 @@ static void bench_conjecture(uint32_t maxside)
     putchar('\n');
 }
 
+/* ---- uniform 6x6 --------------------------------------------------------
+ * Every closed tour of 6x6 (9,862) by plain depth-first search, each in
+ * its canonical orientation (leaving cell 0 by its lower move), against a
+ * long run of successive obfuscations: how close the obfuscation chain
+ * comes to the uniform distribution over tours. */
+
+typedef struct enum6 {
+    int used[36], mv[36];
+    uint64_t tours;
+    double mov[8], rel[8];
+} enum6;
+
+static int step6(int c, int m)
+{
+    static const int dx[8] = {2, 1, -1, -2, -2, -1, 1, 2}, dy[8] = {-1, -2, -2, -1, 1, 2, 2, 1};
+    int x = c % 6 + dx[m], y = c / 6 + dy[m];
+    return (x >= 0 && x < 6 && y >= 0 && y < 6) ? y * 6 + x : -1;
+}
+
+static void enum6_rec(enum6 *E, int c, int len)
+{
+    if (len == 36) {
+        for (int m = 0; m < 8; m++)
+            if (step6(c, m) == 0) {
+                E->mv[35] = m;
+                if (E->mv[0] > ((m + 4) & 7)) return; /* the other orientation */
+                E->tours++;
+                for (int k = 0; k < 36; k++) {
+                    E->mov[E->mv[k]] += 1.0 / 36;
+                    E->rel[(E->mv[(k + 1) % 36] - E->mv[k] + 8) % 8] += 1.0 / 36;
+                }
+            }
+        return;
+    }
+    for (int m = 0; m < 8; m++) {
+        int d = step6(c, m);
+        if (d < 0 || E->used[d]) continue;
+        E->used[d] = 1;
+        E->mv[len - 1] = m;
+        enum6_rec(E, d, len + 1);
+        E->used[d] = 0;
+    }
+}
+
+static void bench_uniform6(unsigned long chain)
+{
+    printf("== 6x6: all closed tours vs %lu successive obfuscations ==\n", chain);
+    static enum6 E;
+    memset(&E, 0, sizeof E);
+    E.used[0] = 1;
+    double w0 = wall();
+    enum6_rec(&E, 0, 1);
+    printf("closed tours: %llu (%.1f s)\n", (unsigned long long)E.tours, wall() - w0);
+    double v[8];
+    for (int i = 0; i < 8; i++) v[i] = E.mov[i] / (double)E.tours;
+    print_row("uniform moves", v, false);
+    for (int i = 0; i < 8; i++) v[i] = E.rel[i] / (double)E.tours;
+    print_row("uniform rel", v, true);
+    kt_graph *g = NULL;
+    kt_tourney *t = NULL;
+    kt_move_stats *s = NULL;
+    if (kt_graph_new(&g, 6, 6) != KT_OK || gen_block_join(&t, g, 1) != KT_OK || kt_move_stats_new(&s) != KT_OK)
+        return;
+    double mean[8], sd[8];
+    for (unsigned long i = 0; i < chain; i++) {
+        kt_obfuscate(t, 0, i);
+        kt_move_stats_add(s, t);
+    }
+    kt_move_stats_moves(s, mean, sd);
+    print_row("chain moves", mean, false);
+    kt_move_stats_relative(s, mean, sd);
+    print_row("chain rel", mean, true);
+    putchar('\n');
+    kt_move_stats_free(s);
+    kt_tourney_free(t);
+    kt_graph_free(g);
+}
+
 /* ---- stress --------------------------------------------------------------- */
 
 static bool valid_tour(const kt_tourney *t)
@@ -316,6 +395,7 @@ int main(int argc, char **argv)
     if (all || strcmp(what, "tables") == 0) bench_tables(arg ? (unsigned)arg : 1000);
     if (all || strcmp(what, "conjecture") == 0) bench_conjecture(arg ? (uint32_t)arg : 512);
     if (all || strcmp(what, "stress") == 0) bench_stress(arg ? arg : 100000);
+    if (all || strcmp(what, "uniform6") == 0) bench_uniform6(arg ? arg : 20000);
     if (all || strcmp(what, "speed") == 0) bench_speed(arg ? (uint32_t)arg : 4096);
     return 0;
 }

@@ -4,9 +4,9 @@
  * @brief Rails, the rail graph, and Parberry's join, shatter and obfuscate.
  *
  * A *rail* of a tourney is a parallelogram of leaper moves
- * `u, v = u+a, w = u+a+b, u' = u+b` whose two *primary* edges `u-v` and
- * `u'-w` (move a) are in the tourney while neither *cross* edge `u-u'`,
- * `v-w` (move b) is.  It is written canonically by its topmost vertex
+ * u, v = u+a, w = u+a+b, x = u+b (the spec's u') whose two *primary*
+ * edges u-v and x-w (move a) are in the tourney while neither *cross*
+ * edge u-x, v-w (move b) is.  It is written canonically by its topmost vertex
  * @c u, a primary move in 4-7 and a cross move in 4-7 other than the
  * primary (::kt_rail).  *Switching* a rail replaces its primary edges by
  * its cross edges: two cycles merge into one, or one cycle stays one, or
@@ -51,8 +51,8 @@ extern "C" {
 /** @brief A rail in canonical form. */
 typedef struct kt_rail {
     kt_cell top;      /**< The topmost vertex u. */
-    uint8_t primary;  /**< Primary move a, 4-7 (u -> v and u' -> w). */
-    uint8_t cross;    /**< Cross move b, 4-7, not equal to @c primary (u -> u' and v -> w). */
+    uint8_t primary;  /**< Primary move a, 4-7 (u to v and x to w). */
+    uint8_t cross;    /**< Cross move b, 4-7, not equal to @c primary (u to x and v to w). */
 } kt_rail;
 
 /** @brief What switching a rail did to the cycles of the tourney. */
@@ -69,7 +69,7 @@ typedef enum kt_switch_effect {
  * @brief The four cells of a rail, whether or not it is a rail of any tourney.
  * @param g         The board.
  * @param rail      The parallelogram (canonical form).
- * @param[out] cells u, v = u+a, w = u+a+b, u' = u+b.
+ * @param[out] cells u, v = u+a, w = u+a+b, x = u+b.
  * @return ::KT_OK; ::KT_EINVAL when a cell is off the board or a hole or the
  *         moves are not 4-7 and distinct.
  */
@@ -166,7 +166,7 @@ KT_EXPORT kt_status kt_rails_cycle(kt_rails *r, kt_cell cell, uint32_t *cycle);
  * @param r        The handle.
  * @param rail     A rail of the tourney now.
  * @param[out] c1  Optional: cycle of the primary edge at u.
- * @param[out] c2  Optional: cycle of the primary edge at u'.
+ * @param[out] c2  Optional: cycle of the primary edge at x = u+b.
  * @return 1 when the cycles differ (an edge of the rail graph: switching it
  *         merges them), 0 when they are equal, -1 when @p rail is not a
  *         rail now or an argument is invalid.
