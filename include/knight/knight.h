@@ -15,5 +15,6 @@
 #include <knight/walks.h>
 #include <knight/exhaustive.h>
 #include <knight/rails.h>
+#include <knight/semimagic.h>
 
 #endif /* KNIGHT_KNIGHT_H */

@@ -18,6 +18,9 @@ static const cli_command commands[] = {
     {"obfuscate", cmd_obfuscate, "FILE [--rounds K] [--seed N] [--format F] [-o FILE]",
      "shatter K times (default 16), then join"},
     {"rails", cmd_rails, "FILE [--count]", "count and list the rails and the rail graph"},
+    {"semimagic", cmd_semimagic,
+     "[--nested] [--magic] [--closed] [--any-start] [--threads T] [--grid FILE] [--size N] [--members|--all] [--first]",
+     "semimagic numbered tours (default: start left, end right); --grid completes a puzzle"},
 };
 
 static void usage(FILE *f)
