@@ -16,5 +16,6 @@
 #include <knight/exhaustive.h>
 #include <knight/rails.h>
 #include <knight/semimagic.h>
+#include <knight/halftour.h>
 
 #endif /* KNIGHT_KNIGHT_H */

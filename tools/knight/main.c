@@ -21,6 +21,8 @@ static const cli_command commands[] = {
     {"semimagic", cmd_semimagic,
      "[--nested] [--magic] [--closed] [--any-start] [--threads T] [--grid FILE] [--size N] [--members|--all] [--first]",
      "semimagic numbered tours (default: start left, end right); --grid completes a puzzle"},
+    {"halftours", cmd_halftours, "[--width W] [--depth D] [--other D2] [--threads T] [--join]",
+     "McKay's half-tour statistics (default 8x8); --join counts closed tours"},
 };
 
 static void usage(FILE *f)
