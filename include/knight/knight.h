@@ -14,5 +14,6 @@
 #include <knight/stats.h>
 #include <knight/walks.h>
 #include <knight/exhaustive.h>
+#include <knight/count.h>
 
 #endif /* KNIGHT_KNIGHT_H */

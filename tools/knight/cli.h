@@ -56,5 +56,6 @@ int cmd_check(int argc, char **argv);
 int cmd_svg(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_walks(int argc, char **argv);
+int cmd_count(int argc, char **argv);
 
 #endif /* KNIGHT_CLI_H */

@@ -12,6 +12,9 @@ static const cli_command commands[] = {
     {"stats", cmd_stats, "FILE...", "move and relative-move distributions"},
     {"walks", cmd_walks, "[MASKFILE LENGTH [--marked LETTERS] [--max K]]",
      "count leaper walks (no arguments: the keypad example)"},
+    {"count", cmd_count,
+     "WxH [--open] [--directed] [--symmetric] [--classes] [--method frontier|halftours] [--threads T] [--shard i/N] [--checkpoint FILE]",
+     "exact number of closed (default) or open tours"},
 };
 
 static void usage(FILE *f)
