@@ -360,6 +360,9 @@ kt_status kt_count_tours(const kt_graph *g, const kt_count_options *opt, kt_coun
     c.fo.progress = opt->progress;
     c.fo.progress_user = opt->progress_user;
     c.fo.alloc = &g->alloc;
+    c.fo.max_states = opt->max_states;
+    c.fo.layer = opt->layer;
+    c.fo.layer_user = opt->layer_user;
 
     kti_u128 r = 0;
     kt_status st = KT_OK;

@@ -18,7 +18,8 @@
  *   2+q+k    end of the path opened by the k-th opener (closer)
  *   14       end of a path whose other end is a finished end of an open
  *            tour ("terminal-linked", open mode only)
- *   15       closer of a path opened by the implicit slot 0 (see below)
+ *   15, 12   closer of a path opened by the implicit slot 0 (see below),
+ *            with voltage 0 or 1
  * A frontier of 17 slots (8-wide boards) does not fit 64 bits; there the
  * oldest slot has at most one future neighbour, so it has degree 1 or 2,
  * and it is left implicit: it is a path end iff some digit is 15.
@@ -43,6 +44,7 @@
 #define MAXSUCC (1 + MAXB + MAXB * (MAXB - 1) / 2)
 #define DIG_TERM 14u
 #define DIG_IMPL 15u
+#define DIG_IMPL1 12u   /* the same with voltage 1 (q = 2; 7 explicit paths at most) */
 #define EMPTY UINT64_MAX
 
 typedef struct step {
@@ -134,7 +136,7 @@ static kt_status plan_build(const kti_cgraph *cg, const kt_allocator *al, plan *
         if (st != KT_OK) break;
         s->npost = (uint8_t)np;
         s->impl_post = np == MAXS;
-        if (s->impl_post && (cg->q != 1 || cg->open || s->fut[0] > 1)) st = KT_EUNSUPPORTED;
+        if (s->impl_post && (cg->q > 2 || cg->open || s->fut[0] > 1)) st = KT_EUNSUPPORTED;
         if (np > p->max_slots) p->max_slots = np;
         uint32_t k = 0;
         for (uint32_t j = 0; j < np; j++) front[k++] = front[s->post[j]];
@@ -168,13 +170,14 @@ static inline void decode(uint64_t key, unsigned n, bool impl, unsigned q, dstat
             d->deg[s] = 1;
             d->mate[s] = -1;
             d->volt[s] = 0;
-        } else if (dig == DIG_IMPL) {
+        } else if (dig == DIG_IMPL || dig == DIG_IMPL1) {
+            unsigned v = dig == DIG_IMPL ? 0u : 1u;
             d->deg[s] = 1;
             d->mate[s] = 0;
-            d->volt[s] = 0;
+            d->volt[s] = (uint8_t)v;
             d->deg[0] = 1;
             d->mate[0] = (int8_t)s;
-            d->volt[0] = 0;
+            d->volt[0] = (uint8_t)v;
         } else if (dig < 2 + q) {
             d->deg[s] = 1;
             d->volt[s] = (uint8_t)(dig - 2);
@@ -208,7 +211,7 @@ static inline uint64_t encode(const dstate *d, const step *s, unsigned q)
         } else {
             int pm = pidx[d->mate[w]];
             if (base && pm == 0) {
-                dig = DIG_IMPL;
+                dig = d->volt[w] ? DIG_IMPL1 : DIG_IMPL;
             } else if (pm > (int)j) {
                 dig = 2u + d->volt[w];
                 opk[j] = (uint8_t)nop++;
@@ -817,7 +820,11 @@ kt_status kti_frontier_count(const kti_cgraph *cg, kti_frontier_opts *o, kti_u12
         dside.n = sw.n;
         last_n = prev_n;
         prev_n = src.used ? src.used : 1;
-        if (o->layer_states) o->layer_states[t] = src.used;
+        if (o->layer) o->layer(o->layer_user, t, src.used);
+        if (o->max_states && src.used > o->max_states) {
+            st = KT_ELIMIT;
+            break;
+        }
         if (src.used > o->peak_states) o->peak_states = src.used;
         if (!split_done && (src.used >= 4096u * (uint64_t)sn || t + 2 >= cg->n)) {
             for (size_t i = 0; i < src.cap; i++)

@@ -39,8 +39,9 @@ typedef struct kti_frontier_opts {
     uint64_t peak_states;
     uint64_t peak_bytes;
     uint32_t max_slots;
-    /* per-layer trace (out, optional): states after each step */
-    uint64_t *layer_states;     /* n entries or NULL */
+    uint64_t max_states;        /* 0: no limit, else KT_ELIMIT */
+    void (*layer)(void *user, uint64_t cell, uint64_t states);
+    void *layer_user;
 } kti_frontier_opts;
 
 /* Count; *out receives the number of undirected cycles (paths) of cg. */

@@ -73,6 +73,10 @@ typedef struct kt_count_options {
     double checkpoint_interval;  /**< Seconds between saves (default 300; 0 = after every cell). */
     kt_progress_fn progress;     /**< NULL, or called from the calling thread; non-zero cancels. */
     void *progress_user;         /**< Passed to @p progress. */
+    uint64_t max_states;         /**< 0, or stop with ::KT_ELIMIT when a layer holds more states. */
+    /** NULL, or called after each cell with the number of frontier states kept (for measurements). */
+    void (*layer)(void *user, uint64_t cell, uint64_t states);
+    void *layer_user;            /**< Passed to @p layer. */
 } kt_count_options;
 
 /**
@@ -116,7 +120,7 @@ KT_EXPORT void kt_count_options_init(kt_count_options *opt);
  *         ::KT_EOVERFLOW if the count (or an intermediate count) needs more
  *         than 128 bits; ::KT_EIO, ::KT_EPARSE or ::KT_EMISMATCH for a
  *         checkpoint that cannot be written, is corrupt, or belongs to another
- *         count.
+ *         count; ::KT_ELIMIT when kt_count_options::max_states is exceeded.
  */
 KT_EXPORT kt_status kt_count_tours(const kt_graph *g, const kt_count_options *opt,
                                    kt_count_value *out, kt_count_stats *stats);

@@ -4,6 +4,18 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+static double t_start;
+
+static void trace_layer(void *user, uint64_t cell, uint64_t states)
+{
+    (void)user;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    fprintf(stderr, "cell %llu states %llu t %.1f s\n", (unsigned long long)cell,
+            (unsigned long long)states, (double)ts.tv_sec + ts.tv_nsec * 1e-9 - t_start);
+}
 
 int cmd_count(int argc, char **argv)
 {
@@ -22,6 +34,13 @@ int cmd_count(int argc, char **argv)
             opt.flags |= KT_COUNT_CLASSES;
         } else if (cli_opt(argc, argv, &i, "--stats", NULL)) {
             verbose = true;
+        } else if (cli_opt(argc, argv, &i, "--trace", NULL)) {
+            struct timespec ts;
+            clock_gettime(CLOCK_MONOTONIC, &ts);
+            t_start = (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+            opt.layer = trace_layer;
+        } else if (cli_opt(argc, argv, &i, "--max-states", &v)) {
+            if (!cli_parse_u64(v, &opt.max_states)) return cli_fail("--max-states wants a number");
         } else if (cli_opt(argc, argv, &i, "--method", &v)) {
             if (v == NULL) return cli_fail("--method wants frontier or halftours");
             method = v;

@@ -13,7 +13,7 @@ static const cli_command commands[] = {
     {"walks", cmd_walks, "[MASKFILE LENGTH [--marked LETTERS] [--max K]]",
      "count leaper walks (no arguments: the keypad example)"},
     {"count", cmd_count,
-     "WxH [--open] [--directed] [--symmetric] [--classes] [--method frontier|halftours] [--threads T] [--shard i/N] [--checkpoint FILE]",
+     "WxH [--open] [--directed] [--symmetric] [--classes] [--method frontier|halftours] [--threads T] [--shard i/N] [--checkpoint FILE] [--stats] [--trace] [--max-states N]",
      "exact number of closed (default) or open tours"},
 };
 
