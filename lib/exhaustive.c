@@ -179,6 +179,12 @@ kt_status kt_exhaustive_tour(kt_tourney **out, const kt_graph *g, kt_shape shape
         return KT_EINVAL;
     if (!cycle && start != KT_CELL_NONE && start == end && g->nverts > 1) return KT_ENOTOUR;
     if (g->nverts == 0) return KT_ENOTOUR;
+    if (g->nverts == 1) { /* the trivial tour of a single cell */
+        kt_cell only = KT_CELL_NONE;
+        for (size_t c = 0; c < g->ncells && only == KT_CELL_NONE; c++)
+            if (kti_is_vertex(g, c)) only = (kt_cell)c;
+        return kt_tourney_from_order(out, g, &only, 1, shape, NULL, NULL);
+    }
     if (g->nverts > UINT32_MAX / 8) return KT_ETOOBIG;
     /* A cycle needs at least 3 cells (1 cell: the trivial tour). */
     if (cycle && g->nverts == 2) return KT_ENOTOUR;
