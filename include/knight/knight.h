@@ -17,5 +17,6 @@
 #include <knight/rails.h>
 #include <knight/semimagic.h>
 #include <knight/halftour.h>
+#include <knight/count.h>
 
 #endif /* KNIGHT_KNIGHT_H */

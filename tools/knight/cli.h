@@ -62,5 +62,6 @@ int cmd_obfuscate(int argc, char **argv);
 int cmd_rails(int argc, char **argv);
 int cmd_semimagic(int argc, char **argv);
 int cmd_halftours(int argc, char **argv);
+int cmd_count(int argc, char **argv);
 
 #endif /* KNIGHT_CLI_H */

@@ -23,6 +23,9 @@ static const cli_command commands[] = {
      "semimagic numbered tours (default: start left, end right); --grid completes a puzzle"},
     {"halftours", cmd_halftours, "[--width W] [--depth D] [--other D2] [--threads T] [--join]",
      "McKay's half-tour statistics (default 8x8); --join counts closed tours"},
+    {"count", cmd_count,
+     "WxH [--open] [--directed] [--symmetric] [--classes] [--method frontier|halftours] [--threads T] [--shard i/N] [--checkpoint FILE] [--stats] [--trace] [--max-states N]",
+     "exact number of closed (default) or open tours"},
 };
 
 static void usage(FILE *f)
