@@ -14,5 +14,6 @@
 #include <knight/stats.h>
 #include <knight/walks.h>
 #include <knight/exhaustive.h>
+#include <knight/generate.h>
 
 #endif /* KNIGHT_KNIGHT_H */

@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file generate.h
+ * @brief Generation of closed tours, open tours and tourneys.
+ *
+ * - kt_generate_closed_tour(): a closed tour on every board Schwenk's
+ *   theorem allows, in linear time and one byte per cell (precomputed
+ *   blocks tiled and merged by rail switches).
+ * - kt_generate_open_tour(): an open tour, optionally from a given start
+ *   and/or to a given end cell.
+ * - kt_warnsdorff_tour(): Warnsdorff's rule with a choice of tie-breaks.
+ * - kt_generate_tourney(): the tourney generators of Parberry's paper and
+ *   of the encyclopedia seed (Warnsdorff's tourney variant, the
+ *   Takefuji-Lee neural network, divide-and-conquer, concentric braids,
+ *   the four-cover), each by its ::kt_gen_method.
+ *
+ * Every function takes an explicit seed; the same seed and arguments give
+ * the same result on every platform.  Results are allocated with the
+ * graph's allocator and are validated tourneys.  These functions work on
+ * full knight's boards (no holes, the (2,1)-leaper); other graphs give
+ * ::KT_EUNSUPPORTED.
+ *
+ * Thread safety: every function only reads its graph; concurrent calls are
+ * independent.
+ */
+#ifndef KNIGHT_GENERATE_H
+#define KNIGHT_GENERATE_H
+
+#include <knight/common.h>
+#include <knight/graph.h>
+#include <knight/tourney.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** @brief How Warnsdorff's rule breaks ties between equally accessible cells. */
+typedef enum kt_tiebreak {
+    KT_TIE_FIRST = 0,  /**< The lowest move number (the plain rule; fails on large boards). */
+    KT_TIE_RANDOM = 1, /**< Uniformly at random (the paper's random Warnsdorff). */
+    KT_TIE_POHL = 2,   /**< Pohl (1967): the smallest sum of the candidates' onward accessibilities, then random. */
+    KT_TIE_ROTH = 3    /**< Roth: the candidate farthest from the board's centre, then Pohl's rule; keeps working on large boards. */
+} kt_tiebreak;
+
+/** @brief Number of tie-break rules. */
+#define KT_TIE_COUNT 4
+
+/** @brief The tourney (and tour) generators. */
+typedef enum kt_gen_method {
+    KT_METHOD_BLOCKS = 0,      /**< Linear tiling with precomputed blocks, blocks not merged (a tourney of one cycle per block). */
+    KT_METHOD_WARNSDORFF = 1,  /**< The paper's tourney variant of random Warnsdorff: a walk is closed when it lands a move away from its start. */
+    KT_METHOD_NEURAL = 2,      /**< The Takefuji-Lee neural network, one neuron per edge. */
+    KT_METHOD_DIVIDE = 3,      /**< Divide-and-conquer after Parberry (1997): recursive halving into structured base tours, not joined. */
+    KT_METHOD_BRAID = 4,       /**< Concentric braided tourney (square boards, n = 4 mod 8 down to a 4x4 ... see the manual). */
+    KT_METHOD_FOUR_COVER = 5   /**< The four-cover tourney: four knights, each on one of the four colour classes of the 2x2 cell pattern. */
+} kt_gen_method;
+
+/** @brief Number of generator methods. */
+#define KT_METHOD_COUNT 6
+
+/**
+ * @brief A closed knight's tour, in linear time.
+ *
+ * Exists exactly when kt_board_has_closed_tour() says so (Schwenk's
+ * theorem).  Different seeds give different tours (random block partitions
+ * and block tours), the same seed the same tour.
+ * @param[out] out Receives the tour; set to NULL on failure.
+ * @param g        A full knight's board.
+ * @param seed     Any value.
+ * @return ::KT_OK; ::KT_ENOTOUR when the board has no closed tour;
+ *         ::KT_EUNSUPPORTED for holes or another leaper; ::KT_EINVAL;
+ *         ::KT_ENOMEM.
+ */
+KT_EXPORT kt_status kt_generate_closed_tour(kt_tourney **out, const kt_graph *g, uint64_t seed);
+
+/**
+ * @brief An open knight's tour, optionally with given ends.
+ *
+ * With neither end given, exists exactly when kt_board_has_open_tour().
+ * With a start (or an end) only, the tour begins (ends) there.  With both,
+ * the tour runs from @p start to @p end.  Boards of up to 36 cells, and
+ * every board with a side of 3 or 4, are settled by exhaustive search when
+ * no construction applies; on larger boards the colour conditions of
+ * Conrad et al. decide existence and a construction or a bounded search
+ * builds the tour.
+ * @param[out] out Receives the tour (an open tour, shape ::KT_SHAPE_PATH,
+ *                 or the 1x1 board's single cell); NULL on failure.
+ * @param g        A full knight's board.
+ * @param start    First cell or ::KT_CELL_NONE.
+ * @param end      Last cell or ::KT_CELL_NONE.
+ * @param seed     Any value.
+ * @return ::KT_OK; ::KT_ENOTOUR when no such tour exists; ::KT_ENOTFOUND
+ *         when the bounded search gave up (large boards with both ends
+ *         given, rare); ::KT_EUNSUPPORTED; ::KT_EINVAL (a cell off the
+ *         board, or start == end on a board of more than one cell);
+ *         ::KT_ENOMEM.
+ */
+KT_EXPORT kt_status kt_generate_open_tour(kt_tourney **out, const kt_graph *g, kt_cell start,
+                                          kt_cell end, uint64_t seed);
+
+/**
+ * @brief Warnsdorff's rule: always move to the unvisited cell with the
+ *        fewest unvisited neighbours, ties broken by @p tie.
+ *
+ * For an open tour, the walk is restarted (with the next seeded random
+ * stream) when it gets stuck.  For a closed tour, a complete walk whose end
+ * is not a move from its start is closed by Posa rotations (bounded).  The
+ * walk starts at @p start, or at a corner when not given.
+ * @param[out] out     Receives the tour; NULL on failure.
+ * @param g            A full knight's board.
+ * @param shape        ::KT_SHAPE_PATH (open) or ::KT_SHAPE_CYCLES (closed).
+ * @param start        First cell or ::KT_CELL_NONE.
+ * @param tie          The tie-break rule.
+ * @param seed         Seeds the random choices.
+ * @param attempts     Walks allowed; 0 means 1 for ::KT_TIE_FIRST (it is
+ *                     deterministic) and 64 otherwise.
+ * @return ::KT_OK; ::KT_ENOTFOUND when every attempt failed; ::KT_ENOTOUR
+ *         when the board has no tour of that shape; ::KT_EUNSUPPORTED;
+ *         ::KT_EINVAL; ::KT_ENOMEM.
+ */
+KT_EXPORT kt_status kt_warnsdorff_tour(kt_tourney **out, const kt_graph *g, kt_shape shape,
+                                       kt_cell start, kt_tiebreak tie, uint64_t seed,
+                                       uint32_t attempts);
+
+/**
+ * @brief A tourney (cycle cover) made by one of the generators.
+ *
+ * Boards where a method does not apply give ::KT_EUNSUPPORTED: blocks and
+ * divide need a closed tour with both sides >= 5 (or 3 x n); braid needs a
+ * square board with n = 4 mod 8... see ::kt_gen_method; four-cover needs a
+ * side divisible by 4... see the manual.  Warnsdorff and neural work on any
+ * board with a tourney (they give ::KT_ELIMIT when @p budget runs out).
+ * @param[out] out Receives the tourney; NULL on failure.
+ * @param g        A full knight's board.
+ * @param method   The generator.
+ * @param seed     Seeds the random choices (and the block variants of the
+ *                 structured methods; seed 0 gives the canonical picture).
+ * @param budget   Work bound: walks for Warnsdorff, network updates
+ *                 (sweeps) for neural; 0 for the default.  Ignored by the
+ *                 linear methods.
+ * @return ::KT_OK; ::KT_EUNSUPPORTED; ::KT_ELIMIT; ::KT_EINVAL; ::KT_ENOMEM.
+ */
+KT_EXPORT kt_status kt_generate_tourney(kt_tourney **out, const kt_graph *g, kt_gen_method method,
+                                        uint64_t seed, uint64_t budget);
+
+/**
+ * @brief The name of a method ("blocks", "warnsdorff", "neural", "divide",
+ *        "braid", "four-cover").
+ * @param method A method.
+ * @return A static string; "unknown" for other values.
+ */
+KT_EXPORT const char *kt_gen_method_name(kt_gen_method method);
+
+/**
+ * @brief Look a method up by name.
+ * @param name       A name as returned by kt_gen_method_name().
+ * @param[out] method Receives the method.
+ * @return ::KT_OK or ::KT_EINVAL.
+ */
+KT_EXPORT kt_status kt_gen_method_parse(const char *name, kt_gen_method *method);
+
+/**
+ * @brief The name of a tie-break rule ("first", "random", "pohl", "roth").
+ * @param tie A rule.
+ * @return A static string; "unknown" for other values.
+ */
+KT_EXPORT const char *kt_tiebreak_name(kt_tiebreak tie);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KNIGHT_GENERATE_H */
