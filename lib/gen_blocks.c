@@ -68,9 +68,18 @@ static bool repr_main(uint64_t r, bool odd)
 
 /* Split n (>= 5) into parts 5..10, all even except one when n is odd.  The
  * odd part goes at a random position.  Returns the number of parts. */
-static size_t compose_main(uint64_t n, uint8_t *parts, kti_rng *rng)
+static size_t compose_main(uint64_t n, uint8_t *parts, kti_rng *rng, bool odd_last)
 {
     size_t k = 0;
+    if (odd_last && (n & 1)) { /* reserve the odd part for the end */
+        unsigned cand[3], nc = 0;
+        for (unsigned p = 5; p <= 9 && p <= n; p += 2)
+            if (repr_main(n - p, false)) cand[nc++] = p;
+        unsigned p = cand[nc == 1 ? 0 : kti_rng_below(rng, nc)];
+        k = compose_main(n - p, parts, rng, false);
+        parts[k++] = (uint8_t)p;
+        return k;
+    }
     uint64_t rem = n;
     bool odd = (n & 1) != 0;
     while (rem > 0) {
@@ -172,7 +181,8 @@ static void grid_free(const kt_allocator *al, grid *gr)
     kti_free(al, (void *)gr->src);
 }
 
-static kt_status grid_new(const kt_allocator *al, grid *gr, size_t W, size_t H, kti_rng *rng)
+static kt_status grid_new(const kt_allocator *al, grid *gr, size_t W, size_t H, kti_rng *rng,
+                         bool odd_last)
 {
     memset(gr, 0, sizeof *gr);
     gr->cw = kti_alloc(al, W / 5 + 1);
@@ -183,37 +193,84 @@ static kt_status grid_new(const kt_allocator *al, grid *gr, size_t W, size_t H, 
         grid_free(al, gr);
         return KT_ENOMEM;
     }
-    gr->C = compose_main(W, gr->cw, rng);
-    gr->R = compose_main(H, gr->rh, rng);
+    gr->C = compose_main(W, gr->cw, rng, odd_last);
+    gr->R = compose_main(H, gr->rh, rng, odd_last);
     for (size_t c = 0; c < gr->C; c++) gr->xoff[c + 1] = gr->xoff[c] + gr->cw[c];
     return KT_OK;
 }
 
-static kt_status closed_main(kt_tourney *t, kti_rng *rng, const catalog *cat)
+/* Transposition of a block's bytes. */
+static const uint8_t tmove_[16] = {5, 4, 3, 2, 1, 0, 7, 6, 8, 9, 10, 11, 12, 13, 14, 15};
+static inline uint8_t map_byte(uint8_t p, const uint8_t *tab)
+{
+    unsigned lo = tab[p & 0xF], hi = tab[p >> 4];
+    return (uint8_t)(lo < hi ? (hi << 4 | lo) : (lo << 4 | hi));
+}
+
+/* Tile the board (both sides >= 5).  corner: the board is odd x odd and
+ * the bottom-right block is an odd x odd Hamiltonian path (kind ODD), left
+ * out of the rail tree and attached to the cycle through its end. */
+static kt_status tile_main(kt_tourney *t, kti_rng *rng, const catalog *cat, bool corner)
 {
     const kt_graph *g = t->g;
     size_t W = g->width, H = g->height;
     uint8_t *mv = t->mv;
     grid gr;
-    kt_status st = grid_new(&g->alloc, &gr, W, H, rng);
+    kt_status st = grid_new(&g->alloc, &gr, W, H, rng, corner);
     if (st != KT_OK) return st;
     size_t y0 = 0;
     for (size_t r = 0; r < gr.R; r++) {
         unsigned h = gr.rh[r];
-        for (size_t c = 0; c < gr.C; c++) gr.src[c] = pick(cat, KTI_BLK_CYCLE, gr.cw[c], h, rng)->mv;
+        size_t full = gr.C;
+        if (corner && r + 1 == gr.R) full--; /* the corner block is placed below */
+        for (size_t c = 0; c < full; c++) gr.src[c] = pick(cat, KTI_BLK_CYCLE, gr.cw[c], h, rng)->mv;
         for (unsigned y = 0; y < h; y++) {
             uint8_t *row = mv + (y0 + y) * W;
-            for (size_t c = 0; c < gr.C; c++) {
+            for (size_t c = 0; c < full; c++) {
                 unsigned w = gr.cw[c];
                 copy_small(row + gr.xoff[c], gr.src[c] + y * w, w);
             }
         }
-        for (size_t c = 1; c < gr.C; c++) rail_h(mv, W, gr.xoff[c], y0);
-        if (r > 0) {
-            size_t c = gr.C == 1 ? 0 : kti_rng_below(rng, gr.C);
+        for (size_t c = 1; c < full; c++) rail_h(mv, W, gr.xoff[c], y0);
+        if (r > 0 && full > 0) {
+            size_t c = full == 1 ? 0 : kti_rng_below(rng, full);
             rail_v(mv, W, gr.xoff[c], y0);
         }
         y0 += h;
+    }
+    if (corner) {
+        unsigned w = gr.cw[gr.C - 1], h = gr.rh[gr.R - 1];
+        size_t x0 = W - w, yb = H - h;
+        /* Left neighbour: the block as stored (end in column 0).  No left
+         * neighbour but one above: the transposed h x w block (end in row 0). */
+        bool tr = gr.C == 1;
+        const kti_block *b = tr ? pick(cat, KTI_BLK_ODD, h, w, rng) : pick(cat, KTI_BLK_ODD, w, h, rng);
+        for (unsigned y = 0; y < h; y++)
+            for (unsigned x = 0; x < w; x++)
+                mv[(yb + y) * W + x0 + x] = tr ? map_byte(b->mv[x * b->w + y], tmove_) : b->mv[y * w + x];
+        if (gr.C > 1 || gr.R > 1) {
+            /* the path end on the port side (other than the block's start) */
+            size_t xcell = SIZE_MAX;
+            for (unsigned i = 0; i < (tr ? w : h); i++) {
+                size_t c = tr ? yb * W + x0 + i : (yb + i) * W + x0;
+                unsigned lc = tr ? (unsigned)i * b->w : i * b->w;
+                if ((mv[c] >> 4) == KTI_NOMOVE && (int)lc != b->param) xcell = c;
+            }
+            /* a neighbour across the port side, on the cycle */
+            int mx = -1;
+            for (int m = 0; m < 8 && mx < 0; m++) {
+                kt_cell y = kti_step(g, (kt_cell)xcell, m);
+                if (y == KT_CELL_NONE) continue;
+                size_t yx = y % W, yy = y / W;
+                if (yx < x0 || yy < yb) mx = m;
+            }
+            kt_cell y = kti_step(g, (kt_cell)xcell, mx);
+            unsigned m2 = mv[y] & 0xF; /* drop y's edge to z */
+            kt_cell z = kti_step(g, y, (int)m2);
+            kti_pair_replace(mv, y, m2, (unsigned)(mx + 4) & 7);
+            kti_pair_replace(mv, z, (m2 + 4) & 7, KTI_NOMOVE);
+            kti_pair_replace(mv, xcell, KTI_NOMOVE, (unsigned)mx);
+        }
     }
     grid_free(&g->alloc, &gr);
     return KT_OK;
@@ -278,28 +335,87 @@ static void strip_join(const strip *s, size_t x1)
     strip_repl(s, x1 + 1, 2, KTI_NOMOVE, 3);
 }
 
-static kt_status closed_3row(kt_tourney *t, kti_rng *rng, const catalog *cat)
+/* A closed tour on logical columns [0, n) of the strip (n even >= 10). */
+static kt_status strip_closed(const kt_graph *g, const strip *s, size_t n, kti_rng *rng,
+                              const catalog *cat)
 {
-    const kt_graph *g = t->g;
-    strip s = {t->mv, g->width, g->height != 3};
-    size_t n = s.tr ? g->height : g->width;
     uint8_t *parts = kti_alloc(&g->alloc, n / 10 + 1);
     if (parts == NULL) return KT_ENOMEM;
     size_t k = compose_3row(n, parts, rng);
     size_t x = 0;
     for (size_t i = 0; i < k; i++) {
-        const kti_block *b = pick(cat, i + 1 < k ? KTI_BLK_PATH3 : KTI_BLK_CYC3, parts[i], 3, rng);
-        strip_put(&s, x, b);
+        strip_put(s, x, pick(cat, i + 1 < k ? KTI_BLK_PATH3 : KTI_BLK_CYC3, parts[i], 3, rng));
         x += parts[i];
     }
     /* Join from the right: the last block is a cycle; insert each path. */
-    x = n;
     for (size_t i = k; i-- > 1;) {
         x -= parts[i];
-        strip_join(&s, x);
+        strip_join(s, x);
     }
     kti_free(&g->alloc, parts);
     return KT_OK;
+}
+
+static kt_status closed_3row(kt_tourney *t, kti_rng *rng, const catalog *cat)
+{
+    const kt_graph *g = t->g;
+    strip s = {t->mv, g->width, g->height != 3};
+    return strip_closed(g, &s, s.tr ? g->height : g->width, rng, cat);
+}
+
+/* Open tours of 3 x n boards with n odd: a closed tour of the first n - 7
+ * columns plus the 3 x 7 open tour (which ends at its corner (0,0)) hooked
+ * into it; small boards take their precomputed open tour whole. */
+static kt_status open_3row(kt_tourney *t, kti_rng *rng, const catalog *cat)
+{
+    const kt_graph *g = t->g;
+    strip s = {t->mv, g->width, g->height != 3};
+    size_t n = s.tr ? g->height : g->width;
+    const kti_block *b = pick(cat, KTI_BLK_OPEN, (unsigned)(n < MAXSIDE ? n : 0), 3, rng);
+    if (b != NULL) {
+        strip_put(&s, 0, b);
+        return KT_OK;
+    }
+    if (!(n & 1) || n < 17) return KT_ENOTFOUND;
+    b = pick(cat, KTI_BLK_OPEN, 7, 3, rng);
+    if (b == NULL || b->param != 0) return KT_ENOTFOUND;
+    kt_status st = strip_closed(g, &s, n - 7, rng, cat);
+    if (st != KT_OK) return st;
+    size_t x0 = n - 7;
+    strip_put(&s, x0, b);
+    /* end (x0,0) -5-> y = (x0-1,2); y drops one cycle edge */
+    size_t yi = sidx(&s, x0 - 1, 2);
+    unsigned m2 = smove(&s, s.mv[yi] & 0xF); /* logical move of y's lower nibble */
+    static const int kdx[8] = {2, 1, -1, -2, -2, -1, 1, 2}, kdy[8] = {-1, -2, -2, -1, 1, 2, 2, 1};
+    size_t zx = (size_t)((int64_t)x0 - 1 + kdx[m2]);
+    size_t zy = (size_t)(2 + kdy[m2]);
+    strip_repl(&s, x0 - 1, 2, m2, 1);
+    strip_repl(&s, zx, zy, (m2 + 4) & 7, KTI_NOMOVE);
+    strip_repl(&s, x0, 0, KTI_NOMOVE, 5);
+    return KT_OK;
+}
+
+kt_status kti_blocks_open(kt_tourney *t, kt_cell start, uint64_t seed)
+{
+    (void)start;
+    const kt_graph *g = t->g;
+    uint32_t W = g->width, H = g->height;
+    kti_rng rng;
+    kti_rng_seed(&rng, seed);
+    catalog *cat = kti_alloc(&g->alloc, sizeof *cat);
+    if (cat == NULL) return KT_ENOMEM;
+    catalog_build(cat);
+    kt_status st;
+    if (W >= 5 && H >= 5 && (W & 1) && (H & 1)) st = tile_main(t, &rng, cat, true);
+    else if (W == 3 || H == 3) st = open_3row(t, &rng, cat);
+    else st = KT_ENOTFOUND;
+    kti_free(&g->alloc, cat);
+    if (st == KT_OK) {
+        t->shape = KT_SHAPE_PATH;
+        t->size = 1;
+        t->size_dirty = false;
+    }
+    return st;
 }
 
 kt_status kti_blocks_closed(kt_tourney *t, uint64_t seed)
@@ -318,7 +434,7 @@ kt_status kti_blocks_closed(kt_tourney *t, uint64_t seed)
     } else if (W == 3 || H == 3) {
         st = closed_3row(t, &rng, cat);
     } else {
-        st = closed_main(t, &rng, cat);
+        st = tile_main(t, &rng, cat, false);
     }
     kti_free(&g->alloc, cat);
     if (st == KT_OK) {

@@ -78,11 +78,13 @@ KT_EXPORT kt_status kt_generate_closed_tour(kt_tourney **out, const kt_graph *g,
  *
  * With neither end given, exists exactly when kt_board_has_open_tour().
  * With a start (or an end) only, the tour begins (ends) there.  With both,
- * the tour runs from @p start to @p end.  Boards of up to 36 cells, and
- * every board with a side of 3 or 4, are settled by exhaustive search when
- * no construction applies; on larger boards the colour conditions of
- * Conrad et al. decide existence and a construction or a bounded search
- * builds the tour.
+ * the tour runs from @p start to @p end.  Boards of up to 30 cells are
+ * settled by exhaustive search.  On larger boards the colour conditions
+ * (proofs on every board; sufficient when both sides are >= 5, Conrad et
+ * al. 1994) decide existence, a linear construction gives a tour with one
+ * end fixed where the board has a closed tour or both sides are odd, and
+ * Posa rotations (bounded work) move the other end; they can fail, mostly
+ * on boards with a side of 3 or 4, where not every pair is possible.
  * @param[out] out Receives the tour (an open tour, shape ::KT_SHAPE_PATH,
  *                 or the 1x1 board's single cell); NULL on failure.
  * @param g        A full knight's board.
