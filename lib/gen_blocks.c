@@ -97,6 +97,28 @@ static size_t compose_main(uint64_t n, uint8_t *parts, kti_rng *rng, bool odd_la
     return k;
 }
 
+/* Parberry-style recursive halving: split n in two near-equal parts that
+ * are again splittable, down to parts of 5..10. */
+static size_t compose_divide(uint64_t n, uint8_t *parts)
+{
+    if (n <= 10) {
+        parts[0] = (uint8_t)n;
+        return 1;
+    }
+    for (uint64_t d = 0; d < n / 2; d++) {
+        for (int sgn = 0; sgn < 2; sgn++) {
+            uint64_t a = sgn ? n / 2 + d : n / 2 - d;
+            uint64_t b = n - a;
+            if (a < 5 || b < 5) continue;
+            if (!repr_main(a, (a & 1) != 0) || !repr_main(b, (b & 1) != 0)) continue;
+            if ((a & 1) && (b & 1)) continue;
+            size_t k = compose_divide(a, parts);
+            return k + compose_divide(b, parts + k);
+        }
+    }
+    return 0; /* not reached for n >= 5 */
+}
+
 /* Split an even n >= 10 into parts 10, 12, ..., 18. */
 static size_t compose_3row(uint64_t n, uint8_t *parts, kti_rng *rng)
 {
@@ -182,7 +204,7 @@ static void grid_free(const kt_allocator *al, grid *gr)
 }
 
 static kt_status grid_new(const kt_allocator *al, grid *gr, size_t W, size_t H, kti_rng *rng,
-                         bool odd_last)
+                         bool odd_last, bool divide)
 {
     memset(gr, 0, sizeof *gr);
     gr->cw = kti_alloc(al, W / 5 + 1);
@@ -193,8 +215,8 @@ static kt_status grid_new(const kt_allocator *al, grid *gr, size_t W, size_t H, 
         grid_free(al, gr);
         return KT_ENOMEM;
     }
-    gr->C = compose_main(W, gr->cw, rng, odd_last);
-    gr->R = compose_main(H, gr->rh, rng, odd_last);
+    gr->C = divide ? compose_divide(W, gr->cw) : compose_main(W, gr->cw, rng, odd_last);
+    gr->R = divide ? compose_divide(H, gr->rh) : compose_main(H, gr->rh, rng, odd_last);
     for (size_t c = 0; c < gr->C; c++) gr->xoff[c + 1] = gr->xoff[c] + gr->cw[c];
     return KT_OK;
 }
@@ -210,26 +232,33 @@ static inline uint8_t map_byte(uint8_t p, const uint8_t *tab)
 /* Tile the board (both sides >= 5).  corner: the board is odd x odd and
  * the bottom-right block is an odd x odd Hamiltonian path (kind ODD), left
  * out of the rail tree and attached to the cycle through its end. */
-static kt_status tile_main(kt_tourney *t, kti_rng *rng, const catalog *cat, bool corner)
+static kt_status tile_main(kt_tourney *t, kti_rng *rng, const catalog *cat, bool corner,
+                           bool rails, bool divide, bool canonical)
 {
     const kt_graph *g = t->g;
     size_t W = g->width, H = g->height;
     uint8_t *mv = t->mv;
     grid gr;
-    kt_status st = grid_new(&g->alloc, &gr, W, H, rng, corner);
+    kt_status st = grid_new(&g->alloc, &gr, W, H, rng, corner, divide);
     if (st != KT_OK) return st;
     size_t y0 = 0;
     for (size_t r = 0; r < gr.R; r++) {
         unsigned h = gr.rh[r];
         size_t full = gr.C;
         if (corner && r + 1 == gr.R) full--; /* the corner block is placed below */
-        for (size_t c = 0; c < full; c++) gr.src[c] = pick(cat, KTI_BLK_CYCLE, gr.cw[c], h, rng)->mv;
+        for (size_t c = 0; c < full; c++)
+            gr.src[c] = canonical ? kti_blocks[cat->s[KTI_BLK_CYCLE][gr.cw[c]][h].first].mv
+                                  : pick(cat, KTI_BLK_CYCLE, gr.cw[c], h, rng)->mv;
         for (unsigned y = 0; y < h; y++) {
             uint8_t *row = mv + (y0 + y) * W;
             for (size_t c = 0; c < full; c++) {
                 unsigned w = gr.cw[c];
                 copy_small(row + gr.xoff[c], gr.src[c] + y * w, w);
             }
+        }
+        if (!rails) {
+            y0 += h;
+            continue;
         }
         for (size_t c = 1; c < full; c++) rail_h(mv, W, gr.xoff[c], y0);
         if (r > 0 && full > 0) {
@@ -238,6 +267,7 @@ static kt_status tile_main(kt_tourney *t, kti_rng *rng, const catalog *cat, bool
         }
         y0 += h;
     }
+    t->size = rails ? 1 : gr.R * gr.C;
     if (corner) {
         unsigned w = gr.cw[gr.C - 1], h = gr.rh[gr.R - 1];
         size_t x0 = W - w, yb = H - h;
@@ -406,7 +436,7 @@ kt_status kti_blocks_open(kt_tourney *t, kt_cell start, uint64_t seed)
     if (cat == NULL) return KT_ENOMEM;
     catalog_build(cat);
     kt_status st;
-    if (W >= 5 && H >= 5 && (W & 1) && (H & 1)) st = tile_main(t, &rng, cat, true);
+    if (W >= 5 && H >= 5 && (W & 1) && (H & 1)) st = tile_main(t, &rng, cat, true, true, false, false);
     else if (W == 3 || H == 3) st = open_3row(t, &rng, cat);
     else st = KT_ENOTFOUND;
     kti_free(&g->alloc, cat);
@@ -434,7 +464,7 @@ kt_status kti_blocks_closed(kt_tourney *t, uint64_t seed)
     } else if (W == 3 || H == 3) {
         st = closed_3row(t, &rng, cat);
     } else {
-        st = tile_main(t, &rng, cat, false);
+        st = tile_main(t, &rng, cat, false, true, false, false);
     }
     kti_free(&g->alloc, cat);
     if (st == KT_OK) {
@@ -443,4 +473,51 @@ kt_status kti_blocks_closed(kt_tourney *t, uint64_t seed)
         t->size_dirty = false;
     }
     return st;
+}
+
+/* Blocks (or divide-and-conquer) without the joins: one cycle per block. */
+kt_status kti_blocks_tourney(kt_tourney **out, const kt_graph *g, uint64_t seed, bool divide)
+{
+    uint32_t W = g->width, H = g->height;
+    if (!kt_board_has_closed_tour(W, H) || W * (uint64_t)H == 1) return KT_EUNSUPPORTED;
+    kt_tourney *t = NULL;
+    kt_status st = kti_tourney_alloc(&t, g);
+    if (st != KT_OK) return st;
+    kti_rng rng;
+    kti_rng_seed(&rng, seed);
+    catalog *cat = kti_alloc(&g->alloc, sizeof *cat);
+    if (cat == NULL) {
+        kt_tourney_free(t);
+        return KT_ENOMEM;
+    }
+    catalog_build(cat);
+    if (W == 3 || H == 3) {
+        strip s = {t->mv, W, H != 3};
+        size_t n = s.tr ? H : W;
+        uint8_t *parts = kti_alloc(&g->alloc, n / 10 + 1);
+        if (parts == NULL) {
+            st = KT_ENOMEM;
+        } else {
+            size_t k = compose_3row(n, parts, &rng), x = 0;
+            for (size_t i = 0; i < k; i++) {
+                const kti_block *b = divide && seed == 0 ? &kti_blocks[cat->s[KTI_BLK_CYC3][parts[i]][3].first]
+                                                         : pick(cat, KTI_BLK_CYC3, parts[i], 3, &rng);
+                strip_put(&s, x, b);
+                x += parts[i];
+            }
+            t->size = k;
+            kti_free(&g->alloc, parts);
+        }
+    } else {
+        st = tile_main(t, &rng, cat, false, false, divide, divide && seed == 0);
+    }
+    kti_free(&g->alloc, cat);
+    if (st != KT_OK) {
+        kt_tourney_free(t);
+        return st;
+    }
+    t->shape = KT_SHAPE_CYCLES;
+    t->size_dirty = false;
+    *out = t;
+    return KT_OK;
 }

@@ -275,12 +275,9 @@ kt_status kt_warnsdorff_tour(kt_tourney **out, const kt_graph *g, kt_shape shape
 kt_status kti_warnsdorff_tourney(kt_tourney **out, const kt_graph *g, uint64_t seed,
                                  uint64_t budget)
 {
-    if (!kt_board_has_closed_tour(g->width, g->height) || g->ncells < 4) {
-        /* a tourney exists only where every cell lies on a cycle; boards
-         * with no closed tour may still have one (e.g. 4 x n), try anyway
-         * unless a side is below 3 */
-        if (g->width < 3 || g->height < 3) return KT_EUNSUPPORTED;
-    }
+    /* cycles are even (the graph is bipartite), so an odd board has no
+     * tourney; nor has a board with a side below 3 */
+    if ((g->ncells & 1) || g->width < 3 || g->height < 3) return KT_EUNSUPPORTED;
     if (budget == 0) budget = 1000;
     wctx w;
     kt_status st = w_init(&w, g, seed);

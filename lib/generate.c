@@ -57,9 +57,19 @@ kt_status kt_generate_tourney(kt_tourney **out, const kt_graph *g, kt_gen_method
     if (out) *out = NULL;
     if (out == NULL || g == NULL) return KT_EINVAL;
     if (!kti_gen_plain(g)) return KT_EUNSUPPORTED;
-    (void)seed;
-    (void)budget;
     switch (method) {
+    case KT_METHOD_BLOCKS:
+        return kti_blocks_tourney(out, g, seed, false);
+    case KT_METHOD_DIVIDE:
+        return kti_blocks_tourney(out, g, seed, true);
+    case KT_METHOD_WARNSDORFF:
+        return kti_warnsdorff_tourney(out, g, seed, budget);
+    case KT_METHOD_NEURAL:
+        return kti_neural_tourney(out, g, seed, budget);
+    case KT_METHOD_BRAID:
+        return kti_braid_tourney(out, g);
+    case KT_METHOD_FOUR_COVER:
+        return kti_four_cover_tourney(out, g, seed);
     default:
         return KT_EINVAL;
     }
