@@ -16,6 +16,8 @@ static void default_free(void *opaque, void *ptr)
     free(ptr);
 }
 
+const kt_allocator kti_default_allocator = {default_alloc, default_free, NULL};
+
 void *kti_alloc(const kt_allocator *al, size_t size)
 {
     return al->alloc(al->opaque, size ? size : 1);
@@ -63,7 +65,7 @@ kt_status kt_graph_new_custom(kt_graph **out, uint32_t width, uint32_t height, u
     uint64_t cells = (uint64_t)width * height;
     if (cells > KTI_MAX_CELLS || cells > SIZE_MAX / 2) return KT_ETOOBIG;
 
-    kt_allocator al = alloc ? *alloc : (kt_allocator){default_alloc, default_free, NULL};
+    kt_allocator al = alloc ? *alloc : kti_default_allocator;
     kt_graph *g = kti_alloc(&al, sizeof *g);
     if (g == NULL) return KT_ENOMEM;
     memset(g, 0, sizeof *g);
@@ -158,7 +160,7 @@ kt_status kt_graph_parse_mask(kt_graph **out, const char *text, size_t len, uint
     if (height > UINT32_MAX) { st = KT_ETOOBIG; goto fail; }
     if ((uint64_t)width * height > KTI_MAX_CELLS) { st = KT_ETOOBIG; goto fail; }
 
-    kt_allocator al = alloc ? *alloc : (kt_allocator){default_alloc, default_free, NULL};
+    kt_allocator al = alloc ? *alloc : kti_default_allocator;
     uint8_t *mask = kti_alloc(&al, width * height);
     if (mask == NULL) return KT_ENOMEM;
     size_t k = 0;

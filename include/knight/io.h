@@ -5,7 +5,8 @@
  *
  * Formats:
  *  - ::KT_FORMAT_NUMBERS: one board row per line, the visit number (1..N)
- *    of each cell separated by single spaces, `.` for a hole.  Describes a
+ *    of each cell, separated by spaces (the writer right-aligns them), `.`
+ *    for a hole.  Describes a
  *    tour: closed when N and 1 are a move apart (unless the reader is told
  *    ::KT_READ_OPEN), open otherwise.
  *  - ::KT_FORMAT_MOVES: Parberry's move digits: one character per cell, the
@@ -102,8 +103,10 @@ KT_EXPORT kt_status kt_tourney_write_buffer(const kt_tourney *t, kt_format forma
  * @param format       A format, or ::KT_FORMAT_AUTO.
  * @param flags        KT_READ_* flags.
  * @param alloc        Allocator when @p g is NULL (NULL: malloc).
- * @param[out] line    Optional: 1-based line of a parse error.
- * @param[out] column  Optional: 1-based column of a parse error.
+ * @param[out] line    Optional: 1-based line of a parse error, or of the
+ *                     offending cell on ::KT_EBADTOUR (numbers and moves
+ *                     formats); 0 when there is no position.
+ * @param[out] column  Optional: 1-based column, likewise.
  * @param[out] rule    Optional: the rule broken on ::KT_EBADTOUR.
  * @param[out] cell    Optional: the cell where it broke.
  * @return ::KT_OK; ::KT_EPARSE; ::KT_EBADTOUR; ::KT_EMISMATCH (text and

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+/* Move and relative-move distributions, one tourney or averaged over many. */
+#include "internal.h"
+
+#include <math.h>
+
+static kt_status distribution(const kt_tourney *t, double freq[8], bool relative)
+{
+    if (t == NULL || freq == NULL) return KT_EINVAL;
+    uint64_t counts[8];
+    kt_status st = relative ? kt_tourney_relative_move_counts(t, counts)
+                            : kt_tourney_move_counts(t, counts);
+    if (st != KT_OK) return st;
+    uint64_t sum = 0;
+    for (int i = 0; i < 8; i++) sum += counts[i];
+    for (int i = 0; i < 8; i++) freq[i] = sum ? (double)counts[i] / (double)sum : 0.0;
+    return KT_OK;
+}
+
+kt_status kt_tourney_move_distribution(const kt_tourney *t, double freq[8])
+{
+    return distribution(t, freq, false);
+}
+
+kt_status kt_tourney_relative_move_distribution(const kt_tourney *t, double freq[8])
+{
+    return distribution(t, freq, true);
+}
+
+/* Welford's running mean and variance, per move and per relative move. */
+struct kt_move_stats {
+    uint64_t n;
+    double mean[2][8];
+    double m2[2][8];
+};
+
+kt_status kt_move_stats_new(kt_move_stats **out)
+{
+    if (out == NULL) return KT_EINVAL;
+    *out = kti_calloc(&kti_default_allocator, 1, sizeof **out);
+    return *out ? KT_OK : KT_ENOMEM;
+}
+
+void kt_move_stats_free(kt_move_stats *s)
+{
+    kti_free(&kti_default_allocator, s);
+}
+
+kt_status kt_move_stats_add(kt_move_stats *s, const kt_tourney *t)
+{
+    if (s == NULL || t == NULL) return KT_EINVAL;
+    double f[2][8];
+    kt_status st = distribution(t, f[0], false);
+    if (st == KT_OK) st = distribution(t, f[1], true);
+    if (st != KT_OK) return st;
+    s->n++;
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < 8; i++) {
+            double d = f[k][i] - s->mean[k][i];
+            s->mean[k][i] += d / (double)s->n;
+            s->m2[k][i] += d * (f[k][i] - s->mean[k][i]);
+        }
+    return KT_OK;
+}
+
+uint64_t kt_move_stats_count(const kt_move_stats *s)
+{
+    return s ? s->n : 0;
+}
+
+static kt_status report(const kt_move_stats *s, int k, double mean[8], double stddev[8])
+{
+    if (s == NULL) return KT_EINVAL;
+    for (int i = 0; i < 8; i++) {
+        if (mean) mean[i] = s->mean[k][i];
+        if (stddev) stddev[i] = s->n > 1 ? sqrt(s->m2[k][i] / (double)(s->n - 1)) : 0.0;
+    }
+    return KT_OK;
+}
+
+kt_status kt_move_stats_moves(const kt_move_stats *s, double mean[8], double stddev[8])
+{
+    return report(s, 0, mean, stddev);
+}
+
+kt_status kt_move_stats_relative(const kt_move_stats *s, double mean[8], double stddev[8])
+{
+    return report(s, 1, mean, stddev);
+}

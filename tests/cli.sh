@@ -1,0 +1,36 @@
+#!/bin/sh
+# The demo client end to end: tours are valid, errors are precise.
+set -u
+knight=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+expect() { # expect DESCRIPTION PATTERN COMMAND...
+    desc=$1; pat=$2; shift 2
+    out=$("$@" 2>&1); rc=$?
+    if ! printf '%s\n' "$out" | grep -q -- "$pat"; then
+        echo "FAIL: $desc: wanted /$pat/, got (rc $rc):"; printf '%s\n' "$out" | head -5; fail=1
+    fi
+}
+"$knight" tour 8x8 > "$tmp/t8.txt" || { echo "FAIL: tour 8x8"; fail=1; }
+expect "tour 8x8 is closed" "closed tour of 8x8" "$knight" check "$tmp/t8.txt"
+"$knight" tour 6x6 --format moves -o "$tmp/t6.moves" || fail=1
+expect "moves file" "closed tour of 6x6" "$knight" check "$tmp/t6.moves"
+"$knight" tour 5x5 --open --start 0,0 > "$tmp/o5.txt" || fail=1
+expect "open tour" "open tour of 5x5" "$knight" check "$tmp/o5.txt"
+expect "no closed 5x5" "no closed tour exists on 5x5" "$knight" tour 5x5
+expect "no closed 4x8" "no closed tour exists" "$knight" tour 4x8
+"$knight" svg "$tmp/t8.txt" -o "$tmp/t8.svg" --numbers || fail=1
+expect "svg reads back" "closed tour of 8x8" "$knight" check "$tmp/t8.svg"
+# A broken file: swap two numbers in the first row -> line and column named.
+awk 'NR==1 { t=$1; $1=$2; $2=t } { print }' "$tmp/t8.txt" > "$tmp/bad.txt"
+expect "broken tour located" "bad.txt:1:[0-9]*: not a tour" "$knight" check "$tmp/bad.txt"
+printf '1 2 3\n4 5 x\n' > "$tmp/junk.txt"
+expect "parse error located" "junk.txt:2:5: malformed" "$knight" check "$tmp/junk.txt"
+expect "keypad total" "total 1013398" "$knight" walks
+expect "keypad A" "^A 30004" "$knight" walks
+expect "stats" "relative" "$knight" stats "$tmp/t8.txt" "$tmp/t6.moves"
+expect "unknown command" "unknown command" "$knight" frobnicate
+"$knight" check /nonexistent/file 2>/dev/null && { echo "FAIL: missing file accepted"; fail=1; }
+[ $fail -eq 0 ] && echo "cli: all checks passed"
+exit $fail

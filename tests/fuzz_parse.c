@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Fuzz target for every text reader (tours in each format, board masks).
+ * Built with -fsanitize=fuzzer it is a libFuzzer target
+ * (meson -Dfuzz=true, clang); otherwise main() replays the corpus files
+ * given on the command line, plus many corruptions of each, as a plain
+ * regression test.  Whatever the input, a reader must return a status and
+ * either a valid object or none.
+ */
+#include <knight/knight.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void check_valid(const kt_tourney *t)
+{
+    const kt_graph *g = kt_tourney_graph(t);
+    size_t n = kt_graph_cell_count(g);
+    kt_cell *succ = malloc(n * sizeof *succ);
+    if (succ == NULL) return;
+    if (kt_tourney_successors(t, succ, n) != KT_OK ||
+        kt_validate_successors(g, succ, n, NULL, NULL) != KT_OK)
+        abort();
+    /* Writing and reading back is the identity. */
+    size_t len = 0;
+    if (kt_tourney_write_buffer(t, KT_FORMAT_MOVES, 0, KT_CELL_NONE, NULL, 0, &len) != KT_ERANGE) abort();
+    char *text = malloc(len + 1);
+    kt_tourney *u = NULL;
+    if (text == NULL ||
+        kt_tourney_write_buffer(t, KT_FORMAT_MOVES, 0, KT_CELL_NONE, text, len + 1, &len) != KT_OK ||
+        kt_tourney_parse(&u, g, text, len, KT_FORMAT_MOVES, 0, NULL, NULL, NULL, NULL, NULL) != KT_OK ||
+        !kt_tourney_equal(t, u))
+        abort();
+    kt_tourney_free(u);
+    free(text);
+    free(succ);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    const char *text = (const char *)data;
+    for (int f = KT_FORMAT_AUTO; f <= KT_FORMAT_SVG; f++) {
+        for (unsigned flags = 0; flags <= KT_READ_OPEN; flags++) {
+            kt_tourney *t = NULL;
+            size_t line = 0, col = 0;
+            kt_status st = kt_tourney_parse(&t, NULL, text, size, (kt_format)f, flags, NULL, &line,
+                                            &col, NULL, NULL);
+            if (st == KT_OK) {
+                if (t == NULL) abort();
+                check_valid(t);
+                kt_tourney_free(t);
+            } else {
+                if (t != NULL) abort();
+                if (st == KT_EPARSE && (line == 0 || col == 0)) abort();
+            }
+        }
+    }
+    kt_graph *g = NULL;
+    if (kt_graph_parse_mask(&g, text, size, 2, 1, NULL, NULL, NULL) == KT_OK) {
+        if (kt_graph_cell_count(g) == 0) abort();
+        kt_graph_free(g);
+    } else if (g != NULL) {
+        abort();
+    }
+    return 0;
+}
+
+#ifndef KT_FUZZING
+int main(int argc, char **argv)
+{
+    uint64_t x = 0x2545F4914F6CDD1Du;
+    size_t runs = 0;
+    for (int i = 1; i < argc; i++) {
+        FILE *f = fopen(argv[i], "rb");
+        if (f == NULL) {
+            perror(argv[i]);
+            return 1;
+        }
+        static char buf[1 << 16];
+        size_t n = fread(buf, 1, sizeof buf, f);
+        fclose(f);
+        LLVMFuzzerTestOneInput((const uint8_t *)buf, n);
+        runs++;
+        /* Deterministic corruptions of each corpus file. */
+        char *m = malloc(n + 1);
+        for (int r = 0; r < 400 && n > 0; r++) {
+            memcpy(m, buf, n);
+            size_t ml = n;
+            for (int e = 0; e <= r % 4; e++) {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                size_t at = x % ml;
+                if ((x >> 60) == 0) ml = at + 1;
+                else m[at] = (char)(x >> 24);
+            }
+            LLVMFuzzerTestOneInput((const uint8_t *)m, ml);
+            runs++;
+        }
+        free(m);
+    }
+    printf("fuzz_parse: %zu inputs, no failure\n", runs);
+    return 0;
+}
+#endif

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/* knight: the libknight demo client.  Each subcommand lives in its own file. */
+#include "cli.h"
+
+#include <string.h>
+
+static const cli_command commands[] = {
+    {"tour", cmd_tour, "WxH [--open] [--start X,Y] [--end X,Y] [--seed N] [--format F] [-o FILE]",
+     "make a closed (default) or open tour"},
+    {"check", cmd_check, "FILE", "say whether FILE holds a closed tour, an open tour or a tourney"},
+    {"svg", cmd_svg, "FILE [-o OUT.svg] [--numbers]", "draw a tour or tourney as SVG"},
+    {"stats", cmd_stats, "FILE...", "move and relative-move distributions"},
+    {"walks", cmd_walks, "[MASKFILE LENGTH [--marked LETTERS] [--max K]]",
+     "count leaper walks (no arguments: the keypad example)"},
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: knight COMMAND [ARGS]\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(f, "  %-9s %s\n  %-9s   %s\n", commands[i].name, commands[i].usage, "",
+                commands[i].help);
+    fprintf(f, "\nFormats: numbers (visit numbers), moves (Parberry's digits), svg.\n"
+               "libknight %s\n", kt_version_string());
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("knight (libknight) %s\n", kt_version_string());
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(argv[1], commands[i].name) == 0) return commands[i].run(argc - 1, argv + 1);
+    cli_fail("unknown command '%s' (try 'knight --help')", argv[1]);
+    return 2;
+}
