@@ -134,7 +134,7 @@ kt_status kt_generate_open_tour(kt_tourney **out, const kt_graph *g, kt_cell sta
 {
     kt_status st = KT_ENOTFOUND;
     /* rotations may fail on one base tour and succeed on another */
-    for (int attempt = 0; attempt < 4 && st == KT_ENOTFOUND; attempt++)
+    for (int attempt = 0; attempt < 12 && st == KT_ENOTFOUND; attempt++)
         st = open_once(out, g, start, end, seed + 0x9E3779B97F4A7C15u * (uint64_t)attempt);
     return st;
 }
