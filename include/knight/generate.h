@@ -47,12 +47,12 @@ typedef enum kt_tiebreak {
 
 /** @brief The tourney (and tour) generators. */
 typedef enum kt_gen_method {
-    KT_METHOD_BLOCKS = 0,      /**< Linear tiling with precomputed blocks, blocks not merged (a tourney of one cycle per block). */
+    KT_METHOD_BLOCKS = 0,      /**< The random block tiling of kt_generate_closed_tour(), blocks not merged: one cycle per block. */
     KT_METHOD_WARNSDORFF = 1,  /**< The paper's tourney variant of random Warnsdorff: a walk is closed when it lands a move away from its start. */
     KT_METHOD_NEURAL = 2,      /**< The Takefuji-Lee neural network, one neuron per edge. */
-    KT_METHOD_DIVIDE = 3,      /**< Divide-and-conquer after Parberry (1997): recursive halving into structured base tours, not joined. */
-    KT_METHOD_BRAID = 4,       /**< Concentric braided tourney (square boards, n = 4 mod 8 down to a 4x4 ... see the manual). */
-    KT_METHOD_FOUR_COVER = 5   /**< The four-cover tourney: four knights, each on one of the four colour classes of the 2x2 cell pattern. */
+    KT_METHOD_DIVIDE = 3,      /**< Divide-and-conquer after Parberry (1997): the board halved recursively down to sides 5..10, each base block a structured tour (seed 0: always the first precomputed tour of its size), not joined. */
+    KT_METHOD_BRAID = 4,       /**< Concentric braided tourney: n x n, n even >= 4; rings two cells wide (each ring's 2-factor is forced: interwoven zig-zag strands) around a 4x4 (n = 0 mod 4) or 6x6 centre. */
+    KT_METHOD_FOUR_COVER = 5   /**< Four-cover tourney (Parberry's generator): both sides multiples of 4, every 4x4 block covered by its four 4-cycles. */
 } kt_gen_method;
 
 /** @brief Number of generator methods. */
@@ -128,10 +128,11 @@ KT_EXPORT kt_status kt_warnsdorff_tour(kt_tourney **out, const kt_graph *g, kt_s
  * @brief A tourney (cycle cover) made by one of the generators.
  *
  * Boards where a method does not apply give ::KT_EUNSUPPORTED: blocks and
- * divide need a closed tour with both sides >= 5 (or 3 x n); braid needs a
- * square board with n = 4 mod 8... see ::kt_gen_method; four-cover needs a
- * side divisible by 4... see the manual.  Warnsdorff and neural work on any
- * board with a tourney (they give ::KT_ELIMIT when @p budget runs out).
+ * divide need a board with a closed tour (other than 1x1); braid a square
+ * board with an even side >= 4; four-cover both sides multiples of 4;
+ * Warnsdorff and neural a board with an even number of cells and both
+ * sides >= 3 (a tourney's cycles are even), and they give ::KT_ELIMIT when
+ * @p budget runs out (e.g. on 4 x n boards, which often have no tourney).
  * @param[out] out Receives the tourney; NULL on failure.
  * @param g        A full knight's board.
  * @param method   The generator.
