@@ -8,7 +8,9 @@
  *                                   (a pre-faulted arena through kt_allocator),
  *                                   with the floor: writing and reading back a
  *                                   4-byte-per-cell array in the same run.
- *   bench_generate methods [secs]   for every generator and n = 8, 16, ..., 64,
+ *   bench_generate methods [secs [name]]
+ *                                   for every generator (or those whose name
+ *                                   contains `name`) and n = 8, 16, ..., 64,
  *                                   128, 256, ...: runs, success rate, average
  *                                   cycles, ns per cell; each method stops when
  *                                   its total time passes secs (default 60).
@@ -148,7 +150,7 @@ static kt_status run_one(const method *m, const kt_graph *g, uint64_t seed, kt_t
     return KT_EINVAL;
 }
 
-static int bench_methods(double budget)
+static int bench_methods(double budget, const char *only)
 {
     static const method ms[] = {
         {"closed (blocks+rails)", M_CLOSED, 0},
@@ -169,6 +171,7 @@ static int bench_methods(double budget)
     };
     printf("%-26s %6s %5s %8s %9s %12s\n", "method", "n", "runs", "success", "cycles", "ns/cell");
     for (size_t i = 0; i < sizeof ms / sizeof ms[0]; i++) {
+        if (only != NULL && strstr(ms[i].name, only) == NULL) continue;
         double spent = 0;
         for (uint32_t n = 8; n <= 16384 && spent < budget; n = n < 64 ? n + 8 : n * 2) {
             kt_graph *g = NULL;
@@ -205,7 +208,8 @@ static int bench_methods(double budget)
 int main(int argc, char **argv)
 {
     if (argc >= 2 && strcmp(argv[1], "closed") == 0) return bench_closed(argc - 2, argv + 2);
-    if (argc >= 2 && strcmp(argv[1], "methods") == 0) return bench_methods(argc >= 3 ? atof(argv[2]) : 60.0);
-    fprintf(stderr, "usage: bench_generate closed [n ...] | methods [seconds per method]\n");
+    if (argc >= 2 && strcmp(argv[1], "methods") == 0)
+        return bench_methods(argc >= 3 ? atof(argv[2]) : 60.0, argc >= 4 ? argv[3] : NULL);
+    fprintf(stderr, "usage: bench_generate closed [n ...] | methods [seconds per method [name part]]\n");
     return 2;
 }

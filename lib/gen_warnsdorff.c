@@ -271,36 +271,46 @@ kt_status kt_warnsdorff_tour(kt_tourney **out, const kt_graph *g, kt_shape shape
     return st;
 }
 
-/* The paper's tourney variant of random Warnsdorff. */
+/* The paper's tourney variant of random Warnsdorff: a walk that lands a
+ * move away from its start is closed into a cycle and a new walk begins at
+ * the first unvisited cell.  A walk that gets stuck is retried (16 times);
+ * if it still fails, the cycles next to its start are dissolved and the
+ * scan resumes before them (a local repair, so that large boards do not
+ * need a restart from scratch).  budget = restarts from scratch allowed. */
 kt_status kti_warnsdorff_tourney(kt_tourney **out, const kt_graph *g, uint64_t seed,
                                  uint64_t budget)
 {
     /* cycles are even (the graph is bipartite), so an odd board has no
      * tourney; nor has a board with a side below 3 */
     if ((g->ncells & 1) || g->width < 3 || g->height < 3) return KT_EUNSUPPORTED;
-    if (budget == 0) budget = 1000;
+    if (budget == 0) budget = 100;
     wctx w;
     kt_status st = w_init(&w, g, seed);
     if (st != KT_OK) return st;
+    size_t n = g->ncells;
     kt_tourney *t = NULL;
-    st = kti_tourney_alloc(&t, g);
-    if (st != KT_OK) {
-        w_free(&w);
-        return st;
+    /* cycle bookkeeping: cells of every closed cycle in `cells`, cycle id per cell */
+    kt_cell *cells = kti_calloc(&g->alloc, n, sizeof(kt_cell));
+    uint32_t *cid = kti_calloc(&g->alloc, n, sizeof(uint32_t));
+    size_t *cstart = kti_calloc(&g->alloc, n / 4 + 2, sizeof(size_t));
+    uint8_t *dead = kti_calloc(&g->alloc, n / 4 + 2, 1);
+    if (!cells || !cid || !cstart || !dead || kti_tourney_alloc(&t, g) != KT_OK) {
+        st = KT_ENOMEM;
+        goto done;
     }
     st = KT_ELIMIT;
-    size_t n = g->ncells;
     for (uint64_t attempt = 0; attempt < budget; attempt++) {
         w_reset(&w);
         memset(t->mv, KTI_PAIR_EMPTY, n);
-        size_t scan = 0, cycles = 0, done = 0;
+        size_t scan = 0, ncyc = 0, live = 0, used = 0, done = 0;
+        uint64_t repairs = 0, max_repairs = n / 64 + 64;
         bool failed = false;
         while (!failed) {
             while (scan < n && w.vis[scan]) scan++;
             if (scan == n) break;
             kt_cell s = (kt_cell)scan;
             unsigned tries = 0;
-            for (;;) { /* one walk from s, retried a few times */
+            for (;;) {
                 size_t len = 0;
                 kt_cell c = s;
                 w_visit(&w, c);
@@ -318,31 +328,85 @@ kt_status kti_warnsdorff_tourney(kt_tourney **out, const kt_graph *g, uint64_t s
                     c = d;
                 }
                 if (closed) {
+                    if (used + len > n || ncyc + 1 >= n / 4 + 2) {
+                        /* compact: drop the dissolved cycles (live cells <= n - len) */
+                        size_t nu = 0, nc = 0;
+                        for (size_t id = 0; id < ncyc; id++) {
+                            if (dead[id]) continue;
+                            size_t from = cstart[id], to = cstart[id + 1];
+                            cstart[nc] = nu;
+                            dead[nc] = 0;
+                            for (size_t i = from; i < to; i++) {
+                                cells[nu] = cells[i];
+                                cid[cells[i]] = (uint32_t)nc;
+                                nu++;
+                            }
+                            nc++;
+                        }
+                        cstart[nc] = nu;
+                        used = nu;
+                        ncyc = nc;
+                    }
+                    cstart[ncyc] = used;
+                    dead[ncyc] = 0;
                     for (size_t i = 0; i < len; i++) {
                         kt_cell a = w.ord[i], b = w.ord[(i + 1) % len];
                         int m = kti_knight_move_of(g, a, b);
                         kti_pair_add(t->mv, a, m);
                         kti_pair_add(t->mv, b, (m + 4) & 7);
+                        cells[used++] = a;
+                        cid[a] = (uint32_t)ncyc;
                     }
-                    cycles++;
+                    ncyc++;
+                    cstart[ncyc] = used;
+                    live++;
                     done += len;
                     break;
                 }
                 for (size_t i = len; i-- > 0;) w_unvisit(&w, w.ord[i]);
-                if (++tries >= 16) {
+                if (++tries < 16) continue;
+                /* repair: dissolve the cycles around s, then rescan from the lowest freed cell */
+                if (++repairs > max_repairs) {
                     failed = true;
                     break;
                 }
+                unsigned m = w.mask[s];
+                bool any = false;
+                while (m) {
+                    int k = __builtin_ctz(m);
+                    m &= m - 1;
+                    kt_cell d = nb(g, s, k);
+                    if (!w.vis[d]) continue;
+                    uint32_t id = cid[d];
+                    if (dead[id]) continue;
+                    dead[id] = 1;
+                    any = true;
+                    live--;
+                    for (size_t i = cstart[id]; i < cstart[id + 1]; i++) {
+                        kt_cell e = cells[i];
+                        w_unvisit(&w, e);
+                        t->mv[e] = KTI_PAIR_EMPTY;
+                        done--;
+                        if (e < scan) scan = e;
+                    }
+                }
+                if (!any) failed = true;
+                break;
             }
         }
         if (!failed && done == n) {
             t->shape = KT_SHAPE_CYCLES;
-            t->size = cycles;
+            t->size = live;
             st = KT_OK;
             break;
         }
     }
+done:
     w_free(&w);
+    kti_free(&g->alloc, cells);
+    kti_free(&g->alloc, cid);
+    kti_free(&g->alloc, cstart);
+    kti_free(&g->alloc, dead);
     if (st != KT_OK) {
         kt_tourney_free(t);
         return st;
