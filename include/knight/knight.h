@@ -18,5 +18,6 @@
 #include <knight/semimagic.h>
 #include <knight/halftour.h>
 #include <knight/count.h>
+#include <knight/generate.h>
 
 #endif /* KNIGHT_KNIGHT_H */

@@ -5,7 +5,8 @@
 #include <string.h>
 
 static const cli_command commands[] = {
-    {"tour", cmd_tour, "WxH [--open] [--start X,Y] [--end X,Y] [--obfuscate] [--seed N] [--format F] [-o FILE]",
+    {"tour", cmd_tour,
+     "WxH [--open] [--start X,Y] [--end X,Y] [--seed N] [--method M] [--tie T] [--tourney] [--obfuscate] [--format F] [-o FILE]",
      "make a closed (default) or open tour"},
     {"check", cmd_check, "FILE", "say whether FILE holds a closed tour, an open tour or a tourney"},
     {"svg", cmd_svg, "FILE [-o OUT.svg] [--numbers]", "draw a tour or tourney as SVG"},
