@@ -6,7 +6,8 @@
  *   bench_rails conjecture [MAXSIDE] rails per cell, tours and obfuscated tours, n = 8 .. MAXSIDE (default 512)
  *   bench_rails stress [RUNS]        join/obfuscate runs over every even n 6..32 and rectangles (default 100000)
  *   bench_rails uniform6 [CHAIN]     all 6x6 closed tours vs CHAIN successive obfuscations (minutes)
- *   bench_rails all                  everything with the defaults
+ *   bench_rails handle [SIDE]        kt_rails_new and kt_rails_switch costs on a shattered tour (default 256)
+ *   bench_rails all                  everything with the defaults but uniform6
  * Figures and the commands used are in BENCHMARKS.md, section "Rails (issue 4)".
  */
 #include <knight/knight.h>
@@ -249,6 +250,47 @@ static void bench_conjecture(uint32_t maxside)
     putchar('\n');
 }
 
+/* ---- the kt_rails handle ------------------------------------------------ */
+
+static void bench_handle(uint32_t n)
+{
+    printf("== kt_rails handle on an obfuscated %ux%u tour ==\n", n, n);
+    kt_graph *g = NULL;
+    kt_tourney *t = NULL;
+    if (kt_graph_new(&g, n, n) != KT_OK || gen_block_join(&t, g, 1) != KT_OK) return;
+    kt_obfuscate(t, 0, 1);
+    kt_shatter(t, 2);
+    printf("shattered tour: %zu cycles\n", kt_tourney_size(t));
+    kt_rails *r = NULL;
+    double c0 = cpu();
+    if (kt_rails_new(&r, t) != KT_OK) return;
+    double c1 = cpu();
+    size_t nr = kt_rails_count(r);
+    printf("kt_rails_new: %zu rails, %.4f us/cell\n", nr, (c1 - c0) * 1e6 / ((double)n * n));
+    /* switch every snapshot rail that is still a rail, in a random order */
+    uint64_t x = 0x9E3779B97F4A7C15u;
+    size_t cnt[3] = {0, 0, 0};
+    double tm[3] = {0, 0, 0};
+    for (size_t i = 0; i < nr; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        kt_rail rl;
+        kt_rails_get(r, (size_t)(x % nr), &rl);
+        if (!kt_rail_is_rail(t, rl)) continue;
+        kt_switch_effect e;
+        double a = cpu();
+        if (kt_rails_switch(r, rl, &e) != KT_OK) break;
+        tm[e] += cpu() - a;
+        cnt[e]++;
+    }
+    static const char *nm[3] = {"merge", "split", "keep"};
+    for (int e = 0; e < 3; e++)
+        printf("%-6s %9zu switches, %10.3f us each\n", nm[e], cnt[e], cnt[e] ? tm[e] * 1e6 / (double)cnt[e] : 0.0);
+    printf("size now %zu\n\n", kt_tourney_size(t));
+    kt_rails_free(r);
+    kt_tourney_free(t);
+    kt_graph_free(g);
+}
+
 /* ---- uniform 6x6 --------------------------------------------------------
  * Every closed tour of 6x6 (9,862) by plain depth-first search, each in
  * its canonical orientation (leaving cell 0 by its lower move), against a
@@ -395,7 +437,8 @@ int main(int argc, char **argv)
     if (all || strcmp(what, "tables") == 0) bench_tables(arg ? (unsigned)arg : 1000);
     if (all || strcmp(what, "conjecture") == 0) bench_conjecture(arg ? (uint32_t)arg : 512);
     if (all || strcmp(what, "stress") == 0) bench_stress(arg ? arg : 100000);
-    if (all || strcmp(what, "uniform6") == 0) bench_uniform6(arg ? arg : 20000);
+    if (strcmp(what, "uniform6") == 0) bench_uniform6(arg ? arg : 20000);
+    if (all || strcmp(what, "handle") == 0) bench_handle(arg ? (uint32_t)arg : 256);
     if (all || strcmp(what, "speed") == 0) bench_speed(arg ? (uint32_t)arg : 4096);
     return 0;
 }
