@@ -285,6 +285,26 @@ static void bench_handle(uint32_t n)
     static const char *nm[3] = {"merge", "split", "keep"};
     for (int e = 0; e < 3; e++)
         printf("%-6s %9zu switches, %10.3f us each\n", nm[e], cnt[e], cnt[e] ? tm[e] * 1e6 / (double)cnt[e] : 0.0);
+    printf("size now %zu\n", kt_tourney_size(t));
+    /* then only switches inside cycles (no merges) */
+    kt_rails_refresh(r);
+    nr = kt_rails_count(r);
+    memset(cnt, 0, sizeof cnt);
+    memset(tm, 0, sizeof tm);
+    for (size_t i = 0; i < nr; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        kt_rail rl;
+        kt_rails_get(r, (size_t)(x % nr), &rl);
+        if (kt_rails_joins(r, rl, NULL, NULL) != 0) continue;
+        kt_switch_effect e;
+        double a = cpu();
+        if (kt_rails_switch(r, rl, &e) != KT_OK) break;
+        tm[e] += cpu() - a;
+        cnt[e]++;
+    }
+    printf("within cycles only:\n");
+    for (int e = 1; e < 3; e++)
+        printf("%-6s %9zu switches, %10.3f us each\n", nm[e], cnt[e], cnt[e] ? tm[e] * 1e6 / (double)cnt[e] : 0.0);
     printf("size now %zu\n\n", kt_tourney_size(t));
     kt_rails_free(r);
     kt_tourney_free(t);
