@@ -43,5 +43,11 @@ expect "rail graph" "rail graph:" "$knight" rails "$tmp/t8.txt" --count
 expect "tour --obfuscate" "closed tour of 6x6" "$knight" check "$tmp/ob6.txt"
 expect "unknown command" "unknown command" "$knight" frobnicate
 "$knight" check /nonexistent/file 2>/dev/null && { echo "FAIL: missing file accepted"; fail=1; }
+# semimagic: complete a Knight Errant puzzle (seed 002 solution 1, 8 numbers kept).
+printf '. . 49 . . . 17 .\n. . . . . . . .\n1 . . . 33 . . .\n. . . . . . . .\n. . . . . . . .\n. . . . . . . .\n. . 25 . 9 . . .\n. . . 41 . 57 . .\n' > "$tmp/ke.txt"
+expect "semimagic completion" "^47  2 49 32 15 34 17 64" "$knight" semimagic --nested --grid "$tmp/ke.txt"
+expect "semimagic count" "1 symmetry class, 1 numbering" "$knight" semimagic --nested --grid "$tmp/ke.txt"
+printf '1 2 3\n4 x 6\n7 8 9\n' > "$tmp/kbad.txt"
+expect "semimagic grid error located" "kbad.txt:2:3: expected a number" "$knight" semimagic --grid "$tmp/kbad.txt"
 [ $fail -eq 0 ] && echo "cli: all checks passed"
 exit $fail
