@@ -138,9 +138,11 @@ KT_EXPORT kt_status kt_warnsdorff_tour(kt_tourney **out, const kt_graph *g, kt_s
  * @param method   The generator.
  * @param seed     Seeds the random choices (and the block variants of the
  *                 structured methods; seed 0 gives the canonical picture).
- * @param budget   Work bound: walks for Warnsdorff, network updates
- *                 (sweeps) for neural; 0 for the default.  Ignored by the
- *                 linear methods.
+ * @param budget   Work bound: restarts from scratch for Warnsdorff
+ *                 (default 100; stuck walks are first repaired locally),
+ *                 sweeps over all neurons for neural (default 100000, in
+ *                 runs of 400); 0 for the default.  Ignored by the linear
+ *                 methods.
  * @return ::KT_OK; ::KT_EUNSUPPORTED; ::KT_ELIMIT; ::KT_EINVAL; ::KT_ENOMEM.
  */
 KT_EXPORT kt_status kt_generate_tourney(kt_tourney **out, const kt_graph *g, kt_gen_method method,
