@@ -67,7 +67,19 @@ const char *kt_tiebreak_name(kt_tiebreak tie)
     return t < KT_TIE_COUNT ? tie_names[t] : "unknown";
 }
 
+static kt_status closed_common(kt_tourney **out, const kt_graph *g, uint64_t seed, bool divide);
+
 kt_status kt_generate_closed_tour(kt_tourney **out, const kt_graph *g, uint64_t seed)
+{
+    return closed_common(out, g, seed, false);
+}
+
+kt_status kt_divide_tour(kt_tourney **out, const kt_graph *g, uint64_t seed)
+{
+    return closed_common(out, g, seed, true);
+}
+
+static kt_status closed_common(kt_tourney **out, const kt_graph *g, uint64_t seed, bool divide)
 {
     if (out) *out = NULL;
     if (out == NULL || g == NULL) return KT_EINVAL;
@@ -76,7 +88,7 @@ kt_status kt_generate_closed_tour(kt_tourney **out, const kt_graph *g, uint64_t 
     kt_tourney *t = NULL;
     kt_status st = alloc_for_overwrite(&t, g);
     if (st != KT_OK) return st;
-    st = kti_blocks_closed(t, seed); /* writes every cell */
+    st = kti_blocks_closed_ex(t, seed, divide); /* writes every cell */
     if (st != KT_OK) {
         kt_tourney_free(t);
         return st;

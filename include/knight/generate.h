@@ -74,6 +74,23 @@ typedef enum kt_gen_method {
 KT_EXPORT kt_status kt_generate_closed_tour(kt_tourney **out, const kt_graph *g, uint64_t seed);
 
 /**
+ * @brief A closed tour by divide-and-conquer in the style of Parberry (1997).
+ *
+ * The board is halved recursively (each side into two near-equal parts
+ * that can again be tiled) down to blocks with sides 5..10, each carrying a
+ * structured precomputed tour, and the blocks are joined by rail switches
+ * as in kt_generate_closed_tour().  Seed 0 gives the canonical structured
+ * tour (the first precomputed tour of every block size); other seeds vary
+ * the block tours.  kt_generate_tourney() with ::KT_METHOD_DIVIDE returns
+ * the same blocks unjoined.  Linear time.
+ * @param[out] out Receives the tour; set to NULL on failure.
+ * @param g        A full knight's board.
+ * @param seed     Any value.
+ * @return As kt_generate_closed_tour().
+ */
+KT_EXPORT kt_status kt_divide_tour(kt_tourney **out, const kt_graph *g, uint64_t seed);
+
+/**
  * @brief An open knight's tour, optionally with given ends.
  *
  * With neither end given, exists exactly when kt_board_has_open_tour().
