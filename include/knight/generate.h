@@ -50,7 +50,7 @@ typedef enum kt_gen_method {
     KT_METHOD_BLOCKS = 0,      /**< The random block tiling of kt_generate_closed_tour(), blocks not merged: one cycle per block. */
     KT_METHOD_WARNSDORFF = 1,  /**< The paper's tourney variant of random Warnsdorff: a walk is closed when it lands a move away from its start. */
     KT_METHOD_NEURAL = 2,      /**< The Takefuji-Lee neural network, one neuron per edge. */
-    KT_METHOD_DIVIDE = 3,      /**< Divide-and-conquer after Parberry (1997): the board halved recursively down to sides 5..10, each base block a structured tour (seed 0: always the first precomputed tour of its size), not joined. */
+    KT_METHOD_DIVIDE = 3,      /**< Divide-and-conquer after Parberry (1997): the board halved recursively down to sides 5..10, each base block a structured tour (seed 0: always the first precomputed tour of its size), not joined; kt_divide_tour() joins them. */
     KT_METHOD_BRAID = 4,       /**< Concentric braided tourney: n x n, n even >= 4; rings two cells wide (each ring's 2-factor is forced: interwoven zig-zag strands) around a 4x4 (n = 0 mod 4) or 6x6 centre. */
     KT_METHOD_FOUR_COVER = 5   /**< Four-cover tourney (Parberry's generator): both sides multiples of 4, every 4x4 block covered by its four 4-cycles. */
 } kt_gen_method;
