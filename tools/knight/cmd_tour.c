@@ -18,7 +18,7 @@ int cmd_tour(int argc, char **argv)
 {
     uint32_t w = 0, h = 0, sx, sy, ex, ey;
     bool open = false, have_start = false, have_end = false, tourney = false, have_method = false;
-    bool have_format = false;
+    bool have_format = false, obfuscate = false;
     kt_format fmt = KT_FORMAT_NUMBERS;
     kt_gen_method method = KT_METHOD_BLOCKS;
     kt_tiebreak tie = KT_TIE_ROTH;
@@ -27,6 +27,7 @@ int cmd_tour(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (cli_opt(argc, argv, &i, "--open", NULL)) open = true;
         else if (cli_opt(argc, argv, &i, "--tourney", NULL)) tourney = true;
+        else if (cli_opt(argc, argv, &i, "--obfuscate", NULL)) obfuscate = true;
         else if (cli_opt(argc, argv, &i, "--start", &v)) {
             if (!cli_parse_xy(v, &sx, &sy)) return cli_fail("--start wants X,Y");
             have_start = open = true;
@@ -55,6 +56,7 @@ int cmd_tour(int argc, char **argv)
     }
     if (w == 0) return cli_fail("tour: board size WxH required");
     if (tourney && open) return cli_fail("tour: --tourney and an open tour exclude each other");
+    if (obfuscate && (open || tourney)) return cli_fail("tour: --obfuscate applies to closed tours only");
     kt_graph *g = NULL;
     kt_status st = kt_graph_new(&g, w, h);
     if (st != KT_OK) return cli_fail_status("board", st);
@@ -82,11 +84,17 @@ int cmd_tour(int argc, char **argv)
             kt_graph_free(g);
             return cli_fail("tour: --method %s makes tourneys, not open tours", kt_gen_method_name(method));
         }
-        what = "tourney";
         st = kt_generate_tourney(&t, g, method, seed, 0);
-        /* Joining the tourney into a closed tour unless --tourney is given
-         * is wired to kt_join() (knight/rails.h) once the rails module has
-         * landed; until then the tourney itself is written. */
+        if (tourney) {
+            what = "tourney";
+        } else if (st == KT_OK) {
+            /* A tourney becomes a closed tour by joining its cycles. */
+            st = kt_join(t, seed);
+            if (st != KT_OK) {
+                kt_tourney_free(t);
+                t = NULL;
+            }
+        }
     } else if (tourney) {
         what = "tourney";
         st = kt_generate_tourney(&t, g, KT_METHOD_BLOCKS, seed, 0);
@@ -101,6 +109,10 @@ int cmd_tour(int argc, char **argv)
     if (st == KT_EUNSUPPORTED)
         return cli_fail("method %s does not apply to %ux%u", kt_gen_method_name(method), w, h);
     if (st != KT_OK) return cli_fail_status("tour", st);
+    if (obfuscate && (st = kt_obfuscate(t, 0, seed)) != KT_OK) {
+        kt_tourney_free(t);
+        return cli_fail_status("obfuscate", st);
+    }
     /* visit numbers need a single tour: tourneys default to the moves format */
     if (!have_format && kt_tourney_size(t) > 1) fmt = KT_FORMAT_MOVES;
     int rc = cli_save_tourney(t, fmt, 0, outpath);
