@@ -734,7 +734,7 @@ kt_status kti_frontier_count(const kti_cgraph *cg, kti_frontier_opts *o, kti_u12
         /* Guess the next layer's size from the last growth ratio. */
         double ratio = (double)prev_n / (double)last_n;
         if (ratio < 1.0) ratio = 1.0;
-        if (ratio > 4.0) ratio = 4.0;
+        if (ratio > 2.5) ratio = 2.5;
         uint64_t est = s->last ? 1 : (uint64_t)((double)src.used * ratio * 1.05) + 1024;
         if (est > (uint64_t)SIZE_MAX / 64) est = (uint64_t)SIZE_MAX / 64;
         st = table_init(&dst, cap_for(est), al);
@@ -820,6 +820,27 @@ kt_status kti_frontier_count(const kti_cgraph *cg, kti_frontier_opts *o, kti_u12
         dside.n = sw.n;
         last_n = prev_n;
         prev_n = src.used ? src.used : 1;
+        /* Compact the layer into exact-size arrays: the next step holds
+         * this dense layer and one hash table, not two hash tables. */
+        if (src.used + src.used / 8 < src.cap && src.used > 0) {
+            table c;
+            c.cap = c.used = src.used;
+            c.key = kti_alloc(al, src.used * sizeof *c.key);
+            c.cnt = kti_alloc(al, src.used * sizeof *c.cnt);
+            if (c.key != NULL && c.cnt != NULL) {
+                size_t j = 0;
+                for (size_t i = 0; i < src.cap; i++) {
+                    if (src.key[i] == EMPTY) continue;
+                    c.key[j] = src.key[i];
+                    c.cnt[j++] = src.cnt[i];
+                }
+                table_free(&src, al);
+                src = c;
+            } else {
+                kti_free(al, c.key);
+                kti_free(al, c.cnt);
+            }
+        }
         if (o->layer) o->layer(o->layer_user, t, src.used);
         if (o->max_states && src.used > o->max_states) {
             st = KT_ELIMIT;
