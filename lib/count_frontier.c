@@ -497,10 +497,9 @@ static void run_fail(run *r, kt_status st)
     __atomic_store_n(&r->stop, 1, __ATOMIC_RELAXED);
 }
 
-static void insert(run *r, uint64_t key, uint64_t lo, uint64_t hi, size_t *fresh)
+static inline void insert(run *r, uint64_t key, size_t i, uint64_t lo, uint64_t hi, size_t *fresh)
 {
     table *t = r->dst;
-    size_t i = slot_of(key, t->cap);
     if (r->mt) {
         for (;;) {
             uint64_t k = __atomic_load_n(&t->key[i], __ATOMIC_RELAXED);
@@ -543,12 +542,28 @@ static void insert(run *r, uint64_t key, uint64_t lo, uint64_t hi, size_t *fresh
     }
 }
 
+/* Successors waiting to be inserted: their slots are prefetched first, so
+ * the cache misses of a batch overlap. */
+#define BATCH 64
+
+typedef struct pending {
+    uint64_t key, lo, hi;
+    size_t slot;
+} pending;
+
+static void flush(run *r, pending *pb, unsigned n, size_t *fresh)
+{
+    for (unsigned k = 0; k < n; k++) insert(r, pb[k].key, pb[k].slot, pb[k].lo, pb[k].hi, fresh);
+}
+
 static void *work(void *arg)
 {
     worker *wk = arg;
     run *r = wk->r;
     uint64_t out[MAXSUCC];
+    pending pb[BATCH + MAXSUCC];
     bool has_side = r->src_side->n != 0;
+    const table *dt = r->dst;
     for (;;) {
         if (__atomic_load_n(&r->stop, __ATOMIC_RELAXED)) break;
         if (__atomic_load_n(&r->used, __ATOMIC_RELAXED) > r->limit) break;
@@ -557,6 +572,7 @@ static void *work(void *arg)
         size_t lo = c * r->chunk, hi = lo + r->chunk;
         if (hi > r->src->cap) hi = r->src->cap;
         size_t fresh = 0;
+        unsigned np = 0;
         for (size_t i = lo; i < hi; i++) {
             uint64_t key = r->src->key[i];
             if (key == EMPTY) continue;
@@ -564,8 +580,21 @@ static void *work(void *arg)
             unsigned ndone = 0;
             unsigned n = expand(r->p, r->s, key, out, &ndone);
             if (ndone) wk->done += ((kti_u128)chi << 64 | clo) * ndone;
-            for (unsigned k = 0; k < n; k++) insert(r, out[k], clo, chi, &fresh);
+            for (unsigned k = 0; k < n; k++) {
+                size_t sl = slot_of(out[k], dt->cap);
+                __builtin_prefetch(&dt->key[sl], 1);
+                __builtin_prefetch(&dt->cnt[sl], 1);
+                pb[np].key = out[k];
+                pb[np].lo = clo;
+                pb[np].hi = chi;
+                pb[np++].slot = sl;
+            }
+            if (np >= BATCH) {
+                flush(r, pb, np, &fresh);
+                np = 0;
+            }
         }
+        flush(r, pb, np, &fresh);
         if (fresh) __atomic_fetch_add(&r->used, fresh, __ATOMIC_RELAXED);
         if (wk->main && r->prog->fn != NULL) {
             uint64_t d = r->pbase + (uint64_t)((double)(c + 1) / (double)r->nchunks * KTI_FRONTIER_UNITS);
