@@ -722,7 +722,7 @@ kt_status kti_frontier_count(const kti_cgraph *cg, kti_frontier_opts *o, kti_u12
     uint32_t sn = o->shard_count ? o->shard_count : 1, si = o->shard_index;
     unsigned nth = o->threads ? o->threads : 1;
     if (nth > 64) nth = 64;
-    table src = {0}, dst = {0};
+    table src = {0}, dst = {0}, spare = {0};
     side sside, dside;
     if (side_init(&sside) != KT_OK) {
         kti_free(al, p.st);
@@ -766,7 +766,14 @@ kt_status kti_frontier_count(const kti_cgraph *cg, kti_frontier_opts *o, kti_u12
         if (ratio > 2.5) ratio = 2.5;
         uint64_t est = s->last ? 1 : (uint64_t)((double)src.used * ratio * 1.05) + 1024;
         if (est > (uint64_t)SIZE_MAX / 64) est = (uint64_t)SIZE_MAX / 64;
-        st = table_init(&dst, cap_for(est), al);
+        if (spare.key != NULL && spare.cap >= cap_for(est) && spare.cap <= 2 * cap_for(est)) {
+            dst = spare;        /* already cleared by the compaction */
+            dst.used = 0;
+            memset(&spare, 0, sizeof spare);
+        } else {
+            table_free(&spare, al);
+            st = table_init(&dst, cap_for(est), al);
+        }
         if (st != KT_OK) break;
         run r;
         memset(&r, 0, sizeof r);
@@ -862,8 +869,11 @@ kt_status kti_frontier_count(const kti_cgraph *cg, kti_frontier_opts *o, kti_u12
                     if (src.key[i] == EMPTY) continue;
                     c.key[j] = src.key[i];
                     c.cnt[j++] = src.cnt[i];
+                    src.key[i] = EMPTY;
+                    src.cnt[i] = 0;
                 }
-                table_free(&src, al);
+                /* The cleared table serves the next layer: no page faults. */
+                spare = src;
                 src = c;
             } else {
                 kti_free(al, c.key);
@@ -905,6 +915,7 @@ kt_status kti_frontier_count(const kti_cgraph *cg, kti_frontier_opts *o, kti_u12
     if (st == KT_OK && !split_done && si != 0) total = 0;
     table_free(&src, al);
     table_free(&dst, al);
+    table_free(&spare, al);
     side_clear(&sside, al);
     side_clear(&dside, al);
     pthread_mutex_destroy(&sside.mu);
