@@ -31,6 +31,11 @@ expect "keypad total" "total 1013398" "$knight" walks
 expect "keypad A" "^A 30004" "$knight" walks
 expect "stats" "relative" "$knight" stats "$tmp/t8.txt" "$tmp/t6.moves"
 expect "unknown command" "unknown command" "$knight" frobnicate
+expect "count 6x6" "^9862$" "$knight" count 6x6
+expect "count 5x5 open directed" "^1728$" "$knight" count 5x5 --open --directed --threads 2
+expect "count classes" "^1245$" "$knight" count 6x6 --classes
+expect "count shard" "^[0-9]*$" "$knight" count 6x6 --shard 1/3
+expect "count halftours" "not available" "$knight" count 8x8 --method halftours
 "$knight" check /nonexistent/file 2>/dev/null && { echo "FAIL: missing file accepted"; fail=1; }
 [ $fail -eq 0 ] && echo "cli: all checks passed"
 exit $fail
