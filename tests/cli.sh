@@ -30,6 +30,17 @@ expect "parse error located" "junk.txt:2:5: malformed" "$knight" check "$tmp/jun
 expect "keypad total" "total 1013398" "$knight" walks
 expect "keypad A" "^A 30004" "$knight" walks
 expect "stats" "relative" "$knight" stats "$tmp/t8.txt" "$tmp/t6.moves"
+# Rails: shatter, join, obfuscate, rails.
+"$knight" shatter "$tmp/t8.txt" --seed 3 -o "$tmp/s8.moves" || fail=1
+expect "shatter gives a tourney" "8x8" "$knight" check "$tmp/s8.moves"
+"$knight" join "$tmp/s8.moves" -o "$tmp/j8.txt" 2>/dev/null || fail=1
+expect "join gives a closed tour" "closed tour of 8x8" "$knight" check "$tmp/j8.txt"
+"$knight" obfuscate "$tmp/t8.txt" --rounds 4 --seed 9 -o "$tmp/o8.txt" 2>/dev/null || fail=1
+expect "obfuscate gives a closed tour" "closed tour of 8x8" "$knight" check "$tmp/o8.txt"
+expect "rails counted" "rails (" "$knight" rails "$tmp/s8.moves"
+expect "rail graph" "rail graph:" "$knight" rails "$tmp/t8.txt" --count
+"$knight" tour 6x6 --obfuscate --seed 2 > "$tmp/ob6.txt" || fail=1
+expect "tour --obfuscate" "closed tour of 6x6" "$knight" check "$tmp/ob6.txt"
 expect "unknown command" "unknown command" "$knight" frobnicate
 expect "count 6x6" "^9862$" "$knight" count 6x6
 expect "count 5x5 open directed" "^1728$" "$knight" count 5x5 --open --directed --threads 2
@@ -37,5 +48,11 @@ expect "count classes" "^1245$" "$knight" count 6x6 --classes
 expect "count shard" "^[0-9]*$" "$knight" count 6x6 --shard 1/3
 expect "count halftours" "not available" "$knight" count 8x8 --method halftours
 "$knight" check /nonexistent/file 2>/dev/null && { echo "FAIL: missing file accepted"; fail=1; }
+# semimagic: complete a Knight Errant puzzle (seed 002 solution 1, 8 numbers kept).
+printf '. . 49 . . . 17 .\n. . . . . . . .\n1 . . . 33 . . .\n. . . . . . . .\n. . . . . . . .\n. . . . . . . .\n. . 25 . 9 . . .\n. . . 41 . 57 . .\n' > "$tmp/ke.txt"
+expect "semimagic completion" "^47  2 49 32 15 34 17 64" "$knight" semimagic --nested --grid "$tmp/ke.txt"
+expect "semimagic count" "1 symmetry class, 1 numbering" "$knight" semimagic --nested --grid "$tmp/ke.txt"
+printf '1 2 3\n4 x 6\n7 8 9\n' > "$tmp/kbad.txt"
+expect "semimagic grid error located" "kbad.txt:2:3: expected a number" "$knight" semimagic --grid "$tmp/kbad.txt"
 [ $fail -eq 0 ] && echo "cli: all checks passed"
 exit $fail

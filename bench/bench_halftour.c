@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * bench_halftour: McKay's half-tour figures for 8x8 and the closed-tour
+ * count by joining half-tour path structures.
+ *
+ *   bench_halftour [THREADS]                 8x8 lower half-tours, checked
+ *                                            against McKay's figures
+ *   bench_halftour join W H SPLIT [THREADS [SHARDS [FIRST LAST]]]
+ *                                            closed tours of W x H by McKay's
+ *                                            join (upper half SPLIT rows), run
+ *                                            as SHARDS shards one after another
+ *                                            (only FIRST..LAST when given)
+ *
+ * Prints wall and CPU seconds and the peak resident memory.
+ */
+#include <knight/knight.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+static double wall(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static double cpu(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +
+           (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
+}
+
+static double peak_mib(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)ru.ru_maxrss / 1024.0;
+}
+
+static int check(const char *what, uint64_t got, uint64_t want)
+{
+    printf("  %-34s %15llu  (McKay: %llu) %s\n", what, (unsigned long long)got,
+           (unsigned long long)want, got == want ? "ok" : "MISMATCH");
+    return got == want ? 0 : 1;
+}
+
+static void print_u128(uint64_t hi, uint64_t lo)
+{
+    __extension__ typedef unsigned __int128 u128;
+    u128 x = ((u128)hi << 64) | lo;
+    char buf[48];
+    int k = 47;
+    buf[k] = 0;
+    do {
+        buf[--k] = (char)('0' + (int)(x % 10));
+        x /= 10;
+    } while (x != 0);
+    printf("%s", &buf[k]);
+}
+
+static int bench_enum(unsigned threads)
+{
+    printf("8x8 lower half-tours, %u threads\n", threads);
+    double w0 = wall(), c0 = cpu();
+    kt_halftours *h = NULL;
+    kt_status st = kt_halftours_enumerate(&h, 8, 4, 4, threads, NULL, NULL);
+    double w1 = wall(), c1 = cpu();
+    if (st != KT_OK) {
+        fprintf(stderr, "enumerate: %s\n", kt_strerror(st));
+        return 1;
+    }
+    kt_halftour_stats s;
+    kt_halftours_stats(h, &s);
+    int bad = 0;
+    bad += check("half-tours", s.halftours, 70433448);
+    bad += check("path structures", s.structures, 7934470);
+    bad += check("fewest half-tours per structure", s.min_count, 1);
+    bad += check("most half-tours per structure", s.max_count, 5680);
+    bad += check("types", s.types, 453741);
+    bad += check("values of a", s.a_values, 6357);
+    bad += check("values of b", s.b_values, 1296);
+    printf("  %-34s %15llu  (spec: at most 2,296)\n", "most structures per type",
+           (unsigned long long)s.max_per_type);
+    /* McKay's Figure I: {a4-b3, b4, c4-d3, f4, g4-f3, h4}, type
+     * ((1,2,1,0,0,2,1,2),(0,1,0,1,0,1,0,0)). */
+    uint8_t p[16];
+    memset(p, KT_HALFTOUR_INTERIOR, sizeof p);
+    p[0] = 9, p[9] = 0, p[1] = 1, p[2] = 11, p[11] = 2, p[5] = 5, p[6] = 13, p[13] = 6, p[7] = 7;
+    static const uint8_t fig_type[16] = {1, 2, 1, 0, 0, 2, 1, 2, 0, 1, 0, 1, 0, 1, 0, 0};
+    size_t idx = 0;
+    uint64_t c = 0;
+    if (kt_halftours_find(h, p, &idx, &c) == KT_OK) {
+        kt_halftour_structure fs;
+        kt_halftours_at(h, idx, &fs);
+        int same = memcmp(fs.type, fig_type, 16) == 0;
+        printf("  Figure I structure: %llu half-tours, type %s McKay's\n", (unsigned long long)c,
+               same ? "equal to" : "DIFFERENT FROM");
+        bad += !same;
+    } else {
+        printf("  Figure I structure: NOT FOUND\n");
+        bad++;
+    }
+    printf("  time: %.2f s wall, %.2f s CPU; peak RSS %.0f MiB\n", w1 - w0, c1 - c0, peak_mib());
+    kt_halftours_free(h);
+    return bad ? 1 : 0;
+}
+
+static int bench_join(uint32_t w, uint32_t hgt, uint32_t split, unsigned threads,
+                      uint32_t shards, uint32_t first, uint32_t last)
+{
+    printf("closed tours of %ux%u by McKay's join, upper half %u rows, %u threads\n", w, hgt,
+           split, threads);
+    uint32_t DU = split, DL = hgt - split;
+    double w0 = wall(), c0 = cpu();
+    kt_halftours *lo_h = NULL, *up_h = NULL;
+    kt_status st = kt_halftours_enumerate(&lo_h, w, DL, DU, threads, NULL, NULL);
+    if (st == KT_OK && DL != DU) st = kt_halftours_enumerate(&up_h, w, DU, DL, threads, NULL, NULL);
+    if (st != KT_OK) {
+        fprintf(stderr, "enumerate: %s\n", kt_strerror(st));
+        return 1;
+    }
+    double w1 = wall(), c1 = cpu();
+    printf("  halves: %zu lower and %zu upper path structures, %.2f s wall, %.2f s CPU\n",
+           kt_halftours_count(lo_h), kt_halftours_count(up_h ? up_h : lo_h), w1 - w0, c1 - c0);
+    __extension__ typedef unsigned __int128 u128;
+    u128 sum = 0;
+    for (uint32_t i = first; i <= last && i < shards; i++) {
+        uint64_t hi = 0, lo = 0;
+        double ws = wall(), cs = cpu();
+        st = kt_halftours_join_shard(lo_h, up_h ? up_h : lo_h, i, shards, threads, NULL, NULL,
+                                     &hi, &lo);
+        if (st != KT_OK) {
+            fprintf(stderr, "join: %s\n", kt_strerror(st));
+            kt_halftours_free(lo_h);
+            kt_halftours_free(up_h);
+            return 1;
+        }
+        sum += ((u128)hi << 64) | lo;
+        if (shards > 1) {
+            printf("  shard %u/%u: ", i, shards);
+            print_u128(hi, lo);
+            printf("  (%.2f s wall, %.2f s CPU, peak RSS so far %.0f MiB)\n", wall() - ws,
+                   cpu() - cs, peak_mib());
+            fflush(stdout);
+        }
+    }
+    double w2 = wall(), c2 = cpu();
+    kt_halftours_free(lo_h);
+    kt_halftours_free(up_h);
+    printf("  join: %.2f s wall, %.2f s CPU; peak RSS %.0f MiB\n", w2 - w1, c2 - c1, peak_mib());
+    printf("  closed tours%s: ", first == 0 && last + 1 >= shards ? "" : " (these shards)");
+    print_u128((uint64_t)(sum >> 64), (uint64_t)sum);
+    printf("\n");
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc >= 5 && strcmp(argv[1], "join") == 0) {
+        unsigned threads = argc >= 6 ? (unsigned)atoi(argv[5]) : 2;
+        uint32_t shards = argc >= 7 ? (uint32_t)atoi(argv[6]) : 1;
+        uint32_t first = argc >= 9 ? (uint32_t)atoi(argv[7]) : 0;
+        uint32_t last = argc >= 9 ? (uint32_t)atoi(argv[8]) : shards - 1;
+        if (shards == 0) shards = 1;
+        return bench_join((uint32_t)atoi(argv[2]), (uint32_t)atoi(argv[3]),
+                          (uint32_t)atoi(argv[4]), threads, shards, first, last);
+    }
+    unsigned threads = argc >= 2 ? (unsigned)atoi(argv[1]) : 2;
+    return bench_enum(threads);
+}

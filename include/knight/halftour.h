@@ -1,0 +1,258 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file halftour.h
+ * @brief McKay's half-tours: enumeration of the path structures of one half
+ *        of a board, their types, type compatibility, and the count of
+ *        closed tours by joining the halves across the middle.
+ *
+ * A board of @c width columns is cut between two rows into two *halves*.
+ * A half is described in its own coordinates: local row 0 is the row next
+ * to the cut (McKay's rank 4 for the lower half of 8x8), local row 1 the
+ * next one (rank 3), and so on away from the cut; columns are numbered from
+ * the left (file a = column 0).  The half's *depth* is its number of rows,
+ * and the *other depth* the number of rows of the half across the cut.
+ *
+ * A *half-tour* is a set of vertex-disjoint paths (a single cell is a
+ * trivial path) that covers the half using knight moves inside it, with
+ * every path end and every trivial path in local rows 0 and 1, and (the
+ * condition McKay's figures imply) every path end with at least one knight
+ * move across the cut, every trivial path with at least two.
+ *
+ * The *boundary cells* are the cells of local rows 0 and 1, numbered
+ * `i = row * width + x` (0 .. 2*width-1).  The *path structure* of a
+ * half-tour pairs the two ends of each path (a trivial path pairs a cell
+ * with itself); its *type* gives each boundary cell 0 (interior), 1 (end of
+ * a non-trivial path) or 2 (trivial path).  McKay's `a` is the type of
+ * local row 0, `b` of local row 1.  The upper half of a board is a half
+ * whose local rows run upward from the cut, so the upper half-tours of an
+ * 8x8 board are the lower ones turned upside down.
+ *
+ * Widths 1 to 8 are supported (a path structure is then a 64-bit key).
+ *
+ * Thread safety: a kt_halftours object is immutable once made; any number of
+ * threads may query it at once.  Every function here is reentrant.  The
+ * computations start their own worker threads when asked to (@c threads).
+ */
+#ifndef KNIGHT_HALFTOUR_H
+#define KNIGHT_HALFTOUR_H
+
+#include <knight/common.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** @brief Opaque set of the path structures of one half, with their counts. */
+typedef struct kt_halftours kt_halftours;
+
+/** @brief Largest supported width (columns along the cut). */
+#define KT_HALFTOUR_MAX_WIDTH 8
+
+/** @brief Number of boundary cells of the widest half (2 rows of 8). */
+#define KT_HALFTOUR_MAX_CELLS 16
+
+/** @brief kt_halftour_structure::partner value of an interior cell. */
+#define KT_HALFTOUR_INTERIOR 0xFFu
+
+/** @brief One path structure and the number of half-tours that have it. */
+typedef struct kt_halftour_structure {
+    /** Canonical 64-bit key: 4 bits per boundary cell (0 trivial path,
+     *  1 interior, 2.. path labels numbered in cell order). */
+    uint64_t key;
+    /** Number of half-tours with this path structure. */
+    uint64_t count;
+    /** For boundary cell i (< 2*width): the other end of its path (i itself
+     *  for a trivial path), or ::KT_HALFTOUR_INTERIOR.  Unused entries are
+     *  ::KT_HALFTOUR_INTERIOR. */
+    uint8_t partner[KT_HALFTOUR_MAX_CELLS];
+    /** For boundary cell i: McKay's type value 0, 1 or 2 (unused entries 0). */
+    uint8_t type[KT_HALFTOUR_MAX_CELLS];
+} kt_halftour_structure;
+
+/** @brief McKay's summary figures of a kt_halftours set. */
+typedef struct kt_halftour_stats {
+    uint64_t halftours;      /**< Number of half-tours. */
+    uint64_t structures;     /**< Number of distinct path structures. */
+    uint64_t min_count;      /**< Fewest half-tours of one structure (0 if none). */
+    uint64_t max_count;      /**< Most half-tours of one structure. */
+    uint64_t types;          /**< Number of distinct types (a, b). */
+    uint64_t a_values;       /**< Number of distinct values of a (local row 0). */
+    uint64_t b_values;       /**< Number of distinct values of b (local row 1). */
+    uint64_t max_per_type;   /**< Most path structures sharing one type. */
+} kt_halftour_stats;
+
+/**
+ * @brief Enumerate the half-tours of one half, grouped by path structure.
+ *
+ * A frontier dynamic programme over the cells of the half, from the row
+ * farthest from the cut towards it; the states of the last row are the
+ * path structures.  McKay's lower half of 8x8 is (8, 4, 4).
+ * @param[out] out      Receives the new set; NULL on failure.
+ * @param width         Columns, 1 to ::KT_HALFTOUR_MAX_WIDTH.
+ * @param depth         Rows of this half, at least 1.
+ * @param other_depth   Rows of the half across the cut, at least 1 (decides
+ *                      which cells have moves across the cut).
+ * @param threads       Worker threads, at least 1 (0 means 1).
+ * @param progress      Optional callback (steps done of total); may cancel.
+ * @param user          Passed to @p progress.
+ * @return ::KT_OK; ::KT_EINVAL; ::KT_EUNSUPPORTED for a width above 8 or a
+ *         frontier that does not fit the state encoding; ::KT_EOVERFLOW
+ *         when a count passes 2^64 - 1; ::KT_ECANCELED; ::KT_ENOMEM;
+ *         ::KT_ETHREAD.
+ */
+KT_EXPORT kt_status kt_halftours_enumerate(kt_halftours **out, uint32_t width, uint32_t depth,
+                                           uint32_t other_depth, unsigned threads,
+                                           kt_progress_fn progress, void *user);
+
+/**
+ * @brief Release a set.  NULL is harmless.
+ * @param h The set.
+ */
+KT_EXPORT void kt_halftours_free(kt_halftours *h);
+
+/**
+ * @brief The geometry a set was made for.
+ * @param h                The set.
+ * @param[out] width       Optional: columns.
+ * @param[out] depth       Optional: rows of the half.
+ * @param[out] other_depth Optional: rows of the half across the cut.
+ */
+KT_EXPORT void kt_halftours_geometry(const kt_halftours *h, uint32_t *width, uint32_t *depth,
+                                     uint32_t *other_depth);
+
+/**
+ * @brief Number of distinct path structures.
+ * @param h The set.
+ * @return The count (structures are indexed 0 .. count-1 in key order).
+ */
+KT_EXPORT size_t kt_halftours_count(const kt_halftours *h);
+
+/**
+ * @brief McKay's summary figures.
+ * @param h       The set.
+ * @param[out] st Receives the figures.
+ * @return ::KT_OK or ::KT_EINVAL.
+ */
+KT_EXPORT kt_status kt_halftours_stats(const kt_halftours *h, kt_halftour_stats *st);
+
+/**
+ * @brief Path structure number @p index (in increasing key order).
+ * @param h          The set.
+ * @param index      Below kt_halftours_count().
+ * @param[out] out   Receives the structure, its count and its type.
+ * @return ::KT_OK or ::KT_EINVAL.
+ */
+KT_EXPORT kt_status kt_halftours_at(const kt_halftours *h, size_t index,
+                                    kt_halftour_structure *out);
+
+/**
+ * @brief Look a path structure up.
+ * @param h           The set.
+ * @param partner     2*width entries as in kt_halftour_structure::partner.
+ * @param[out] index  Optional: its index.
+ * @param[out] count  Optional: its number of half-tours (0 when absent).
+ * @return ::KT_OK; ::KT_ENOTFOUND when no half-tour has this structure;
+ *         ::KT_EINVAL when @p partner is not a valid pairing.
+ */
+KT_EXPORT kt_status kt_halftours_find(const kt_halftours *h, const uint8_t *partner,
+                                      size_t *index, uint64_t *count);
+
+/**
+ * @brief Call @p fn for every path structure, in key order.
+ * @param h    The set.
+ * @param fn   Callback; return non-zero to stop (the call then returns ::KT_ECANCELED).
+ * @param user Passed to @p fn.
+ * @return ::KT_OK, ::KT_EINVAL or ::KT_ECANCELED.
+ */
+KT_EXPORT kt_status kt_halftours_foreach(const kt_halftours *h,
+                                         int (*fn)(void *user, const kt_halftour_structure *s),
+                                         void *user);
+
+/**
+ * @brief McKay's compatibility of the types (aL, bU).
+ *
+ * All of @p b_upper (the type of the upper half's local row 1, McKay's
+ * rank 6) must be met by knight steps to local row 0 of the lower half
+ * (rank 4), which takes at most @p a_lower[x] steps at column x.
+ * @param width    Columns, 1 to ::KT_HALFTOUR_MAX_WIDTH.
+ * @param a_lower  @p width values 0-2: the lower half's row next to the cut.
+ * @param b_upper  @p width values 0-2: the upper half's second row.
+ * @return 1 when some set of steps meets the demand, 0 when none does or an
+ *         argument is invalid.
+ */
+KT_EXPORT int kt_halftour_types_compatible(uint32_t width, const uint8_t *a_lower,
+                                           const uint8_t *b_upper);
+
+/**
+ * @brief Count undirected closed tours by McKay's method: join the lower
+ *        and upper path structures across the cut.
+ *
+ * A frontier pass adds the crossing steps to every lower structure and
+ * yields, for each upper type, the pairings of the upper path ends that
+ * the lower half realises with their weights; each upper structure of that
+ * type is then matched against them (its union must be one cycle).  The
+ * count is returned as a 128-bit value in two halves.
+ * @param lower     The lower half (width W, depth DL, other depth DU).
+ * @param upper     The upper half (width W, depth DU, other depth DL); may
+ *                  be @p lower when DL == DU.
+ * @param threads   Worker threads (0 means 1).
+ * @param progress  Optional callback; may cancel.
+ * @param user      Passed to @p progress.
+ * @param[out] count_hi High 64 bits of the count.
+ * @param[out] count_lo Low 64 bits of the count.
+ * @return ::KT_OK; ::KT_EINVAL; ::KT_EMISMATCH when the halves do not fit
+ *         together; ::KT_EOVERFLOW; ::KT_ECANCELED; ::KT_ENOMEM; ::KT_ETHREAD.
+ */
+KT_EXPORT kt_status kt_halftours_join(const kt_halftours *lower, const kt_halftours *upper,
+                                      unsigned threads, kt_progress_fn progress, void *user,
+                                      uint64_t *count_hi, uint64_t *count_lo);
+
+/**
+ * @brief One shard of kt_halftours_join(): the tours whose lower path
+ *        structure falls in shard @p shard of @p shard_count.
+ *
+ * The lower structures are split into @p shard_count parts by the types of
+ * their last columns; the counts of shards 0 .. shard_count-1 sum exactly to
+ * the join's count, and each shard needs a fraction of the memory, so a long
+ * count can run shard by shard or on several machines.
+ * @param lower       The lower half.
+ * @param upper       The upper half.
+ * @param shard       Which shard, below @p shard_count.
+ * @param shard_count Number of shards, at least 1 (1: the whole join).
+ * @param threads     Worker threads (0 means 1).
+ * @param progress    Optional callback; may cancel.
+ * @param user        Passed to @p progress.
+ * @param[out] count_hi High 64 bits of this shard's count.
+ * @param[out] count_lo Low 64 bits of this shard's count.
+ * @return As kt_halftours_join(); ::KT_EINVAL for a bad shard.
+ */
+KT_EXPORT kt_status kt_halftours_join_shard(const kt_halftours *lower, const kt_halftours *upper,
+                                            uint32_t shard, uint32_t shard_count,
+                                            unsigned threads, kt_progress_fn progress,
+                                            void *user, uint64_t *count_hi, uint64_t *count_lo);
+
+/**
+ * @brief Count the undirected closed knight's tours of a @p width x
+ *        @p height board by McKay's method, cutting it below row @p split.
+ *
+ * Enumerates both halves (once when they are equal) and joins them.
+ * @param width     Columns, 1 to ::KT_HALFTOUR_MAX_WIDTH.
+ * @param height    Rows, at least 2.
+ * @param split     Rows of the upper half, 1 to height-1.
+ * @param threads   Worker threads (0 means 1).
+ * @param progress  Optional callback (enumeration and join); may cancel.
+ * @param user      Passed to @p progress.
+ * @param[out] count_hi High 64 bits of the count.
+ * @param[out] count_lo Low 64 bits of the count.
+ * @return As kt_halftours_enumerate() and kt_halftours_join().
+ */
+KT_EXPORT kt_status kt_halftours_count_closed(uint32_t width, uint32_t height, uint32_t split,
+                                              unsigned threads, kt_progress_fn progress,
+                                              void *user, uint64_t *count_hi,
+                                              uint64_t *count_lo);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KNIGHT_HALFTOUR_H */

@@ -1,0 +1,969 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * McKay's half-tours (see include/knight/halftour.h).
+ *
+ * Enumeration: a frontier pass over the half, farthest row first, using the
+ * engine of halftour_dp.c.  Cells of local rows 0 and 1 stay in the state
+ * to the end, so the last layer is exactly the set of path structures.
+ *
+ * Join: a second frontier pass starts from the lower path structures and
+ * adds the upper boundary cells one by one with their crossing steps; every
+ * lower cell must end with two edges.  What is left describes the upper
+ * side: for each upper boundary cell its number of crossing steps (which
+ * is its type in an upper half-tour) and the pairing of the upper path
+ * ends that the lower half and the crossing steps realise.  Grouped by
+ * type, each upper structure of a type is matched against these pairings:
+ * the tour closes exactly when the two pairings form a single cycle.
+ */
+#include "halftour_dp.h"
+
+#include <stdlib.h>
+
+__extension__ typedef unsigned __int128 u128;
+
+struct kt_halftours {
+    kt_allocator al;
+    uint32_t width, depth, other;
+    unsigned ncb;               /* boundary cells: width * min(2, depth) */
+    size_t n;
+    uint64_t *keys;             /* increasing */
+    uint64_t *counts;
+    kt_halftour_stats stats;
+};
+
+static void *default_alloc(void *opaque, size_t size)
+{
+    (void)opaque;
+    return malloc(size);
+}
+
+static void default_free(void *opaque, void *p)
+{
+    (void)opaque;
+    free(p);
+}
+
+static const kt_allocator malloc_allocator = {default_alloc, default_free, NULL};
+
+static inline unsigned nib(uint64_t k, unsigned i)
+{
+    return (unsigned)((k >> (4 * i)) & 15u);
+}
+
+/* ---- sorting ---- */
+
+/* LSD radix sort of (key, value) pairs by key, 16 bits a pass. */
+static bool sort_pairs(const kt_allocator *al, kti_hent *a, size_t n)
+{
+    if (n < 2) return true;
+    kti_hent *tmp = kti_alloc(al, n * sizeof *tmp);
+    size_t *cnt = kti_alloc(al, 65536 * sizeof *cnt);
+    if (tmp == NULL || cnt == NULL) {
+        kti_free(al, tmp);
+        kti_free(al, cnt);
+        return false;
+    }
+    kti_hent *src = a, *dst = tmp;
+    for (unsigned pass = 0; pass < 4; pass++) {
+        unsigned sh = 16 * pass;
+        memset(cnt, 0, 65536 * sizeof *cnt);
+        for (size_t i = 0; i < n; i++) cnt[(src[i].lo >> sh) & 0xFFFF]++;
+        if (cnt[(src[0].lo >> sh) & 0xFFFF] == n) continue;
+        size_t sum = 0;
+        for (size_t b = 0; b < 65536; b++) {
+            size_t c = cnt[b];
+            cnt[b] = sum;
+            sum += c;
+        }
+        for (size_t i = 0; i < n; i++) dst[cnt[(src[i].lo >> sh) & 0xFFFF]++] = src[i];
+        kti_hent *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != a) memcpy(a, src, n * sizeof *a);
+    kti_free(al, tmp);
+    kti_free(al, cnt);
+    return true;
+}
+
+/* LSD radix sort of 32-bit values, 16 bits a pass; tmp holds n values. */
+static void sort_u32(uint32_t *a, uint32_t *tmp, size_t n, size_t *cnt)
+{
+    uint32_t *src = a, *dst = tmp;
+    for (unsigned pass = 0; pass < 2; pass++) {
+        unsigned sh = 16 * pass;
+        memset(cnt, 0, 65536 * sizeof *cnt);
+        for (size_t i = 0; i < n; i++) cnt[(src[i] >> sh) & 0xFFFF]++;
+        size_t sum = 0;
+        for (size_t b = 0; b < 65536; b++) {
+            size_t c = cnt[b];
+            cnt[b] = sum;
+            sum += c;
+        }
+        for (size_t i = 0; i < n; i++) dst[cnt[(src[i] >> sh) & 0xFFFF]++] = src[i];
+        uint32_t *t = src;
+        src = dst;
+        dst = t;
+    }
+}
+
+/* ---- structures ---- */
+
+/* Canonical key from a per-cell code array (labels any values >= 2). */
+static uint64_t canon_key(const uint8_t *code, unsigned ncb)
+{
+    uint8_t map[32];
+    memset(map, 0, sizeof map);
+    unsigned next = 2;
+    uint64_t k = 0;
+    for (unsigned i = 0; i < ncb; i++) {
+        unsigned v = code[i];
+        if (v >= 2) {
+            if (map[v] == 0) map[v] = (uint8_t)next++;
+            v = map[v];
+        }
+        k |= (uint64_t)v << (4 * i);
+    }
+    return k;
+}
+
+/* McKay's type value of a half-tour boundary cell code. */
+static inline unsigned type_of_code(unsigned v)
+{
+    return v == 0 ? 2u : v == 1 ? 0u : 1u;
+}
+
+static uint32_t type_key(uint64_t key, unsigned ncb)
+{
+    uint32_t t = 0;
+    for (unsigned i = 0; i < ncb; i++) t |= (uint32_t)type_of_code(nib(key, i)) << (2 * i);
+    return t;
+}
+
+static void describe(const kt_halftours *h, size_t idx, kt_halftour_structure *s)
+{
+    uint64_t k = h->keys[idx];
+    memset(s, 0, sizeof *s);
+    memset(s->partner, KT_HALFTOUR_INTERIOR, sizeof s->partner);
+    s->key = k;
+    s->count = h->counts[idx];
+    for (unsigned i = 0; i < h->ncb; i++) {
+        unsigned v = nib(k, i);
+        s->type[i] = (uint8_t)type_of_code(v);
+        if (v == 0) s->partner[i] = (uint8_t)i;
+        else if (v >= 2)
+            for (unsigned j = 0; j < h->ncb; j++)
+                if (j != i && nib(k, j) == v) s->partner[i] = (uint8_t)j;
+    }
+}
+
+/* Number of knight moves across the cut from local cell (x, r). */
+static unsigned crossing_cap(uint32_t W, uint32_t other, uint32_t x, uint32_t r)
+{
+    unsigned c = 0;
+    int64_t xs = x;
+    if (r == 0) {
+        c += (xs - 2 >= 0) + (xs + 2 < (int64_t)W);
+        if (other >= 2) c += (xs - 1 >= 0) + (xs + 1 < (int64_t)W);
+    } else if (r == 1) {
+        c += (xs - 1 >= 0) + (xs + 1 < (int64_t)W);
+    }
+    return c;
+}
+
+/* ---- the enumeration problem ---- */
+
+typedef struct cellref {
+    int32_t x, r;
+} cellref;
+
+static void list_sorted(uint32_t live, uint8_t *n, uint8_t *out)
+{
+    *n = 0;
+    for (unsigned s = 0; s < 32; s++)
+        if ((live >> s) & 1u) out[(*n)++] = (uint8_t)s;
+}
+
+static kt_status build_enum(const kt_allocator *al, uint32_t W, uint32_t D, uint32_t O,
+                            kti_hstep **out, size_t *nsteps, uint8_t *bslot)
+{
+    size_t n = (size_t)W * D;
+    kti_hstep *st = kti_calloc(al, n, sizeof *st);
+    size_t *last = kti_alloc(al, n * sizeof *last);
+    uint8_t *slot = kti_alloc(al, n);
+    if (st == NULL || last == NULL || slot == NULL) {
+        kti_free(al, st);
+        kti_free(al, last);
+        kti_free(al, slot);
+        return KT_ENOMEM;
+    }
+#define ORD(x, r) ((size_t)((D - 1 - (uint32_t)(r)) * W + (uint32_t)(x)))
+    static const int later[4][2] = {{-2, -1}, {2, -1}, {-1, -2}, {1, -2}};
+    for (uint32_t r = 0; r < D; r++)
+        for (uint32_t x = 0; x < W; x++) {
+            size_t me = ORD(x, r), l = me;
+            for (int k = 0; k < 4; k++) {
+                int64_t nx = (int64_t)x + later[k][0], nr = (int64_t)r + later[k][1];
+                if (nx < 0 || nx >= W || nr < 0) continue;
+                size_t o = ORD(nx, nr);
+                if (o > l) l = o;
+            }
+            last[me] = l;
+        }
+    uint32_t live = 0;
+    kt_status rc = KT_OK;
+    for (size_t s = 0; s < n; s++) {
+        uint32_t r = D - 1 - (uint32_t)(s / W), x = (uint32_t)(s % W);
+        kti_hstep *p = &st[s];
+        list_sorted(live, &p->nin, p->in);
+        if (live == UINT32_MAX) {
+            rc = KT_EUNSUPPORTED;
+            break;
+        }
+        unsigned c = 0;
+        while ((live >> c) & 1u) c++;
+        slot[s] = (uint8_t)c;
+        p->slot = (uint8_t)c;
+        live |= 1u << c;
+        static const int earlier[4][2] = {{-2, 1}, {2, 1}, {-1, 2}, {1, 2}};
+        for (int k = 0; k < 4; k++) {
+            int64_t nx = (int64_t)x + earlier[k][0], nr = (int64_t)r + earlier[k][1];
+            if (nx < 0 || nx >= W || nr >= D) continue;
+            p->nb[p->nnb++] = slot[ORD(nx, nr)];
+        }
+        /* Cells whose last neighbour is this one (this one included). */
+        for (size_t q = s >= x + 2 * (size_t)W ? s - x - 2 * (size_t)W : 0; q <= s; q++) {
+            if (last[q] != s) continue;
+            uint32_t qr = D - 1 - (uint32_t)(q / W), qx = (uint32_t)(q % W);
+            uint8_t i = p->nfin++;
+            p->fin[i] = slot[q];
+            if (qr <= 1) {
+                unsigned cap = crossing_cap(W, O, qx, qr);
+                p->finmask[i] = (uint8_t)(4u | (cap >= 1 ? 2u : 0u) | (cap >= 2 ? 1u : 0u));
+                p->finclear[i] = 0;
+                bslot[qr * W + qx] = slot[q];
+            } else {
+                p->finmask[i] = 4u;
+                p->finclear[i] = 1;
+                live &= ~(1u << slot[q]);
+            }
+        }
+        list_sorted(live, &p->nout, p->out);
+    }
+#undef ORD
+    kti_free(al, last);
+    kti_free(al, slot);
+    if (rc != KT_OK) {
+        kti_free(al, st);
+        return rc;
+    }
+    *out = st;
+    *nsteps = n;
+    return KT_OK;
+}
+
+static void compute_stats(kt_halftours *h, uint32_t *types, uint32_t *tmp, size_t *cnt)
+{
+    kt_halftour_stats *s = &h->stats;
+    memset(s, 0, sizeof *s);
+    s->structures = h->n;
+    if (h->n == 0) return;
+    s->min_count = UINT64_MAX;
+    for (size_t i = 0; i < h->n; i++) {
+        uint64_t c = h->counts[i];
+        s->halftours = s->halftours + c < s->halftours ? UINT64_MAX : s->halftours + c;
+        if (c < s->min_count) s->min_count = c;
+        if (c > s->max_count) s->max_count = c;
+    }
+    if (types == NULL) return;
+    uint32_t W = h->width;
+    uint32_t amask = W >= 16 ? UINT32_MAX : (uint32_t)((1u << (2 * W)) - 1u);
+    for (int pass = 0; pass < 3; pass++) {
+        for (size_t i = 0; i < h->n; i++) {
+            uint32_t t = type_key(h->keys[i], h->ncb);
+            types[i] = pass == 0 ? t : pass == 1 ? (t & amask) : (t >> (2 * W));
+        }
+        sort_u32(types, tmp, h->n, cnt);
+        uint64_t distinct = 0, run = 0, maxrun = 0;
+        for (size_t i = 0; i < h->n; i++) {
+            if (i == 0 || types[i] != types[i - 1]) {
+                distinct++;
+                run = 0;
+            }
+            if (++run > maxrun) maxrun = run;
+        }
+        if (pass == 0) {
+            s->types = distinct;
+            s->max_per_type = maxrun;
+        } else if (pass == 1) {
+            s->a_values = distinct;
+        } else {
+            s->b_values = h->depth >= 2 ? distinct : 0;
+        }
+    }
+}
+
+static kt_status enumerate(kt_halftours **out, uint32_t W, uint32_t D, uint32_t O,
+                           unsigned threads, kti_hprogress *prog)
+{
+    const kt_allocator *al = &malloc_allocator;
+    kti_hstep *steps = NULL;
+    size_t nsteps = 0;
+    uint8_t bslot[KT_HALFTOUR_MAX_CELLS];
+    kt_status rc = build_enum(al, W, D, O, &steps, &nsteps, bslot);
+    if (rc != KT_OK) return rc;
+    kti_hprob prob = {nsteps, steps, false, NULL, NULL};
+    kti_hent *init = kti_alloc(al, sizeof *init);
+    if (init == NULL) {
+        kti_free(al, steps);
+        return KT_ENOMEM;
+    }
+    init->lo = 0;
+    init->hi = 0;
+    init->cnt = 1;
+    kti_hent *fin = NULL;
+    size_t nfin = 0;
+    uint64_t closed = 0;
+    rc = kti_hdp_run(&prob, al, init, 1, threads, prog, &fin, &nfin, &closed);
+    kti_free(al, steps);
+    if (rc != KT_OK) return rc;
+    kt_halftours *h = kti_calloc(al, 1, sizeof *h);
+    uint32_t *types = NULL;
+    size_t *cnt = NULL;
+    if (h == NULL) {
+        kti_free(al, fin);
+        return KT_ENOMEM;
+    }
+    h->al = *al;
+    h->width = W;
+    h->depth = D;
+    h->other = O;
+    h->ncb = W * (D >= 2 ? 2u : 1u);
+    /* Re-key by boundary cell. */
+    for (size_t i = 0; i < nfin; i++) {
+        uint8_t code[KT_HALFTOUR_MAX_CELLS];
+        for (unsigned c = 0; c < h->ncb; c++) code[c] = (uint8_t)kti_hdp_nib(fin[i].lo, fin[i].hi, bslot[c]);
+        fin[i].lo = canon_key(code, h->ncb);
+        fin[i].hi = 0;
+    }
+    if (!sort_pairs(al, fin, nfin)) goto nomem;
+    h->n = nfin;
+    h->keys = kti_alloc(al, (nfin ? nfin : 1) * sizeof *h->keys);
+    h->counts = kti_alloc(al, (nfin ? nfin : 1) * sizeof *h->counts);
+    types = kti_alloc(al, (nfin ? nfin : 1) * 2 * sizeof *types);
+    cnt = kti_alloc(al, 65536 * sizeof *cnt);
+    if (h->keys == NULL || h->counts == NULL || types == NULL || cnt == NULL) goto nomem;
+    for (size_t i = 0; i < nfin; i++) {
+        h->keys[i] = fin[i].lo;
+        h->counts[i] = fin[i].cnt;
+    }
+    kti_free(al, fin);
+    fin = NULL;
+    compute_stats(h, types, types + (nfin ? nfin : 1), cnt);
+    kti_free(al, types);
+    kti_free(al, cnt);
+    *out = h;
+    return KT_OK;
+nomem:
+    kti_free(al, fin);
+    kti_free(al, types);
+    kti_free(al, cnt);
+    kt_halftours_free(h);
+    return KT_ENOMEM;
+}
+
+kt_status kt_halftours_enumerate(kt_halftours **out, uint32_t width, uint32_t depth,
+                                 uint32_t other_depth, unsigned threads, kt_progress_fn progress,
+                                 void *user)
+{
+    if (out == NULL) return KT_EINVAL;
+    *out = NULL;
+    if (width == 0 || depth == 0 || other_depth == 0) return KT_EINVAL;
+    if (width > KT_HALFTOUR_MAX_WIDTH) return KT_EUNSUPPORTED;
+    if ((uint64_t)width * depth > 1u << 20) return KT_ETOOBIG;
+    kti_hprogress prog;
+    kti_progress_init(&prog.p, progress, user);
+    prog.done = 0;
+    prog.total = (uint64_t)width * depth;
+    return enumerate(out, width, depth, other_depth, threads, progress ? &prog : NULL);
+}
+
+void kt_halftours_free(kt_halftours *h)
+{
+    if (h == NULL) return;
+    kt_allocator al = h->al;
+    kti_free(&al, h->keys);
+    kti_free(&al, h->counts);
+    kti_free(&al, h);
+}
+
+void kt_halftours_geometry(const kt_halftours *h, uint32_t *width, uint32_t *depth,
+                           uint32_t *other_depth)
+{
+    if (width) *width = h ? h->width : 0;
+    if (depth) *depth = h ? h->depth : 0;
+    if (other_depth) *other_depth = h ? h->other : 0;
+}
+
+size_t kt_halftours_count(const kt_halftours *h)
+{
+    return h ? h->n : 0;
+}
+
+kt_status kt_halftours_stats(const kt_halftours *h, kt_halftour_stats *st)
+{
+    if (h == NULL || st == NULL) return KT_EINVAL;
+    *st = h->stats;
+    return KT_OK;
+}
+
+kt_status kt_halftours_at(const kt_halftours *h, size_t index, kt_halftour_structure *out)
+{
+    if (h == NULL || out == NULL || index >= h->n) return KT_EINVAL;
+    describe(h, index, out);
+    return KT_OK;
+}
+
+kt_status kt_halftours_find(const kt_halftours *h, const uint8_t *partner, size_t *index,
+                            uint64_t *count)
+{
+    if (h == NULL || partner == NULL) return KT_EINVAL;
+    uint8_t code[KT_HALFTOUR_MAX_CELLS];
+    unsigned label = 2;
+    for (unsigned i = 0; i < h->ncb; i++) code[i] = 0xFF;
+    for (unsigned i = 0; i < h->ncb; i++) {
+        unsigned p = partner[i];
+        if (p == KT_HALFTOUR_INTERIOR) {
+            code[i] = 1;
+        } else if (p == i) {
+            code[i] = 0;
+        } else {
+            if (p >= h->ncb || partner[p] != i) return KT_EINVAL;
+            if (p > i) {
+                code[i] = (uint8_t)label;
+                code[p] = (uint8_t)label;
+                label++;
+            }
+        }
+    }
+    uint64_t key = canon_key(code, h->ncb);
+    size_t lo = 0, hi = h->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (h->keys[mid] < key) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo < h->n && h->keys[lo] == key) {
+        if (index) *index = lo;
+        if (count) *count = h->counts[lo];
+        return KT_OK;
+    }
+    if (count) *count = 0;
+    return KT_ENOTFOUND;
+}
+
+kt_status kt_halftours_foreach(const kt_halftours *h,
+                               int (*fn)(void *user, const kt_halftour_structure *s), void *user)
+{
+    if (h == NULL || fn == NULL) return KT_EINVAL;
+    kt_halftour_structure s;
+    for (size_t i = 0; i < h->n; i++) {
+        describe(h, i, &s);
+        if (fn(user, &s) != 0) return KT_ECANCELED;
+    }
+    return KT_OK;
+}
+
+/* ---- compatibility ---- */
+
+/* Place the demand of b[x..] on a[] (remaining capacities). */
+static bool compat_rec(uint32_t W, uint8_t *cap, const uint8_t *b, uint32_t x)
+{
+    if (x == W) return true;
+    unsigned need = b[x];
+    int64_t l = (int64_t)x - 1, r = (int64_t)x + 1;
+    bool hl = l >= 0 && cap[l] > 0, hr = r < (int64_t)W && cap[r] > 0;
+    if (need == 0) return compat_rec(W, cap, b, x + 1);
+    if (need >= 2) {
+        if (!hl || !hr) return false;
+        cap[l]--;
+        cap[r]--;
+        bool ok = compat_rec(W, cap, b, x + 1);
+        cap[l]++;
+        cap[r]++;
+        return ok;
+    }
+    /* Prefer the left: it is not needed by later columns. */
+    if (hl) {
+        cap[l]--;
+        bool ok = compat_rec(W, cap, b, x + 1);
+        cap[l]++;
+        if (ok) return true;
+    }
+    if (hr) {
+        cap[r]--;
+        bool ok = compat_rec(W, cap, b, x + 1);
+        cap[r]++;
+        if (ok) return true;
+    }
+    return false;
+}
+
+int kt_halftour_types_compatible(uint32_t width, const uint8_t *a_lower, const uint8_t *b_upper)
+{
+    if (width == 0 || width > KT_HALFTOUR_MAX_WIDTH || a_lower == NULL || b_upper == NULL)
+        return 0;
+    uint8_t cap[KT_HALFTOUR_MAX_WIDTH];
+    for (uint32_t x = 0; x < width; x++) {
+        if (a_lower[x] > 2 || b_upper[x] > 2) return 0;
+        cap[x] = a_lower[x];
+    }
+    return compat_rec(width, cap, b_upper, 0) ? 1 : 0;
+}
+
+/* ---- the join ---- */
+
+static kt_status build_join(const kt_allocator *al, uint32_t W, uint32_t DL, uint32_t DU,
+                            kti_hstep **out, size_t *nsteps)
+{
+    unsigned rl = DL >= 2 ? 2 : 1, ru = DU >= 2 ? 2 : 1;
+    size_t n = (size_t)W * ru;
+    kti_hstep *st = kti_calloc(al, n, sizeof *st);
+    if (st == NULL) return KT_ENOMEM;
+    /* Upper cells in order x-major: step s = x * ru + r. */
+    int lastof[KT_HALFTOUR_MAX_CELLS];
+    for (unsigned i = 0; i < KT_HALFTOUR_MAX_CELLS; i++) lastof[i] = 0;
+    for (size_t s = 0; s < n; s++) {
+        uint32_t x = (uint32_t)(s / ru), r = (uint32_t)(s % ru);
+        kti_hstep *p = &st[s];
+        p->slot = (uint8_t)(2 * W + r * W + x);
+        int cand[4][2];
+        int nc = 0;
+        if (r == 0) {
+            cand[nc][0] = (int)x - 2, cand[nc++][1] = 0;
+            cand[nc][0] = (int)x + 2, cand[nc++][1] = 0;
+            if (rl >= 2) {
+                cand[nc][0] = (int)x - 1, cand[nc++][1] = 1;
+                cand[nc][0] = (int)x + 1, cand[nc++][1] = 1;
+            }
+        } else {
+            cand[nc][0] = (int)x - 1, cand[nc++][1] = 0;
+            cand[nc][0] = (int)x + 1, cand[nc++][1] = 0;
+        }
+        for (int k = 0; k < nc; k++) {
+            if (cand[k][0] < 0 || cand[k][0] >= (int)W) continue;
+            unsigned li = (unsigned)cand[k][1] * W + (unsigned)cand[k][0];
+            p->nb[p->nnb++] = (uint8_t)li;
+            lastof[li] = (int)s;
+        }
+    }
+    uint32_t live = 0;
+    for (unsigned i = 0; i < rl * W; i++) live |= 1u << i;
+    for (size_t s = 0; s < n; s++) {
+        kti_hstep *p = &st[s];
+        list_sorted(live, &p->nin, p->in);
+        live |= 1u << p->slot;
+        for (unsigned i = 0; i < rl * W; i++) {
+            if (lastof[i] != (int)s) continue;
+            uint8_t k = p->nfin++;
+            p->fin[k] = (uint8_t)i;
+            p->finmask[k] = 4u;
+            p->finclear[k] = 1;
+            live &= ~(1u << i);
+        }
+        list_sorted(live, &p->nout, p->out);
+    }
+    *out = st;
+    *nsteps = n;
+    return KT_OK;
+}
+
+/* Type-prefix filter of the join: after step s the crossing degrees of the
+ * upper cells 0..s (in step order) must begin the type of some upper
+ * structure.  One bitmap per step, indexed by the prefix in base 3. */
+typedef struct pfilter {
+    size_t nsteps;
+    uint8_t slot[KT_HALFTOUR_MAX_CELLS];     /* slot of upper cell of step s */
+    uint8_t *bits[KT_HALFTOUR_MAX_CELLS];
+} pfilter;
+
+static inline unsigned join_type_digit(unsigned code)
+{
+    return code == 0 ? 0u : code == 1 ? 2u : 1u;
+}
+
+static bool prefix_ok(const void *ctx, size_t step, const uint8_t *codes)
+{
+    const pfilter *f = ctx;
+    size_t v = 0;
+    for (size_t s = 0; s <= step; s++) v = v * 3 + join_type_digit(codes[f->slot[s]]);
+    return (f->bits[step][v >> 3] >> (v & 7)) & 1u;
+}
+
+static void pfilter_free(const kt_allocator *al, pfilter *f)
+{
+    for (size_t s = 0; s < KT_HALFTOUR_MAX_CELLS; s++) kti_free(al, f->bits[s]);
+}
+
+static kt_status pfilter_build(const kt_allocator *al, pfilter *f, const kti_hstep *steps,
+                               size_t nsteps, const kt_halftours *upper)
+{
+    memset(f, 0, sizeof *f);
+    f->nsteps = nsteps;
+    size_t pow3 = 1;
+    for (size_t s = 0; s < nsteps; s++) {
+        f->slot[s] = steps[s].slot;
+        pow3 *= 3;
+        f->bits[s] = kti_calloc(al, pow3 / 8 + 1, 1);
+        if (f->bits[s] == NULL) {
+            pfilter_free(al, f);
+            return KT_ENOMEM;
+        }
+    }
+    unsigned base = 2 * upper->width;
+    for (size_t i = 0; i < upper->n; i++) {
+        uint64_t k = upper->keys[i];
+        size_t v = 0;
+        for (size_t s = 0; s < nsteps; s++) {
+            v = v * 3 + type_of_code(nib(k, (unsigned)(f->slot[s] - base)));
+            f->bits[s][v >> 3] |= (uint8_t)(1u << (v & 7));
+        }
+    }
+    return KT_OK;
+}
+
+typedef struct jitem {
+    uint32_t type;
+    uint32_t k;        /* path ends */
+    uint64_t pair;     /* 4 bits per end: the index of its partner end */
+    uint64_t cnt;
+} jitem;
+
+static int cmp_jitem(const void *x, const void *y)
+{
+    const jitem *a = x, *b = y;
+    return (a->type > b->type) - (a->type < b->type);
+}
+
+/* Fill type, k and pair from per-cell codes, given what the codes mean. */
+static void make_item(jitem *it, const uint8_t *code, unsigned ncb, bool upper_side)
+{
+    it->type = 0;
+    it->k = 0;
+    it->pair = 0;
+    uint8_t endidx[KT_HALFTOUR_MAX_CELLS];
+    uint8_t firstend[32];
+    memset(firstend, 0xFF, sizeof firstend);
+    for (unsigned i = 0; i < ncb; i++) {
+        unsigned v = code[i];
+        unsigned t = upper_side ? type_of_code(v) : (v == 0 ? 0u : v == 1 ? 2u : 1u);
+        it->type |= (uint32_t)t << (2 * i);
+        if (v >= 2) {
+            unsigned e = it->k++;
+            endidx[i] = (uint8_t)e;
+            if (firstend[v] == 0xFF) {
+                firstend[v] = (uint8_t)e;
+            } else {
+                unsigned f = firstend[v];
+                it->pair |= (uint64_t)f << (4 * e);
+                it->pair |= (uint64_t)e << (4 * f);
+            }
+        }
+    }
+    (void)endidx;
+}
+
+static inline bool one_cycle(uint64_t pa, uint64_t pb, unsigned k)
+{
+    unsigned v = 0, steps = 0;
+    do {
+        v = (unsigned)((pa >> (4 * v)) & 15u);
+        v = (unsigned)((pb >> (4 * v)) & 15u);
+        steps++;
+    } while (v != 0);
+    return steps * 2 == k;
+}
+
+typedef struct group {
+    size_t a0, a1, b0, b1;
+} group;
+
+typedef struct cjob {
+    const jitem *A, *B;
+    const group *g;
+    size_t ng;
+    unsigned id, nthreads;
+    u128 sum;
+    atomic_bool *cancel;
+    kti_hprogress *prog;
+    uint64_t units;
+} cjob;
+
+static void combine_worker(void *arg)
+{
+    cjob *j = arg;
+    u128 sum = 0;
+    for (size_t gi = j->id; gi < j->ng; gi += j->nthreads) {
+        if ((gi & 255u) < j->nthreads) {
+            if (atomic_load_explicit(j->cancel, memory_order_relaxed)) return;
+            if (j->id == 0 && j->prog != NULL &&
+                kti_progress_tick(&j->prog->p, j->prog->done + (uint64_t)((double)gi / (double)j->ng * (double)j->units),
+                                  j->prog->total))
+                atomic_store(j->cancel, true);
+        }
+        const group *g = &j->g[gi];
+        for (size_t b = g->b0; b < g->b1; b++) {
+            const jitem *B = &j->B[b];
+            if (B->k == 0) continue;
+            u128 part = 0;
+            for (size_t a = g->a0; a < g->a1; a++) {
+                const jitem *A = &j->A[a];
+                if (one_cycle(A->pair, B->pair, B->k)) part += A->cnt;
+            }
+            sum += part * B->cnt;
+        }
+    }
+    j->sum = sum;
+}
+
+#define COMBINE_UNITS 16u
+
+/* Shard of a lower structure: the types of its last columns, which stay in
+ * the join's states longest, so that states of different shards rarely
+ * meet.  Any function works for correctness: the shards partition the
+ * lower structures and the count is linear in them. */
+static uint32_t shard_of(uint64_t key, uint32_t W, unsigned ncb, uint32_t count)
+{
+    uint32_t v = 0;
+    for (unsigned i = 0; i < ncb; i++) {
+        unsigned x = i % W;
+        if (x + 3 < W) continue;
+        v = v * 3 + type_of_code(nib(key, i));
+    }
+    uint64_t h = (uint64_t)v * 0x9E3779B97F4A7C15u;
+    return (uint32_t)((h >> 32) % count);
+}
+
+static kt_status join(const kt_halftours *lower, const kt_halftours *upper, unsigned threads,
+                      uint32_t shard, uint32_t nshards, kti_hprogress *prog, u128 *result)
+{
+    const kt_allocator *al = &malloc_allocator;
+    uint32_t W = lower->width;
+    kti_hstep *steps = NULL;
+    size_t nsteps = 0;
+    kt_status rc = build_join(al, W, lower->depth, upper->depth, &steps, &nsteps);
+    if (rc != KT_OK) return rc;
+    kti_hent *init = kti_alloc(al, (lower->n ? lower->n : 1) * sizeof *init);
+    if (init == NULL) {
+        kti_free(al, steps);
+        return KT_ENOMEM;
+    }
+    size_t ninit = 0;
+    for (size_t i = 0; i < lower->n; i++) {
+        if (nshards > 1 && shard_of(lower->keys[i], W, lower->ncb, nshards) != shard) continue;
+        init[ninit].lo = lower->keys[i];
+        init[ninit].hi = 0;
+        init[ninit].cnt = lower->counts[i];
+        ninit++;
+    }
+    pfilter pf;
+    rc = pfilter_build(al, &pf, steps, nsteps, upper);
+    if (rc != KT_OK) {
+        kti_free(al, init);
+        kti_free(al, steps);
+        return rc;
+    }
+    kti_hprob prob = {nsteps, steps, true, prefix_ok, &pf};
+    kti_hent *fin = NULL;
+    size_t nfin = 0;
+    uint64_t closed = 0;
+    rc = kti_hdp_run(&prob, al, init, ninit, threads, prog, &fin, &nfin, &closed);
+    pfilter_free(al, &pf);
+    kti_free(al, steps);
+    if (rc != KT_OK) return rc;
+    u128 total = 0;
+    if (closed != 0) {
+        uint64_t c = 0;
+        for (size_t i = 0; i < upper->n; i++)
+            if (upper->keys[i] == 0) c = upper->counts[i];
+        total += (u128)closed * c;
+    }
+    /* B: what the lower side realises; A: the upper structures. */
+    jitem *A = kti_alloc(al, (upper->n ? upper->n : 1) * sizeof *A);
+    jitem *B = kti_alloc(al, (nfin ? nfin : 1) * sizeof *B);
+    group *G = NULL;
+    cjob *jobs = NULL;
+    if (A == NULL || B == NULL) {
+        rc = KT_ENOMEM;
+        goto done;
+    }
+    unsigned ncu = upper->ncb;
+    for (size_t i = 0; i < nfin; i++) {
+        uint8_t code[KT_HALFTOUR_MAX_CELLS];
+        for (unsigned c = 0; c < ncu; c++)
+            code[c] = (uint8_t)kti_hdp_nib(fin[i].lo, fin[i].hi, 2 * W + c);
+        make_item(&B[i], code, ncu, false);
+        B[i].cnt = fin[i].cnt;
+    }
+    kti_free(al, fin);
+    fin = NULL;
+    for (size_t i = 0; i < upper->n; i++) {
+        uint8_t code[KT_HALFTOUR_MAX_CELLS];
+        for (unsigned c = 0; c < ncu; c++) code[c] = (uint8_t)nib(upper->keys[i], c);
+        make_item(&A[i], code, ncu, true);
+        A[i].cnt = upper->counts[i];
+    }
+    qsort(A, upper->n, sizeof *A, cmp_jitem);
+    qsort(B, nfin, sizeof *B, cmp_jitem);
+    size_t ng = 0, cap = 1024;
+    G = kti_alloc(al, cap * sizeof *G);
+    if (G == NULL) {
+        rc = KT_ENOMEM;
+        goto done;
+    }
+    for (size_t a = 0, b = 0; a < upper->n && b < nfin;) {
+        if (A[a].type < B[b].type) {
+            a++;
+            continue;
+        }
+        if (B[b].type < A[a].type) {
+            b++;
+            continue;
+        }
+        size_t a1 = a, b1 = b;
+        while (a1 < upper->n && A[a1].type == A[a].type) a1++;
+        while (b1 < nfin && B[b1].type == B[b].type) b1++;
+        if (ng == cap) {
+            group *g2 = kti_alloc(al, 2 * cap * sizeof *G);
+            if (g2 == NULL) {
+                rc = KT_ENOMEM;
+                goto done;
+            }
+            memcpy(g2, G, cap * sizeof *G);
+            kti_free(al, G);
+            G = g2;
+            cap *= 2;
+        }
+        G[ng].a0 = a;
+        G[ng].a1 = a1;
+        G[ng].b0 = b;
+        G[ng].b1 = b1;
+        ng++;
+        a = a1;
+        b = b1;
+    }
+    if (threads == 0) threads = 1;
+    if (threads > 64) threads = 64;
+    jobs = kti_calloc(al, threads, sizeof *jobs);
+    if (jobs == NULL) {
+        rc = KT_ENOMEM;
+        goto done;
+    }
+    atomic_bool cancel;
+    atomic_init(&cancel, false);
+    for (unsigned t = 0; t < threads; t++) {
+        jobs[t].A = A;
+        jobs[t].B = B;
+        jobs[t].g = G;
+        jobs[t].ng = ng;
+        jobs[t].id = t;
+        jobs[t].nthreads = threads;
+        jobs[t].cancel = &cancel;
+        jobs[t].prog = prog;
+        jobs[t].units = COMBINE_UNITS;
+    }
+    rc = kti_hdp_parallel(threads, combine_worker, jobs, sizeof *jobs);
+    if (rc != KT_OK) goto done;
+    if (atomic_load(&cancel)) {
+        rc = KT_ECANCELED;
+        goto done;
+    }
+    for (unsigned t = 0; t < threads; t++) total += jobs[t].sum;
+    if (prog != NULL) {
+        prog->done += COMBINE_UNITS;
+        if (kti_progress_tick(&prog->p, prog->done, prog->total)) {
+            rc = KT_ECANCELED;
+            goto done;
+        }
+    }
+    *result = total;
+done:
+    kti_free(al, fin);
+    kti_free(al, A);
+    kti_free(al, B);
+    kti_free(al, G);
+    kti_free(al, jobs);
+    return rc;
+}
+
+static kt_status check_pair(const kt_halftours *lower, const kt_halftours *upper)
+{
+    if (lower->width != upper->width || lower->depth != upper->other ||
+        upper->depth != lower->other)
+        return KT_EMISMATCH;
+    return KT_OK;
+}
+
+static uint64_t join_units(const kt_halftours *upper)
+{
+    return (uint64_t)upper->ncb + COMBINE_UNITS;
+}
+
+kt_status kt_halftours_join(const kt_halftours *lower, const kt_halftours *upper, unsigned threads,
+                            kt_progress_fn progress, void *user, uint64_t *count_hi,
+                            uint64_t *count_lo)
+{
+    return kt_halftours_join_shard(lower, upper, 0, 1, threads, progress, user, count_hi,
+                                   count_lo);
+}
+
+kt_status kt_halftours_join_shard(const kt_halftours *lower, const kt_halftours *upper,
+                                  uint32_t shard, uint32_t shard_count, unsigned threads,
+                                  kt_progress_fn progress, void *user, uint64_t *count_hi,
+                                  uint64_t *count_lo)
+{
+    if (lower == NULL || upper == NULL || count_hi == NULL || count_lo == NULL ||
+        shard_count == 0 || shard >= shard_count)
+        return KT_EINVAL;
+    kt_status rc = check_pair(lower, upper);
+    if (rc != KT_OK) return rc;
+    kti_hprogress prog;
+    kti_progress_init(&prog.p, progress, user);
+    prog.done = 0;
+    prog.total = join_units(upper);
+    u128 r = 0;
+    rc = join(lower, upper, threads, shard, shard_count, progress ? &prog : NULL, &r);
+    if (rc != KT_OK) return rc;
+    *count_hi = (uint64_t)(r >> 64);
+    *count_lo = (uint64_t)r;
+    return KT_OK;
+}
+
+kt_status kt_halftours_count_closed(uint32_t width, uint32_t height, uint32_t split,
+                                    unsigned threads, kt_progress_fn progress, void *user,
+                                    uint64_t *count_hi, uint64_t *count_lo)
+{
+    if (count_hi == NULL || count_lo == NULL || width == 0 || height < 2 || split == 0 ||
+        split >= height)
+        return KT_EINVAL;
+    if (width > KT_HALFTOUR_MAX_WIDTH) return KT_EUNSUPPORTED;
+    if ((uint64_t)width * height > 1u << 20) return KT_ETOOBIG;
+    uint32_t DU = split, DL = height - split;
+    kti_hprogress prog;
+    kti_progress_init(&prog.p, progress, user);
+    prog.done = 0;
+    prog.total = (uint64_t)width * DL + (DL == DU ? 0 : (uint64_t)width * DU) +
+                 (uint64_t)width * (DU >= 2 ? 2 : 1) + COMBINE_UNITS;
+    kti_hprogress *pp = progress ? &prog : NULL;
+    kt_halftours *lower = NULL, *upper = NULL;
+    kt_status rc = enumerate(&lower, width, DL, DU, threads, pp);
+    if (rc == KT_OK && DL != DU) rc = enumerate(&upper, width, DU, DL, threads, pp);
+    u128 r = 0;
+    if (rc == KT_OK) rc = join(lower, upper ? upper : lower, threads, 0, 1, pp, &r);
+    kt_halftours_free(lower);
+    kt_halftours_free(upper);
+    if (rc != KT_OK) return rc;
+    *count_hi = (uint64_t)(r >> 64);
+    *count_lo = (uint64_t)r;
+    return KT_OK;
+}

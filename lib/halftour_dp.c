@@ -1,0 +1,506 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The frontier engine of the half-tour module (see halftour_dp.h).
+ *
+ * One layer of states per step.  With T threads a step has two phases:
+ * (A) each thread expands a share of the input states into its own hash
+ * table; (B) thread p gathers from every table the keys of hash partition
+ * p, sums equal keys and compacts them into its share of the next layer.
+ * Partitions are balanced by the hash, so the next phase A again gives
+ * thread t partition t.
+ */
+#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
+#define _DEFAULT_SOURCE 1   /* madvise */
+#endif
+#include "halftour_dp.h"
+
+#include <pthread.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+#include <stdlib.h>
+#ifdef KTI_HDP_TRACE
+#include <stdio.h>
+#endif
+
+#define EMPTY UINT64_MAX
+/* Most threads one pass uses (each thread keeps one table per thread). */
+#define KTI_HDP_MAXT 16
+
+typedef struct htab {
+    kti_hent *e;
+    size_t cap;      /* power of two, or 0 */
+    size_t n;
+    unsigned rot;    /* index = rotl(hash, rot) & (cap - 1); differs between threads */
+} htab;
+
+static inline size_t ht_index(const htab *t, uint64_t h)
+{
+    unsigned r = t->rot & 63u;
+    uint64_t x = r ? (h << r) | (h >> (64u - r)) : h;
+    return (size_t)x & (t->cap - 1);
+}
+
+static inline uint64_t hmix(uint64_t lo, uint64_t hi)
+{
+    uint64_t h = lo * 0x9E3779B97F4A7C15u ^ (hi + 0x632BE59BD9B4E019u) * 0xC2B2AE3D27D4EB4Fu;
+    h ^= h >> 31;
+    h *= 0xBF58476D1CE4E5B9u;
+    h ^= h >> 29;
+    return h;
+}
+
+/* Large tables are probed at random: ask for huge pages (fewer TLB misses). */
+static void *big_alloc(const kt_allocator *al, size_t bytes)
+{
+    void *p = kti_alloc(al, bytes);
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (p != NULL && bytes >= ((size_t)4 << 20)) {
+        uintptr_t a = ((uintptr_t)p + 4095u) & ~(uintptr_t)4095u;
+        uintptr_t e = ((uintptr_t)p + bytes) & ~(uintptr_t)4095u;
+        if (e > a) (void)madvise((void *)a, e - a, MADV_HUGEPAGE);
+    }
+#endif
+    return p;
+}
+
+static void ht_clear(htab *t)
+{
+    if (t->e != NULL && t->n != 0) memset(t->e, 0xFF, t->cap * sizeof(kti_hent));
+    t->n = 0;
+}
+
+static inline kti_hent *ht_slot(kti_hent *e, size_t mask, size_t i, uint64_t lo, uint64_t hi)
+{
+    for (;;) {
+        kti_hent *x = &e[i];
+        if ((x->lo == lo && x->hi == hi) || (x->lo == EMPTY && x->hi == EMPTY)) return x;
+        i = (i + 1) & mask;
+    }
+}
+
+static bool ht_grow(htab *t, const kt_allocator *al)
+{
+    size_t ncap = t->cap ? t->cap * 2 : (size_t)1 << 12;
+    size_t bytes;
+    if (ncap < t->cap || !kti_mul_ok(ncap, sizeof(kti_hent), &bytes)) return false;
+    kti_hent *e = big_alloc(al, bytes);
+    if (e == NULL) return false;
+    memset(e, 0xFF, bytes);
+    htab nt = {e, ncap, 0, t->rot};
+    for (size_t i = 0; i < t->cap; i++) {
+        kti_hent *x = &t->e[i];
+        if (x->lo == EMPTY && x->hi == EMPTY) continue;
+        *ht_slot(e, ncap - 1, ht_index(&nt, hmix(x->lo, x->hi)), x->lo, x->hi) = *x;
+    }
+    kti_free(al, t->e);
+    t->e = e;
+    t->cap = ncap;
+    return true;
+}
+
+/* Inserts are batched: each key's slot is prefetched when the key is
+ * queued and the batch is applied when full, which hides most of the
+ * cache misses of a large table. */
+#define BATCH 32
+
+typedef struct batch {
+    kti_hent e[BATCH];
+    uint64_t h[BATCH];
+    unsigned n;
+} batch;
+
+/* Apply the batch; false on allocation failure. */
+static bool ht_flush(htab *t, const kt_allocator *al, batch *b, bool *ovf)
+{
+    if ((t->n + b->n) * 4 > t->cap * 3) {
+        while ((t->n + b->n) * 4 > t->cap * 3)
+            if (!ht_grow(t, al)) return false;
+    }
+    size_t mask = t->cap - 1;
+    for (unsigned k = 0; k < b->n; k++) {
+        const kti_hent *y = &b->e[k];
+        kti_hent *x = ht_slot(t->e, mask, ht_index(t, b->h[k]), y->lo, y->hi);
+        if (x->lo == EMPTY && x->hi == EMPTY) {
+            *x = *y;
+            t->n++;
+        } else if (__builtin_add_overflow(x->cnt, y->cnt, &x->cnt)) {
+            *ovf = true;
+        }
+    }
+    b->n = 0;
+    return true;
+}
+
+static inline bool ht_queue(htab *t, const kt_allocator *al, batch *b, uint64_t lo, uint64_t hi,
+                            uint64_t cnt, bool *ovf)
+{
+    uint64_t h = hmix(lo, hi);
+    if (t->cap) __builtin_prefetch(&t->e[ht_index(t, h)], 1, 0);
+    unsigned k = b->n++;
+    b->e[k].lo = lo;
+    b->e[k].hi = hi;
+    b->e[k].cnt = cnt;
+    b->h[k] = h;
+    if (b->n == BATCH) return ht_flush(t, al, b, ovf);
+    return true;
+}
+
+/* ---- threads ---- */
+
+typedef struct prun {
+    void (*fn)(void *);
+    void *arg;
+} prun;
+
+static void *prun_main(void *a)
+{
+    prun *r = a;
+    r->fn(r->arg);
+    return NULL;
+}
+
+kt_status kti_hdp_parallel(unsigned n, void (*fn)(void *), void *ctx, size_t size)
+{
+    pthread_t tid[64];
+    prun runs[64];
+    bool started[64];
+    if (n > 64) n = 64;
+    for (unsigned i = 1; i < n; i++) {
+        runs[i].fn = fn;
+        runs[i].arg = (char *)ctx + (size_t)i * size;
+        started[i] = pthread_create(&tid[i], NULL, prun_main, &runs[i]) == 0;
+    }
+    fn(ctx);
+    /* A thread that could not start has its share run here: same result. */
+    for (unsigned i = 1; i < n; i++) {
+        if (started[i]) pthread_join(tid[i], NULL);
+        else fn(runs[i].arg);
+    }
+    return KT_OK;
+}
+
+/* ---- the engine ---- */
+
+typedef struct part {
+    kti_hent *e;
+    size_t n, cap;
+} part;
+
+typedef struct shared {
+    const kti_hprob *prob;
+    const kt_allocator *al;
+    unsigned nthreads;
+    size_t step;
+    const part *in;            /* nthreads input parts (or 1) */
+    unsigned nin;
+    size_t total_in;
+    atomic_bool cancel;
+    kti_hprogress *prog;
+} shared;
+
+typedef struct worker {
+    shared *sh;
+    unsigned id;
+    htab tab[KTI_HDP_MAXT];    /* phase A: one table per hash partition */
+    part outp;                 /* compacted partition */
+    batch bt[KTI_HDP_MAXT];
+    uint64_t closed;
+    bool ovf, oom, lbl;
+} worker;
+
+static void expand_one(worker *w, const kti_hstep *st, bool closing_ok, uint64_t lo, uint64_t hi,
+                       uint64_t cnt);
+
+static void emit(worker *w, const kti_hstep *st, uint8_t *t, bool closed, uint64_t cnt)
+{
+    for (unsigned i = 0; i < st->nfin; i++) {
+        unsigned f = st->fin[i];
+        unsigned v = t[f];
+        unsigned d = v == 0 ? 0u : v == 1 ? 2u : 1u;
+        if (!((st->finmask[i] >> d) & 1u)) return;
+        if (st->finclear[i]) t[f] = 0;
+    }
+    if (closed) {
+        for (unsigned i = 0; i < st->nout; i++)
+            if (t[st->out[i]] != 1) return;
+        if (__builtin_add_overflow(w->closed, cnt, &w->closed)) w->ovf = true;
+        return;
+    }
+    const kti_hprob *pr = w->sh->prob;
+    if (pr->filter != NULL && !pr->filter(pr->filter_ctx, w->sh->step, t)) return;
+    uint8_t map[32];
+    memset(map, 0, sizeof map);
+    unsigned next = 2;
+    uint64_t lo = 0, hi = 0;
+    for (unsigned i = 0; i < st->nout; i++) {
+        unsigned s = st->out[i];
+        unsigned v = t[s];
+        if (v >= 2) {
+            if (map[v] == 0) {
+                if (next > 15) {
+                    w->lbl = true;
+                    return;
+                }
+                map[v] = (uint8_t)next++;
+            }
+            v = map[v];
+        }
+        if (s < 16) lo |= (uint64_t)v << (4 * s);
+        else hi |= (uint64_t)v << (4 * (s - 16));
+    }
+    unsigned nt = w->sh->nthreads;
+    unsigned p = nt == 1 ? 0u : (unsigned)((hmix(lo, hi) >> 40) % nt);
+    if (!ht_queue(&w->tab[p], w->sh->al, &w->bt[p], lo, hi, cnt, &w->ovf)) w->oom = true;
+}
+
+#define FRESH 31u
+
+static void expand_one(worker *w, const kti_hstep *st, bool closing_ok, uint64_t lo, uint64_t hi,
+                       uint64_t cnt)
+{
+    uint8_t s[KTI_HDP_SLOTS], t[KTI_HDP_SLOTS];
+    memset(s, 0, sizeof s);
+    for (unsigned i = 0; i < st->nin; i++) s[st->in[i]] = (uint8_t)kti_hdp_nib(lo, hi, st->in[i]);
+    const unsigned c = st->slot;
+    const unsigned nnb = st->nnb;
+    /* no edge */
+    memcpy(t, s, sizeof t);
+    t[c] = 0;
+    emit(w, st, t, false, cnt);
+    for (unsigned i = 0; i < nnb; i++) {
+        unsigned a = st->nb[i];
+        unsigned va = s[a];
+        if (va == 1) continue;
+        /* one edge c-a */
+        memcpy(t, s, sizeof t);
+        if (va == 0) {
+            t[a] = FRESH;
+            t[c] = FRESH;
+        } else {
+            t[a] = 1;
+            t[c] = (uint8_t)va;
+        }
+        emit(w, st, t, false, cnt);
+        /* two edges c-a, c-b */
+        for (unsigned j = i + 1; j < nnb; j++) {
+            unsigned b = st->nb[j];
+            unsigned vb = s[b];
+            if (vb == 1) continue;
+            bool closed = false;
+            memcpy(t, s, sizeof t);
+            t[c] = 1;
+            if (va == 0 && vb == 0) {
+                t[a] = FRESH;
+                t[b] = FRESH;
+            } else if (va == 0) {
+                t[a] = (uint8_t)vb;
+                t[b] = 1;
+            } else if (vb == 0) {
+                t[b] = (uint8_t)va;
+                t[a] = 1;
+            } else if (va == vb) {
+                if (!closing_ok) continue;
+                t[a] = 1;
+                t[b] = 1;
+                closed = true;
+            } else {
+                t[a] = 1;
+                t[b] = 1;
+                for (unsigned k = 0; k < st->nin; k++)
+                    if (t[st->in[k]] == vb) t[st->in[k]] = (uint8_t)va;
+            }
+            emit(w, st, t, closed, cnt);
+        }
+    }
+}
+
+static void phase_a(void *arg)
+{
+    worker *w = arg;
+    shared *sh = w->sh;
+    const kti_hstep *st = &sh->prob->steps[sh->step];
+    bool closing_ok = sh->prob->allow_close && sh->step + 1 == sh->prob->nsteps;
+    for (unsigned p = 0; p < sh->nthreads; p++) ht_clear(&w->tab[p]);
+    /* This thread's share of the concatenated input. */
+    size_t beg, end;
+    if (sh->nin == sh->nthreads && sh->nin > 1) {
+        beg = 0;
+        end = sh->in[w->id].n;
+    } else {
+        beg = sh->total_in / sh->nthreads * w->id;
+        end = w->id + 1 == sh->nthreads ? sh->total_in : sh->total_in / sh->nthreads * (w->id + 1);
+    }
+    const part *in = sh->nin == sh->nthreads && sh->nin > 1 ? &sh->in[w->id] : &sh->in[0];
+    for (size_t i = beg; i < end; i++) {
+        if ((i & 4095u) == 0) {
+            if (atomic_load_explicit(&sh->cancel, memory_order_relaxed) || w->oom) return;
+            if (w->id == 0 && sh->prog != NULL &&
+                kti_progress_tick(&sh->prog->p, sh->prog->done, sh->prog->total))
+                atomic_store(&sh->cancel, true);
+        }
+        const kti_hent *x = &in->e[i];
+        expand_one(w, st, closing_ok, x->lo, x->hi, x->cnt);
+    }
+    for (unsigned p = 0; p < sh->nthreads; p++)
+        if (!ht_flush(&w->tab[p], sh->al, &w->bt[p], &w->ovf)) w->oom = true;
+}
+
+static bool compact(worker *w, htab *t)
+{
+    part *o = &w->outp;
+    o->n = 0;
+    if (o->cap < t->n || o->e == NULL) {
+        kti_free(w->sh->al, o->e);
+        o->cap = t->n + t->n / 4 + 16;
+        o->e = big_alloc(w->sh->al, o->cap * sizeof(kti_hent));
+        if (o->e == NULL) {
+            o->cap = 0;
+            return false;
+        }
+    }
+    for (size_t i = 0; i < t->cap; i++) {
+        kti_hent *x = &t->e[i];
+        if (x->lo == EMPTY && x->hi == EMPTY) continue;
+        o->e[o->n++] = *x;
+    }
+    return true;
+}
+
+static void phase_b(void *arg)
+{
+    worker *w = arg;
+    shared *sh = w->sh;
+    worker *all = w - w->id;
+    htab *base = &w->tab[w->id];
+    for (unsigned t = 0; t < sh->nthreads; t++) {
+        if (t == w->id) continue;
+        const htab *src = &all[t].tab[w->id];
+        if (src->n == 0) continue;
+        for (size_t i = 0; i < src->cap; i++) {
+            const kti_hent *x = &src->e[i];
+            if (x->lo == EMPTY && x->hi == EMPTY) continue;
+            if (!ht_queue(base, sh->al, &w->bt[0], x->lo, x->hi, x->cnt, &w->ovf)) {
+                w->oom = true;
+                return;
+            }
+        }
+    }
+    if (!ht_flush(base, sh->al, &w->bt[0], &w->ovf)) {
+        w->oom = true;
+        return;
+    }
+    if (!compact(w, base)) w->oom = true;
+}
+
+kt_status kti_hdp_run(const kti_hprob *prob, const kt_allocator *al, kti_hent *init, size_t ninit,
+                      unsigned threads, kti_hprogress *prog, kti_hent **out, size_t *nout,
+                      uint64_t *closed)
+{
+    if (threads == 0) threads = 1;
+    if (threads > KTI_HDP_MAXT) threads = KTI_HDP_MAXT;
+    shared sh;
+    memset(&sh, 0, sizeof sh);
+    sh.prob = prob;
+    sh.al = al;
+    sh.nthreads = threads;
+    sh.prog = prog;
+    atomic_init(&sh.cancel, false);
+    worker *w = kti_calloc(al, threads, sizeof *w);
+    part *parts = kti_calloc(al, threads, sizeof *parts);
+    kt_status rc = KT_OK;
+    uint64_t closed_total = 0;
+    if (w == NULL || parts == NULL) {
+        rc = KT_ENOMEM;
+        goto done;
+    }
+    for (unsigned i = 0; i < threads; i++) {
+        w[i].sh = &sh;
+        w[i].id = i;
+        /* Phase B merges thread t's tables into thread p's: their index
+         * functions must differ, or slot order clusters the merge. */
+        for (unsigned p = 0; p < KTI_HDP_MAXT; p++) w[i].tab[p].rot = 17u * i;
+    }
+    parts[0].e = init;
+    parts[0].n = ninit;
+    parts[0].cap = ninit;
+    init = NULL;
+    unsigned nparts = 1;
+    for (size_t step = 0; step < prob->nsteps; step++) {
+        sh.step = step;
+        sh.in = parts;
+        sh.nin = nparts;
+        sh.total_in = 0;
+        for (unsigned i = 0; i < nparts; i++) sh.total_in += parts[i].n;
+        rc = kti_hdp_parallel(threads, phase_a, w, sizeof *w);
+        if (rc != KT_OK) goto done;
+        if (atomic_load(&sh.cancel)) {
+            rc = KT_ECANCELED;
+            goto done;
+        }
+        for (unsigned i = 0; i < threads; i++) {
+            if (w[i].oom) rc = KT_ENOMEM;
+            else if (w[i].lbl && rc == KT_OK) rc = KT_EUNSUPPORTED;
+        }
+        if (rc != KT_OK) goto done;
+        rc = kti_hdp_parallel(threads, phase_b, w, sizeof *w);
+        if (rc != KT_OK) goto done;
+        for (unsigned i = 0; i < threads; i++) {
+            part t = parts[i];
+            parts[i] = w[i].outp;
+            w[i].outp = t;   /* reused as the next output buffer */
+            if (w[i].oom) rc = KT_ENOMEM;
+        }
+        nparts = threads;
+        if (rc != KT_OK) goto done;
+#ifdef KTI_HDP_TRACE
+        {
+            size_t nn = 0;
+            for (unsigned i = 0; i < nparts; i++) nn += parts[i].n;
+            fprintf(stderr, "step %zu: in %zu out %zu t=%.2f\n", step, sh.total_in, nn, kti_now());
+        }
+#endif
+        if (prog != NULL) {
+            prog->done++;
+            if (kti_progress_tick(&prog->p, prog->done, prog->total)) {
+                rc = KT_ECANCELED;
+                goto done;
+            }
+        }
+    }
+    for (unsigned i = 0; i < threads; i++) {
+        if (w[i].ovf) rc = KT_EOVERFLOW;
+        if (__builtin_add_overflow(closed_total, w[i].closed, &closed_total)) rc = KT_EOVERFLOW;
+    }
+    if (rc != KT_OK) goto done;
+    /* Concatenate the parts. */
+    {
+        size_t n = 0;
+        for (unsigned i = 0; i < nparts; i++) n += parts[i].n;
+        kti_hent *res = kti_alloc(al, (n ? n : 1) * sizeof *res);
+        if (res == NULL) {
+            rc = KT_ENOMEM;
+            goto done;
+        }
+        size_t k = 0;
+        for (unsigned i = 0; i < nparts; i++) {
+            if (parts[i].n) memcpy(res + k, parts[i].e, parts[i].n * sizeof *res);
+            k += parts[i].n;
+        }
+        *out = res;
+        *nout = n;
+        *closed = closed_total;
+    }
+done:
+    kti_free(al, init);
+    if (parts != NULL)
+        for (unsigned i = 0; i < threads; i++) kti_free(al, parts[i].e);
+    if (w != NULL)
+        for (unsigned i = 0; i < threads; i++) {
+            for (unsigned p = 0; p < KTI_HDP_MAXT; p++) kti_free(al, w[i].tab[p].e);
+            kti_free(al, w[i].outp.e);
+        }
+    kti_free(al, parts);
+    kti_free(al, w);
+    return rc;
+}

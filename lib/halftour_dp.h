@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Internal: the frontier (transfer-matrix) engine behind halftour.c.
+ *
+ * A state gives each of up to 32 slots a 4-bit code: 0 = a cell with no
+ * edge yet, 1 = a cell with two edges, 2..15 = one end of a path (the two
+ * ends of a path share the label; labels are numbered in slot order).
+ * A problem is a list of steps; each step puts one new cell into a slot,
+ * joins it by 0, 1 or 2 edges to neighbour slots, then checks the final
+ * degree of the slots whose last neighbour this was (and clears those that
+ * leave).  Closing a cycle is refused, except at the last step of a
+ * problem that allows it, where a state whose live slots all have two
+ * edges is added to a separate total.
+ */
+#ifndef KNIGHT_HALFTOUR_DP_H
+#define KNIGHT_HALFTOUR_DP_H
+
+#include "internal.h"
+
+#define KTI_HDP_SLOTS 32
+
+typedef struct kti_hent {
+    uint64_t lo, hi;   /* slots 0-15, 16-31 */
+    uint64_t cnt;
+} kti_hent;
+
+typedef struct kti_hstep {
+    uint8_t slot;                      /* the new cell's slot */
+    uint8_t nnb;                       /* neighbour slots it may join */
+    uint8_t nb[8];
+    uint8_t nfin;                      /* slots whose degree is now final */
+    uint8_t fin[KTI_HDP_SLOTS];
+    uint8_t finmask[KTI_HDP_SLOTS];    /* bit d: final degree d allowed */
+    uint8_t finclear[KTI_HDP_SLOTS];   /* 1: the slot leaves (must then have degree 0 or 2) */
+    uint8_t nin;                       /* live slots before the step, increasing */
+    uint8_t in[KTI_HDP_SLOTS];
+    uint8_t nout;                      /* live slots after the step, increasing */
+    uint8_t out[KTI_HDP_SLOTS];
+} kti_hstep;
+
+typedef struct kti_hprob {
+    size_t nsteps;
+    const kti_hstep *steps;
+    bool allow_close;                  /* a single cycle may close at the last step */
+    /* Optional: called for each new state (codes by slot) after step `step`;
+     * false drops it. */
+    bool (*filter)(const void *ctx, size_t step, const uint8_t *codes);
+    const void *filter_ctx;
+} kti_hprob;
+
+/* Progress reporting shared by the passes of one public call. */
+typedef struct kti_hprogress {
+    kti_progress p;
+    uint64_t done, total;
+} kti_hprogress;
+
+/* Run the problem from the states init[0..ninit) (consumed: freed with al,
+ * also on failure).  On success *out holds the final states (distinct keys,
+ * unordered, allocated with al) and *closed the total of closed cycles.
+ * Each step adds 1 to prog->done. */
+KTI_HIDDEN kt_status kti_hdp_run(const kti_hprob *prob, const kt_allocator *al, kti_hent *init,
+                                 size_t ninit, unsigned threads, kti_hprogress *prog,
+                                 kti_hent **out, size_t *nout, uint64_t *closed);
+
+/* Run fn(ctx + i*size) for i = 0..n-1, i = 0 on the calling thread. */
+KTI_HIDDEN kt_status kti_hdp_parallel(unsigned n, void (*fn)(void *), void *ctx, size_t size);
+
+static inline unsigned kti_hdp_nib(uint64_t lo, uint64_t hi, unsigned s)
+{
+    return (unsigned)(((s < 16 ? lo : hi) >> (4 * (s & 15))) & 15u);
+}
+
+#endif /* KNIGHT_HALFTOUR_DP_H */

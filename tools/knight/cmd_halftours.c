@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: MIT */
+/* knight halftours: McKay's half-tour statistics, optionally the closed-tour
+ * count by joining the halves. */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void print_type(const kt_halftour_structure *s, uint32_t w, uint32_t rows)
+{
+    printf("(");
+    for (uint32_t r = 0; r < rows; r++) {
+        printf("%s(", r ? "; " : "");
+        for (uint32_t x = 0; x < w; x++) printf("%s%u", x ? "," : "", s->type[r * w + x]);
+        printf(")");
+    }
+    printf(")");
+}
+
+int cmd_halftours(int argc, char **argv)
+{
+    uint64_t width = 8, depth = 4, other = 4, threads = 2;
+    bool join = false, have_other = false;
+    const char *v;
+    for (int i = 1; i < argc; i++) {
+        if (cli_opt(argc, argv, &i, "--width", &v)) {
+            if (!cli_parse_u64(v, &width) || width == 0 || width > KT_HALFTOUR_MAX_WIDTH)
+                return cli_fail("--width wants 1 to %d", KT_HALFTOUR_MAX_WIDTH);
+        } else if (cli_opt(argc, argv, &i, "--depth", &v)) {
+            if (!cli_parse_u64(v, &depth) || depth == 0 || depth > 1000)
+                return cli_fail("--depth wants a number of rows");
+        } else if (cli_opt(argc, argv, &i, "--other", &v)) {
+            if (!cli_parse_u64(v, &other) || other == 0 || other > 1000)
+                return cli_fail("--other wants a number of rows");
+            have_other = true;
+        } else if (cli_opt(argc, argv, &i, "--threads", &v)) {
+            if (!cli_parse_u64(v, &threads) || threads == 0 || threads > 64)
+                return cli_fail("--threads wants 1 to 64");
+        } else if (cli_opt(argc, argv, &i, "--join", NULL)) {
+            join = true;
+        } else {
+            return cli_fail("halftours: unexpected argument '%s'", argv[i]);
+        }
+    }
+    if (!have_other) other = depth;
+    double t0 = now();
+    kt_halftours *h = NULL;
+    kt_status st = kt_halftours_enumerate(&h, (uint32_t)width, (uint32_t)depth, (uint32_t)other,
+                                          (unsigned)threads, cli_progress, NULL);
+    cli_progress_done();
+    if (st != KT_OK) return cli_fail_status("halftours", st);
+    double t1 = now();
+    kt_halftour_stats s;
+    kt_halftours_stats(h, &s);
+    printf("half: %llu columns, %llu rows (other half %llu rows)\n", (unsigned long long)width,
+           (unsigned long long)depth, (unsigned long long)other);
+    printf("half-tours: %llu\n", (unsigned long long)s.halftours);
+    printf("path structures: %llu\n", (unsigned long long)s.structures);
+    printf("half-tours per structure: %llu to %llu\n", (unsigned long long)s.min_count,
+           (unsigned long long)s.max_count);
+    printf("types: %llu (values of a: %llu, of b: %llu; at most %llu structures per type)\n",
+           (unsigned long long)s.types, (unsigned long long)s.a_values,
+           (unsigned long long)s.b_values, (unsigned long long)s.max_per_type);
+    if (width == 8 && depth == 4 && other == 4) {
+        /* McKay's Figure I: {a4-b3, b4-b4, c4-d3, f4-f4, g4-f3, h4-h4}.
+         * Boundary cell i = row * 8 + file, row 0 = rank 4, row 1 = rank 3. */
+        uint8_t p[KT_HALFTOUR_MAX_CELLS];
+        memset(p, KT_HALFTOUR_INTERIOR, sizeof p);
+        p[0] = 9, p[9] = 0;   /* a4-b3 */
+        p[1] = 1;             /* b4 */
+        p[2] = 11, p[11] = 2; /* c4-d3 */
+        p[5] = 5;             /* f4 */
+        p[6] = 13, p[13] = 6; /* g4-f3 */
+        p[7] = 7;             /* h4 */
+        size_t idx = 0;
+        uint64_t c = 0;
+        if (kt_halftours_find(h, p, &idx, &c) == KT_OK) {
+            kt_halftour_structure fs;
+            kt_halftours_at(h, idx, &fs);
+            printf("Figure I structure {a4-b3, b4, c4-d3, f4, g4-f3, h4}: %llu half-tours, type ",
+                   (unsigned long long)c);
+            print_type(&fs, 8, 2);
+            printf("\n");
+        }
+    }
+    fprintf(stderr, "enumeration: %.2f s with %llu threads\n", t1 - t0,
+            (unsigned long long)threads);
+    if (join) {
+        kt_halftours *u = NULL;
+        if (other != depth) {
+            st = kt_halftours_enumerate(&u, (uint32_t)width, (uint32_t)other, (uint32_t)depth,
+                                        (unsigned)threads, cli_progress, NULL);
+            cli_progress_done();
+            if (st != KT_OK) {
+                kt_halftours_free(h);
+                return cli_fail_status("halftours (other half)", st);
+            }
+        }
+        uint64_t hi = 0, lo = 0;
+        double t2 = now();
+        st = kt_halftours_join(h, u ? u : h, (unsigned)threads, cli_progress, NULL, &hi, &lo);
+        cli_progress_done();
+        kt_halftours_free(u);
+        if (st != KT_OK) {
+            kt_halftours_free(h);
+            return cli_fail_status("join", st);
+        }
+        fprintf(stderr, "join: %.2f s\n", now() - t2);
+        printf("closed tours of %llux%llu (McKay's join):\n", (unsigned long long)width,
+               (unsigned long long)(depth + other));
+        if (hi == 0) {
+            printf("%llu\n", (unsigned long long)lo);
+        } else {
+            /* 128-bit decimal */
+            char buf[48];
+            int k = 47;
+            buf[k] = 0;
+            while (hi != 0 || lo != 0) {
+                __extension__ unsigned __int128 x = ((unsigned __int128)hi << 64) | lo;
+                buf[--k] = (char)('0' + (int)(x % 10));
+                x /= 10;
+                hi = (uint64_t)(x >> 64);
+                lo = (uint64_t)x;
+            }
+            printf("%s\n", &buf[k]);
+        }
+    }
+    kt_halftours_free(h);
+    return 0;
+}
