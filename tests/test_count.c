@@ -250,7 +250,36 @@ int main(void)
         kt_status st = kt_count_tours(g, &opt, &v, NULL);
         CHECK(st == KT_ECANCELED || st == KT_OK);
         opt.progress = NULL;
+        /* Stop half-way through a state budget, then resume from the file. */
+        remove(path);
+        opt.max_states = 300;
+        CHECK(kt_count_tours(g, &opt, &v, NULL) == KT_ELIMIT);
+        FILE *f = fopen(path, "rb");
+        CHECK(f != NULL);
+        if (f) fclose(f);
+        opt.max_states = 0;
         CHECK(kt_count_tours(g, &opt, &v, NULL) == KT_OK && v.lo == 9862 && v.hi == 0);
+        /* Shards with checkpoints. */
+        {
+            uint64_t ssum = 0;
+            for (uint32_t i = 0; i < 3; i++) {
+                kt_count_options so = opt;
+                char sp[64];
+                snprintf(sp, sizeof sp, "test_count_ckpt.%u.bin", i);
+                remove(sp);
+                so.checkpoint = sp;
+                so.shard_index = i;
+                so.shard_count = 3;
+                so.max_states = 2000;
+                kt_status r1 = kt_count_tours(g, &so, &v, NULL);
+                CHECK(r1 == KT_ELIMIT || r1 == KT_OK);
+                so.max_states = 0;
+                CHECK(kt_count_tours(g, &so, &v, NULL) == KT_OK);
+                ssum += v.lo;
+                remove(sp);
+            }
+            CHECK(ssum == 9862);
+        }
         /* The finished file answers at once. */
         CHECK(kt_count_tours(g, &opt, &v, NULL) == KT_OK && v.lo == 9862);
         /* ...and belongs to this count only. */
