@@ -57,6 +57,12 @@ for m in warnsdorff neural divide braid four-cover; do
     expect "method $m" "on 16x16" "$knight" check "$tmp/m_$m.txt"
 done
 expect "braid needs even" "does not apply" "$knight" tour 9x9 --method braid --tourney
+expect "count 6x6" "^9862$" "$knight" count 6x6
+expect "count 5x5 open directed" "^1728$" "$knight" count 5x5 --open --directed --threads 2
+expect "count classes" "^1245$" "$knight" count 6x6 --classes
+expect "count shard" "^[0-9]*$" "$knight" count 6x6 --shard 1/3
+expect "count halftours" "^9862$" "$knight" count 6x6 --method halftours
+expect "count halftours directed" "^88404$" "$knight" count 5x8 --method halftours --directed
 "$knight" check /nonexistent/file 2>/dev/null && { echo "FAIL: missing file accepted"; fail=1; }
 # semimagic: complete a Knight Errant puzzle (seed 002 solution 1, 8 numbers kept).
 printf '. . 49 . . . 17 .\n. . . . . . . .\n1 . . . 33 . . .\n. . . . . . . .\n. . . . . . . .\n. . . . . . . .\n. . 25 . 9 . . .\n. . . 41 . 57 . .\n' > "$tmp/ke.txt"
