@@ -131,7 +131,7 @@ static int bench_closed(int argc, char **argv)
     return 0;
 }
 
-typedef enum { M_TOURNEY, M_WARNS_OPEN, M_WARNS_CLOSED, M_CLOSED, M_OPEN } mkind;
+typedef enum { M_TOURNEY, M_WARNS_OPEN, M_WARNS_CLOSED, M_CLOSED, M_OPEN, M_DIVIDE } mkind;
 typedef struct method {
     const char *name;
     mkind kind;
@@ -146,6 +146,7 @@ static kt_status run_one(const method *m, const kt_graph *g, uint64_t seed, kt_t
     case M_WARNS_CLOSED: return kt_warnsdorff_tour(t, g, KT_SHAPE_CYCLES, KT_CELL_NONE, (kt_tiebreak)m->arg, seed, 1);
     case M_CLOSED: return kt_generate_closed_tour(t, g, seed);
     case M_OPEN: return kt_generate_open_tour(t, g, KT_CELL_NONE, KT_CELL_NONE, seed);
+    case M_DIVIDE: return kt_divide_tour(t, g, seed);
     }
     return KT_EINVAL;
 }
@@ -155,6 +156,7 @@ static int bench_methods(double budget, const char *only)
     static const method ms[] = {
         {"closed (blocks+rails)", M_CLOSED, 0},
         {"open (blocks)", M_OPEN, 0},
+        {"closed divide (joined)", M_DIVIDE, 0},
         {"tourney blocks", M_TOURNEY, KT_METHOD_BLOCKS},
         {"tourney divide", M_TOURNEY, KT_METHOD_DIVIDE},
         {"tourney braid", M_TOURNEY, KT_METHOD_BRAID},

@@ -6,7 +6,8 @@
  *   bench_rails conjecture [MAXSIDE] rails per cell, tours and obfuscated tours, n = 8 .. MAXSIDE (default 512)
  *   bench_rails stress [RUNS]        join/obfuscate runs over every even n 6..32 and rectangles (default 100000)
  *   bench_rails uniform6 [CHAIN]     all 6x6 closed tours vs CHAIN successive obfuscations (minutes)
- *   bench_rails all                  everything with the defaults
+ *   bench_rails handle [SIDE]        kt_rails_new and kt_rails_switch costs on a shattered tour (default 256)
+ *   bench_rails all                  everything with the defaults but uniform6
  * Figures and the commands used are in BENCHMARKS.md, section "Rails (issue 4)".
  */
 #include <knight/knight.h>
@@ -36,15 +37,10 @@ static double cpu(void)
 
 /* ---- generators ---------------------------------------------------------
  * A generator makes a closed tour of the board from a seed (or returns an
- * error when it cannot, e.g. ::KT_EUNSUPPORTED for that size).
- *
- * HOOK for the lead: once branch `gen` is merged, add the paper's five
- * generators to `generators[]` below, each as a small wrapper with this
- * signature that returns a closed tour (join the tourney generators with
- * kt_join()), in the paper's order:
- *   {"Warnsdorff", gen_warnsdorff}, {"Takefuji-Lee", gen_neural},
- *   {"Div-and-Conq", gen_dnc}, {"Braid", gen_braid}, {"Four-Cover", gen_four_cover},
- * and the tables/conjecture benches pick them up unchanged.
+ * error when it cannot, e.g. ::KT_EUNSUPPORTED for that size).  The paper's
+ * five come from knight/generate.h (issue 3): random Warnsdorff closed
+ * tours, and the Takefuji-Lee, divide-and-conquer, braid and four-cover
+ * tourneys joined by kt_join().  Add more rows to `generators[]`.
  */
 typedef kt_status (*gen_fn)(kt_tourney **out, const kt_graph *g, uint64_t seed);
 
@@ -53,6 +49,48 @@ typedef struct generator {
     gen_fn make;
     bool deterministic; /* the same tour for every seed: made once, then copied */
 } generator;
+
+static kt_status join_or_free(kt_tourney **out, kt_status st, uint64_t seed)
+{
+    if (st == KT_OK) st = kt_join(*out, seed);
+    if (st != KT_OK) {
+        kt_tourney_free(*out);
+        *out = NULL;
+    }
+    return st;
+}
+
+static kt_status gen_warnsdorff(kt_tourney **out, const kt_graph *g, uint64_t seed)
+{
+    return kt_warnsdorff_tour(out, g, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_TIE_RANDOM, seed, 0);
+}
+
+static kt_status gen_method(kt_tourney **out, const kt_graph *g, kt_gen_method m, uint64_t seed)
+{
+    return join_or_free(out, kt_generate_tourney(out, g, m, seed, 0), seed);
+}
+
+static kt_status gen_neural(kt_tourney **out, const kt_graph *g, uint64_t seed)
+{
+    return gen_method(out, g, KT_METHOD_NEURAL, seed);
+}
+
+/* The paper's divide-and-conquer is deterministic: seed 0 (canonical blocks). */
+static kt_status gen_divide(kt_tourney **out, const kt_graph *g, uint64_t seed)
+{
+    (void)seed;
+    return gen_method(out, g, KT_METHOD_DIVIDE, 0);
+}
+
+static kt_status gen_braid(kt_tourney **out, const kt_graph *g, uint64_t seed)
+{
+    return gen_method(out, g, KT_METHOD_BRAID, seed);
+}
+
+static kt_status gen_four_cover(kt_tourney **out, const kt_graph *g, uint64_t seed)
+{
+    return gen_method(out, g, KT_METHOD_FOUR_COVER, seed);
+}
 
 /* Fixed 4x4/4x6/6x6 block cycle covers joined by kt_join(). */
 static kt_status gen_block_join(kt_tourney **out, const kt_graph *g, uint64_t seed)
@@ -77,9 +115,13 @@ static kt_status gen_exhaustive(kt_tourney **out, const kt_graph *g, uint64_t se
 }
 
 static const generator generators[] = {
+    {"Warnsdorff", gen_warnsdorff, false},
+    {"Takefuji-Lee", gen_neural, false},
+    {"Div-and-Conq", gen_divide, true},
+    {"Braid", gen_braid, false},
+    {"Four-Cover", gen_four_cover, false},
     {"Block-Join", gen_block_join, true},
     {"Exhaustive", gen_exhaustive, true},
-    /* LEAD: the paper's five generators go here (see the HOOK comment above). */
 };
 #define NGEN (sizeof generators / sizeof generators[0])
 
@@ -249,6 +291,67 @@ static void bench_conjecture(uint32_t maxside)
     putchar('\n');
 }
 
+/* ---- the kt_rails handle ------------------------------------------------ */
+
+static void bench_handle(uint32_t n)
+{
+    printf("== kt_rails handle on an obfuscated %ux%u tour ==\n", n, n);
+    kt_graph *g = NULL;
+    kt_tourney *t = NULL;
+    if (kt_graph_new(&g, n, n) != KT_OK || gen_block_join(&t, g, 1) != KT_OK) return;
+    kt_obfuscate(t, 0, 1);
+    kt_shatter(t, 2);
+    printf("shattered tour: %zu cycles\n", kt_tourney_size(t));
+    kt_rails *r = NULL;
+    double c0 = cpu();
+    if (kt_rails_new(&r, t) != KT_OK) return;
+    double c1 = cpu();
+    size_t nr = kt_rails_count(r);
+    printf("kt_rails_new: %zu rails, %.4f us/cell\n", nr, (c1 - c0) * 1e6 / ((double)n * n));
+    /* switch every snapshot rail that is still a rail, in a random order */
+    uint64_t x = 0x9E3779B97F4A7C15u;
+    size_t cnt[3] = {0, 0, 0};
+    double tm[3] = {0, 0, 0};
+    for (size_t i = 0; i < nr; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        kt_rail rl;
+        kt_rails_get(r, (size_t)(x % nr), &rl);
+        if (!kt_rail_is_rail(t, rl)) continue;
+        kt_switch_effect e;
+        double a = cpu();
+        if (kt_rails_switch(r, rl, &e) != KT_OK) break;
+        tm[e] += cpu() - a;
+        cnt[e]++;
+    }
+    static const char *nm[3] = {"merge", "split", "keep"};
+    for (int e = 0; e < 3; e++)
+        printf("%-6s %9zu switches, %10.3f us each\n", nm[e], cnt[e], cnt[e] ? tm[e] * 1e6 / (double)cnt[e] : 0.0);
+    printf("size now %zu\n", kt_tourney_size(t));
+    /* then only switches inside cycles (no merges) */
+    kt_rails_refresh(r);
+    nr = kt_rails_count(r);
+    memset(cnt, 0, sizeof cnt);
+    memset(tm, 0, sizeof tm);
+    for (size_t i = 0; i < nr; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        kt_rail rl;
+        kt_rails_get(r, (size_t)(x % nr), &rl);
+        if (kt_rails_joins(r, rl, NULL, NULL) != 0) continue;
+        kt_switch_effect e;
+        double a = cpu();
+        if (kt_rails_switch(r, rl, &e) != KT_OK) break;
+        tm[e] += cpu() - a;
+        cnt[e]++;
+    }
+    printf("within cycles only:\n");
+    for (int e = 1; e < 3; e++)
+        printf("%-6s %9zu switches, %10.3f us each\n", nm[e], cnt[e], cnt[e] ? tm[e] * 1e6 / (double)cnt[e] : 0.0);
+    printf("size now %zu\n\n", kt_tourney_size(t));
+    kt_rails_free(r);
+    kt_tourney_free(t);
+    kt_graph_free(g);
+}
+
 /* ---- uniform 6x6 --------------------------------------------------------
  * Every closed tour of 6x6 (9,862) by plain depth-first search, each in
  * its canonical orientation (leaving cell 0 by its lower move), against a
@@ -395,7 +498,8 @@ int main(int argc, char **argv)
     if (all || strcmp(what, "tables") == 0) bench_tables(arg ? (unsigned)arg : 1000);
     if (all || strcmp(what, "conjecture") == 0) bench_conjecture(arg ? (uint32_t)arg : 512);
     if (all || strcmp(what, "stress") == 0) bench_stress(arg ? arg : 100000);
-    if (all || strcmp(what, "uniform6") == 0) bench_uniform6(arg ? arg : 20000);
+    if (strcmp(what, "uniform6") == 0) bench_uniform6(arg ? arg : 20000);
+    if (all || strcmp(what, "handle") == 0) bench_handle(arg ? (uint32_t)arg : 256);
     if (all || strcmp(what, "speed") == 0) bench_speed(arg ? (uint32_t)arg : 4096);
     return 0;
 }

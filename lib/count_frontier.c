@@ -497,10 +497,9 @@ static void run_fail(run *r, kt_status st)
     __atomic_store_n(&r->stop, 1, __ATOMIC_RELAXED);
 }
 
-static void insert(run *r, uint64_t key, uint64_t lo, uint64_t hi, size_t *fresh)
+static inline void insert(run *r, uint64_t key, size_t i, uint64_t lo, uint64_t hi, size_t *fresh)
 {
     table *t = r->dst;
-    size_t i = slot_of(key, t->cap);
     if (r->mt) {
         for (;;) {
             uint64_t k = __atomic_load_n(&t->key[i], __ATOMIC_RELAXED);
@@ -543,12 +542,28 @@ static void insert(run *r, uint64_t key, uint64_t lo, uint64_t hi, size_t *fresh
     }
 }
 
+/* Successors waiting to be inserted: their slots are prefetched first, so
+ * the cache misses of a batch overlap. */
+#define BATCH 64
+
+typedef struct pending {
+    uint64_t key, lo, hi;
+    size_t slot;
+} pending;
+
+static void flush(run *r, pending *pb, unsigned n, size_t *fresh)
+{
+    for (unsigned k = 0; k < n; k++) insert(r, pb[k].key, pb[k].slot, pb[k].lo, pb[k].hi, fresh);
+}
+
 static void *work(void *arg)
 {
     worker *wk = arg;
     run *r = wk->r;
     uint64_t out[MAXSUCC];
+    pending pb[BATCH + MAXSUCC];
     bool has_side = r->src_side->n != 0;
+    const table *dt = r->dst;
     for (;;) {
         if (__atomic_load_n(&r->stop, __ATOMIC_RELAXED)) break;
         if (__atomic_load_n(&r->used, __ATOMIC_RELAXED) > r->limit) break;
@@ -557,6 +572,7 @@ static void *work(void *arg)
         size_t lo = c * r->chunk, hi = lo + r->chunk;
         if (hi > r->src->cap) hi = r->src->cap;
         size_t fresh = 0;
+        unsigned np = 0;
         for (size_t i = lo; i < hi; i++) {
             uint64_t key = r->src->key[i];
             if (key == EMPTY) continue;
@@ -564,8 +580,21 @@ static void *work(void *arg)
             unsigned ndone = 0;
             unsigned n = expand(r->p, r->s, key, out, &ndone);
             if (ndone) wk->done += ((kti_u128)chi << 64 | clo) * ndone;
-            for (unsigned k = 0; k < n; k++) insert(r, out[k], clo, chi, &fresh);
+            for (unsigned k = 0; k < n; k++) {
+                size_t sl = slot_of(out[k], dt->cap);
+                __builtin_prefetch(&dt->key[sl], 1);
+                __builtin_prefetch(&dt->cnt[sl], 1);
+                pb[np].key = out[k];
+                pb[np].lo = clo;
+                pb[np].hi = chi;
+                pb[np++].slot = sl;
+            }
+            if (np >= BATCH) {
+                flush(r, pb, np, &fresh);
+                np = 0;
+            }
         }
+        flush(r, pb, np, &fresh);
         if (fresh) __atomic_fetch_add(&r->used, fresh, __ATOMIC_RELAXED);
         if (wk->main && r->prog->fn != NULL) {
             uint64_t d = r->pbase + (uint64_t)((double)(c + 1) / (double)r->nchunks * KTI_FRONTIER_UNITS);
@@ -693,7 +722,7 @@ kt_status kti_frontier_count(const kti_cgraph *cg, kti_frontier_opts *o, kti_u12
     uint32_t sn = o->shard_count ? o->shard_count : 1, si = o->shard_index;
     unsigned nth = o->threads ? o->threads : 1;
     if (nth > 64) nth = 64;
-    table src = {0}, dst = {0};
+    table src = {0}, dst = {0}, spare = {0};
     side sside, dside;
     if (side_init(&sside) != KT_OK) {
         kti_free(al, p.st);
@@ -734,10 +763,17 @@ kt_status kti_frontier_count(const kti_cgraph *cg, kti_frontier_opts *o, kti_u12
         /* Guess the next layer's size from the last growth ratio. */
         double ratio = (double)prev_n / (double)last_n;
         if (ratio < 1.0) ratio = 1.0;
-        if (ratio > 4.0) ratio = 4.0;
+        if (ratio > 2.5) ratio = 2.5;
         uint64_t est = s->last ? 1 : (uint64_t)((double)src.used * ratio * 1.05) + 1024;
         if (est > (uint64_t)SIZE_MAX / 64) est = (uint64_t)SIZE_MAX / 64;
-        st = table_init(&dst, cap_for(est), al);
+        if (spare.key != NULL && spare.cap >= cap_for(est) && spare.cap <= 2 * cap_for(est)) {
+            dst = spare;        /* already cleared by the compaction */
+            dst.used = 0;
+            memset(&spare, 0, sizeof spare);
+        } else {
+            table_free(&spare, al);
+            st = table_init(&dst, cap_for(est), al);
+        }
         if (st != KT_OK) break;
         run r;
         memset(&r, 0, sizeof r);
@@ -820,6 +856,30 @@ kt_status kti_frontier_count(const kti_cgraph *cg, kti_frontier_opts *o, kti_u12
         dside.n = sw.n;
         last_n = prev_n;
         prev_n = src.used ? src.used : 1;
+        /* Compact the layer into exact-size arrays: the next step holds
+         * this dense layer and one hash table, not two hash tables. */
+        if (src.used + src.used / 8 < src.cap && src.used > 0) {
+            table c;
+            c.cap = c.used = src.used;
+            c.key = kti_alloc(al, src.used * sizeof *c.key);
+            c.cnt = kti_alloc(al, src.used * sizeof *c.cnt);
+            if (c.key != NULL && c.cnt != NULL) {
+                size_t j = 0;
+                for (size_t i = 0; i < src.cap; i++) {
+                    if (src.key[i] == EMPTY) continue;
+                    c.key[j] = src.key[i];
+                    c.cnt[j++] = src.cnt[i];
+                    src.key[i] = EMPTY;
+                    src.cnt[i] = 0;
+                }
+                /* The cleared table serves the next layer: no page faults. */
+                spare = src;
+                src = c;
+            } else {
+                kti_free(al, c.key);
+                kti_free(al, c.cnt);
+            }
+        }
         if (o->layer) o->layer(o->layer_user, t, src.used);
         if (o->max_states && src.used > o->max_states) {
             st = KT_ELIMIT;
@@ -855,6 +915,7 @@ kt_status kti_frontier_count(const kti_cgraph *cg, kti_frontier_opts *o, kti_u12
     if (st == KT_OK && !split_done && si != 0) total = 0;
     table_free(&src, al);
     table_free(&dst, al);
+    table_free(&spare, al);
     side_clear(&sside, al);
     side_clear(&dside, al);
     pthread_mutex_destroy(&sside.mu);

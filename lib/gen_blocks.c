@@ -450,6 +450,11 @@ kt_status kti_blocks_open(kt_tourney *t, kt_cell start, uint64_t seed)
 
 kt_status kti_blocks_closed(kt_tourney *t, uint64_t seed)
 {
+    return kti_blocks_closed_ex(t, seed, false);
+}
+
+kt_status kti_blocks_closed_ex(kt_tourney *t, uint64_t seed, bool divide)
+{
     const kt_graph *g = t->g;
     uint32_t W = g->width, H = g->height;
     kti_rng rng;
@@ -464,7 +469,7 @@ kt_status kti_blocks_closed(kt_tourney *t, uint64_t seed)
     } else if (W == 3 || H == 3) {
         st = closed_3row(t, &rng, cat);
     } else {
-        st = tile_main(t, &rng, cat, false, true, false, false);
+        st = tile_main(t, &rng, cat, false, true, divide, divide && seed == 0);
     }
     kti_free(&g->alloc, cat);
     if (st == KT_OK) {

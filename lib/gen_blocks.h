@@ -31,6 +31,9 @@ KTI_HIDDEN extern const size_t kti_block_count;
  * closed tour when kt_board_has_closed_tour(w, h); sets shape and size.
  * Linear time, no allocation beyond O(w + h). */
 KTI_HIDDEN kt_status kti_blocks_closed(kt_tourney *t, uint64_t seed);
+/* The same; divide: the partition is Parberry-style recursive halving and,
+ * with seed 0, every block takes its first (canonical) tour. */
+KTI_HIDDEN kt_status kti_blocks_closed_ex(kt_tourney *t, uint64_t seed, bool divide);
 
 /* Fill t->mv with an open tour for the boards that have an open tour but no
  * closed one and that the tilings cover (odd x odd >= 5, 3 x n); start, when

@@ -15,7 +15,9 @@
  *  - odd x odd boards and 3 x odd boards: the block constructions of
  *    gen_blocks.c;
  *  - 4 x n: random Warnsdorff from a corner (each walk succeeds with
- *    probability ~0.3 independently of n, measured; up to 256 walks).
+ *    probability ~0.3 independently of n, measured; up to 256 walks);
+ *  - a given start (or end) on a board with a side of 3 or 4: random
+ *    Warnsdorff walks from that cell (up to 128).
  * Given ends the construction does not provide are reached by Posa
  * rotations of the path (bounded work; KT_ENOTFOUND when exhausted).
  */
@@ -205,7 +207,26 @@ static kt_status open_once(kt_tourney **out, const kt_graph *g, kt_cell start, k
             return KT_OK;
         }
     } else {
-        st = kti_blocks_open(t, start, seed);
+        kt_cell first = start != KT_CELL_NONE ? start : end;
+        st = KT_ENOTFOUND;
+        if (first != KT_CELL_NONE && (g->width <= 4 || g->height <= 4)) {
+            /* thin boards: a random Warnsdorff walk from the given end */
+            kt_tourney_free(t);
+            t = NULL;
+            st = kt_warnsdorff_tour(&t, g, KT_SHAPE_PATH, first, KT_TIE_RANDOM, seed, 128);
+            if (st == KT_OK && (start == KT_CELL_NONE || end == KT_CELL_NONE)) {
+                *out = t;
+                return KT_OK;
+            }
+            if (st != KT_OK) {
+                kt_tourney_free(t);
+                t = NULL;
+                st = kti_tourney_alloc(&t, g);
+                if (st != KT_OK) return st;
+                st = KT_ENOTFOUND;
+            }
+        }
+        if (st == KT_ENOTFOUND) st = kti_blocks_open(t, start, seed);
         if (st == KT_ENOTFOUND) {
             kt_tourney_free(t);
             t = NULL;

@@ -271,12 +271,64 @@ kt_status kt_warnsdorff_tour(kt_tourney **out, const kt_graph *g, kt_shape shape
     return st;
 }
 
+/* Lazy buckets of unvisited cells by accessibility: an entry is valid while
+ * its cell is unvisited and still has that accessibility. */
+typedef struct bucket {
+    kt_cell *a;
+    size_t len, cap;
+} bucket;
+
+static bool bk_push(const kt_allocator *al, bucket *b, kt_cell c)
+{
+    if (b->len == b->cap) {
+        size_t cap = b->cap ? 2 * b->cap : 1024;
+        kt_cell *a = kti_calloc(al, cap, sizeof(kt_cell));
+        if (a == NULL) return false;
+        if (b->len) memcpy(a, b->a, b->len * sizeof(kt_cell));
+        kti_free(al, b->a);
+        b->a = a;
+        b->cap = cap;
+    }
+    b->a[b->len++] = c;
+    return true;
+}
+
+/* Push c and its unvisited neighbours with their current accessibility. */
+static bool bk_touch(wctx *w, bucket *bk, kt_cell c)
+{
+    const kt_allocator *al = &w->g->alloc;
+    bool ok = true;
+    if (!w->vis[c]) ok &= bk_push(al, &bk[w->deg[c]], c);
+    unsigned m = w->mask[c];
+    while (m) {
+        int k = __builtin_ctz(m);
+        m &= m - 1;
+        kt_cell d = nb(w->g, c, k);
+        if (!w->vis[d]) ok &= bk_push(al, &bk[w->deg[d]], d);
+    }
+    return ok;
+}
+
+/* The unvisited cell of least accessibility, or KT_CELL_NONE. */
+static kt_cell bk_min(const wctx *w, bucket *bk)
+{
+    for (unsigned d = 0; d <= 8; d++)
+        while (bk[d].len) {
+            kt_cell c = bk[d].a[bk[d].len - 1];
+            if (!w->vis[c] && w->deg[c] == d) return c;
+            bk[d].len--;
+        }
+    return KT_CELL_NONE;
+}
+
 /* The paper's tourney variant of random Warnsdorff: a walk that lands a
  * move away from its start is closed into a cycle and a new walk begins at
- * the first unvisited cell.  A walk that gets stuck is retried (16 times);
- * if it still fails, the cycles next to its start are dissolved and the
- * scan resumes before them (a local repair, so that large boards do not
- * need a restart from scratch).  budget = restarts from scratch allowed. */
+ * the unvisited cell of least accessibility (Warnsdorff's own principle
+ * applied to the choice of start).  A walk that gets stuck is retried (16
+ * times); if it still fails, or its start cannot lie on a cycle any more,
+ * the cycles next to its start are dissolved (a local repair, so that large
+ * boards do not need a restart from scratch).  budget = restarts from
+ * scratch allowed. */
 kt_status kti_warnsdorff_tourney(kt_tourney **out, const kt_graph *g, uint64_t seed,
                                  uint64_t budget)
 {
@@ -294,6 +346,8 @@ kt_status kti_warnsdorff_tourney(kt_tourney **out, const kt_graph *g, uint64_t s
     uint32_t *cid = kti_calloc(&g->alloc, n, sizeof(uint32_t));
     size_t *cstart = kti_calloc(&g->alloc, n / 4 + 2, sizeof(size_t));
     uint8_t *dead = kti_calloc(&g->alloc, n / 4 + 2, 1);
+    bucket bk[9];
+    memset(bk, 0, sizeof bk);
     if (!cells || !cid || !cstart || !dead || kti_tourney_alloc(&t, g) != KT_OK) {
         st = KT_ENOMEM;
         goto done;
@@ -302,15 +356,22 @@ kt_status kti_warnsdorff_tourney(kt_tourney **out, const kt_graph *g, uint64_t s
     for (uint64_t attempt = 0; attempt < budget; attempt++) {
         w_reset(&w);
         memset(t->mv, KTI_PAIR_EMPTY, n);
-        size_t scan = 0, ncyc = 0, live = 0, used = 0, done = 0;
+        size_t ncyc = 0, live = 0, used = 0, done = 0;
+        for (unsigned d = 0; d <= 8; d++) bk[d].len = 0;
+        bool mem = true;
+        for (size_t c = 0; c < n; c++) mem &= bk_push(&g->alloc, &bk[w.deg[c]], (kt_cell)c);
         uint64_t repairs = 0, max_repairs = n / 64 + 64;
         bool failed = false;
         while (!failed) {
-            while (scan < n && w.vis[scan]) scan++;
-            if (scan == n) break;
-            kt_cell s = (kt_cell)scan;
-            unsigned tries = 0;
+            if (!mem) {
+                failed = true;
+                break;
+            }
+            kt_cell s = bk_min(&w, bk);
+            if (s == KT_CELL_NONE) break;
+            unsigned tries = w.deg[s] < 2 ? 16 : 0; /* cannot close: repair at once */
             for (;;) {
+                if (tries >= 16) goto repair;
                 size_t len = 0;
                 kt_cell c = s;
                 w_visit(&w, c);
@@ -328,6 +389,7 @@ kt_status kti_warnsdorff_tourney(kt_tourney **out, const kt_graph *g, uint64_t s
                     c = d;
                 }
                 if (closed) {
+                    for (size_t i = 0; i < len; i++) mem &= bk_touch(&w, bk, w.ord[i]);
                     if (used + len > n || ncyc + 1 >= n / 4 + 2) {
                         /* compact: drop the dissolved cycles (live cells <= n - len) */
                         size_t nu = 0, nc = 0;
@@ -365,6 +427,7 @@ kt_status kti_warnsdorff_tourney(kt_tourney **out, const kt_graph *g, uint64_t s
                 }
                 for (size_t i = len; i-- > 0;) w_unvisit(&w, w.ord[i]);
                 if (++tries < 16) continue;
+            repair:
                 /* repair: dissolve the cycles around s, then rescan from the lowest freed cell */
                 if (++repairs > max_repairs) {
                     failed = true;
@@ -387,9 +450,10 @@ kt_status kti_warnsdorff_tourney(kt_tourney **out, const kt_graph *g, uint64_t s
                         w_unvisit(&w, e);
                         t->mv[e] = KTI_PAIR_EMPTY;
                         done--;
-                        if (e < scan) scan = e;
                     }
+                    for (size_t i = cstart[id]; i < cstart[id + 1]; i++) mem &= bk_touch(&w, bk, cells[i]);
                 }
+                mem &= bk_touch(&w, bk, s);
                 if (!any) failed = true;
                 break;
             }
@@ -407,6 +471,7 @@ done:
     kti_free(&g->alloc, cid);
     kti_free(&g->alloc, cstart);
     kti_free(&g->alloc, dead);
+    for (unsigned d = 0; d <= 8; d++) kti_free(&g->alloc, bk[d].a);
     if (st != KT_OK) {
         kt_tourney_free(t);
         return st;

@@ -693,6 +693,8 @@ struct kt_rails {
     uint32_t *parent;    /* per id */
     uint32_t *len;       /* per root id: cells */
     uint8_t *numbered;   /* per root id: positions valid */
+    uint32_t *base;      /* per root id: the cycle's positions are the arc */
+    uint32_t *modu;      /* base, base+1, ... (len of them) taken mod modu */
     size_t nids, idcap;
 };
 
@@ -756,6 +758,8 @@ static void h_number(kt_rails *r, uint32_t A, size_t start)
     }
     r->len[A] = i;
     r->numbered[A] = 1;
+    r->base[A] = 0;
+    r->modu[A] = i;
 }
 
 static void h_release(kt_rails *r)
@@ -767,12 +771,15 @@ static void h_release(kt_rails *r)
     kti_free(al, r->parent);
     kti_free(al, r->len);
     kti_free(al, r->numbered);
+    kti_free(al, r->base);
+    kti_free(al, r->modu);
+    r->base = r->modu = NULL;
     r->rails = NULL;
     r->cyc = r->pos = r->parent = r->len = NULL;
     r->numbered = NULL;
 }
 
-/* Ensure room for one more cycle id. */
+/* Ensure room for `need` cycle ids. */
 static bool h_grow_ids(kt_rails *r, size_t need)
 {
     if (need <= r->idcap) return true;
@@ -781,23 +788,33 @@ static bool h_grow_ids(kt_rails *r, size_t need)
     if (nc > UINT32_MAX) return false;
     uint32_t *np = kti_alloc(al, nc * sizeof *np);
     uint32_t *nl = kti_alloc(al, nc * sizeof *nl);
+    uint32_t *nb = kti_alloc(al, nc * sizeof *nb);
+    uint32_t *nm = kti_alloc(al, nc * sizeof *nm);
     uint8_t *nn = kti_alloc(al, nc);
-    if (np == NULL || nl == NULL || nn == NULL) {
+    if (np == NULL || nl == NULL || nb == NULL || nm == NULL || nn == NULL) {
         kti_free(al, np);
         kti_free(al, nl);
+        kti_free(al, nb);
+        kti_free(al, nm);
         kti_free(al, nn);
         return false;
     }
     if (r->nids) {
         memcpy(np, r->parent, r->nids * sizeof *np);
         memcpy(nl, r->len, r->nids * sizeof *nl);
+        memcpy(nb, r->base, r->nids * sizeof *nb);
+        memcpy(nm, r->modu, r->nids * sizeof *nm);
         memcpy(nn, r->numbered, r->nids);
     }
     kti_free(al, r->parent);
     kti_free(al, r->len);
+    kti_free(al, r->base);
+    kti_free(al, r->modu);
     kti_free(al, r->numbered);
     r->parent = np;
     r->len = nl;
+    r->base = nb;
+    r->modu = nm;
     r->numbered = nn;
     r->idcap = nc;
     return true;
@@ -819,6 +836,7 @@ static kt_status h_build(kt_rails *r)
     tmp.parent = NULL;
     tmp.len = NULL;
     tmp.numbered = NULL;
+    tmp.base = tmp.modu = NULL;
     tmp.nids = tmp.idcap = 0;
     if (L.failed || tmp.cyc == NULL || tmp.pos == NULL) goto fail;
     size_t k = label_cycles(t->mv, n, r->G.off, tmp.cyc);
@@ -940,6 +958,32 @@ kt_status kt_rails_graph(kt_rails *r, size_t *edges, size_t *components)
     return KT_OK;
 }
 
+/* Position of c along root A's numbering, 0 .. len-1. */
+static inline uint32_t h_rel(const kt_rails *r, uint32_t A, size_t c)
+{
+    return (uint32_t)(((uint64_t)r->pos[c] + r->modu[A] - r->base[A]) % r->modu[A]);
+}
+
+/* Walk `count` cells from `start` (coming from `prev`) along the tourney,
+ * giving the k-th cell the position top - k (mod L) of root A. */
+static void h_renumber_walk(kt_rails *r, uint32_t A, size_t start, size_t prev, uint32_t count,
+                            uint32_t top, uint32_t L)
+{
+    const uint8_t *mv = r->t->mv;
+    const int64_t *off = r->G.off;
+    size_t c = start;
+    uint64_t base = r->base[A], modu = r->modu[A];
+    for (uint32_t k = 0; k < count; k++) {
+        uint64_t rel = ((uint64_t)top + L - k) % L;
+        r->pos[c] = (uint32_t)((rel + base) % modu);
+        uint8_t p = mv[c];
+        size_t n1 = (size_t)((int64_t)c + off[p & 15u]);
+        size_t nx = n1 != prev ? n1 : (size_t)((int64_t)c + off[p >> 4]);
+        prev = c;
+        c = nx;
+    }
+}
+
 kt_status kt_rails_switch(kt_rails *r, kt_rail rail, kt_switch_effect *effect)
 {
     if (r == NULL || !kt_rail_is_rail(r->t, rail)) return KT_EINVAL;
@@ -969,26 +1013,40 @@ kt_status kt_rails_switch(kt_rails *r, kt_rail rail, kt_switch_effect *effect)
     if (!h_grow_ids(r, r->nids + 1)) return KT_ENOMEM;
     if (!r->numbered[A]) h_number(r, A, u);
     uint32_t L = r->len[A];
-    bool u_tail = r->pos[v] == (r->pos[u] + 1) % L;
-    bool up_tail = r->pos[w] == (r->pos[up] + 1) % L;
+    uint32_t ru = h_rel(r, A, u), rv = h_rel(r, A, v), rup = h_rel(r, A, up), rw = h_rel(r, A, w);
+    bool u_tail = rv == (ru + 1) % L;
+    bool up_tail = rw == (rup + 1) % L;
+    /* along the numbering: t1 -> h1 ... t2 -> h2 ... t1 */
+    size_t h1 = u_tail ? v : u, h2 = up_tail ? w : up;
+    uint32_t s0 = u_tail ? rv : ru;                       /* rel(h1) */
+    uint32_t s1 = up_tail ? rup : rw;                     /* rel(t2) */
+    uint32_t len1 = (s1 + L - s0) % L + 1;                /* [h1 .. t2] */
+    rail_switch(mv, off, u, a, b);
     if (u_tail == up_tail) {
-        rail_switch(mv, off, u, a, b);
-        r->numbered[A] = 0;
+        /* new edges t1-t2 and h1-h2: one of the two segments is reversed;
+         * renumber the shorter one so the numbering stays valid */
+        if (len1 <= L - len1) {
+            h_renumber_walk(r, A, h1, h2, len1, s0 + len1 - 1, L); /* t2 gets s0 */
+        } else {
+            h_renumber_walk(r, A, h2, h1, L - len1, s1 + (L - len1), L); /* t1 gets s1 + 1 */
+        }
         if (effect) *effect = KT_SWITCH_KEEP;
         return KT_OK;
     }
-    /* split: segments [h1 .. t2] and [h2 .. t1] along the numbering */
-    size_t h1 = u_tail ? v : u, t2 = up_tail ? up : w;
-    uint32_t len1 = (r->pos[t2] + L - r->pos[h1]) % L + 1;
-    size_t h2 = up_tail ? w : up;
-    rail_switch(mv, off, u, a, b);
-    size_t start = len1 <= L - len1 ? h1 : h2;
-    uint32_t small = len1 <= L - len1 ? len1 : L - len1;
+    /* split: segments [h1 .. t2] and [h2 .. t1]; the smaller gets a fresh
+     * id and numbering, the larger keeps its positions as a shorter arc */
+    bool first_small = len1 <= L - len1;
+    uint32_t small = first_small ? len1 : L - len1;
     uint32_t id = (uint32_t)r->nids++;
     r->parent[id] = id;
-    h_number(r, id, start);
+    h_number(r, id, first_small ? h1 : h2);
+    /* the larger part's positions stay one arc unless it crosses the
+     * numbering's wrap-around (from L-1 back to 0): then renumber lazily */
+    size_t head = first_small ? h2 : h1;                  /* its first cell */
+    uint32_t hr = first_small ? (s1 + 1) % L : s0;        /* rel(head) */
+    if ((uint64_t)hr + (L - small) <= L) r->base[A] = r->pos[head];
+    else r->numbered[A] = 0;
     r->len[A] = L - small;
-    r->numbered[A] = 0;
     t->size++;
     if (effect) *effect = KT_SWITCH_SPLIT;
     return KT_OK;

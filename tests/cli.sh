@@ -42,6 +42,27 @@ expect "rail graph" "rail graph:" "$knight" rails "$tmp/t8.txt" --count
 "$knight" tour 6x6 --obfuscate --seed 2 > "$tmp/ob6.txt" || fail=1
 expect "tour --obfuscate" "closed tour of 6x6" "$knight" check "$tmp/ob6.txt"
 expect "unknown command" "unknown command" "$knight" frobnicate
+# Generation (issue 3): every method, open tours with ends, tourneys.
+"$knight" tour 30x3 --seed 5 > "$tmp/t30x3.txt" || fail=1
+expect "3 x n closed" "closed tour of 30x3" "$knight" check "$tmp/t30x3.txt"
+"$knight" tour 9x7 --open --start 2,0 > "$tmp/o97.txt" || fail=1
+expect "odd x odd open" "open tour of 9x7" "$knight" check "$tmp/o97.txt"
+"$knight" tour 8x8 --start 0,0 --end 7,0 > "$tmp/o88.txt" || fail=1
+expect "open with ends" "open tour of 8x8" "$knight" check "$tmp/o88.txt"
+expect "ends of one colour" "no open tour exists on 8x8 with these ends" "$knight" tour 8x8 --start 0,0 --end 2,0
+"$knight" tour 64x64 --method warnsdorff --tie roth --open > "$tmp/w64.txt" || fail=1
+expect "warnsdorff roth" "open tour of 64x64" "$knight" check "$tmp/w64.txt"
+for m in warnsdorff neural divide braid four-cover; do
+    "$knight" tour 16x16 --method $m --tourney --seed 3 > "$tmp/m_$m.txt" || { echo "FAIL: tour --method $m"; fail=1; }
+    expect "method $m" "on 16x16" "$knight" check "$tmp/m_$m.txt"
+done
+expect "braid needs even" "does not apply" "$knight" tour 9x9 --method braid --tourney
+expect "count 6x6" "^9862$" "$knight" count 6x6
+expect "count 5x5 open directed" "^1728$" "$knight" count 5x5 --open --directed --threads 2
+expect "count classes" "^1245$" "$knight" count 6x6 --classes
+expect "count shard" "^[0-9]*$" "$knight" count 6x6 --shard 1/3
+expect "count halftours" "^9862$" "$knight" count 6x6 --method halftours
+expect "count halftours directed" "^88404$" "$knight" count 5x8 --method halftours --directed
 "$knight" check /nonexistent/file 2>/dev/null && { echo "FAIL: missing file accepted"; fail=1; }
 # semimagic: complete a Knight Errant puzzle (seed 002 solution 1, 8 numbers kept).
 printf '. . 49 . . . 17 .\n. . . . . . . .\n1 . . . 33 . . .\n. . . . . . . .\n. . . . . . . .\n. . . . . . . .\n. . 25 . 9 . . .\n. . . 41 . 57 . .\n' > "$tmp/ke.txt"

@@ -205,6 +205,17 @@ int main(void)
     CHECK(count(6, 6, KT_COUNT_SYMMETRIC, 2) == 78);
     CHECK(count(6, 6, KT_COUNT_SYMMETRIC | KT_COUNT_CLASSES, 1) == 22);
     CHECK(count(6, 7, KT_COUNT_SYMMETRIC, 1) == count(7, 6, KT_COUNT_SYMMETRIC, 2));
+    /* The second, independent method (McKay's half-tours joined across
+     * the middle, halftour.h) must agree. */
+    {
+        static const uint32_t boards[][2] = {{3, 10}, {5, 6}, {6, 6}, {5, 8}, {8, 5}, {3, 12}};
+        for (size_t i = 0; i < sizeof boards / sizeof boards[0]; i++) {
+            uint32_t w = boards[i][0], h = boards[i][1];
+            uint64_t hi = 1, lo = 0;
+            CHECK(kt_halftours_count_closed(w, h, h / 2, 2, NULL, NULL, &hi, &lo) == KT_OK);
+            CHECK(hi == 0 && lo == count(w, h, 0, 1));
+        }
+    }
     /* Boards with no closed tour (Schwenk). */
     CHECK(count(4, 7, 0, 1) == 0);
     CHECK(count(3, 8, 0, 1) == 0);
@@ -239,7 +250,36 @@ int main(void)
         kt_status st = kt_count_tours(g, &opt, &v, NULL);
         CHECK(st == KT_ECANCELED || st == KT_OK);
         opt.progress = NULL;
+        /* Stop half-way through a state budget, then resume from the file. */
+        remove(path);
+        opt.max_states = 300;
+        CHECK(kt_count_tours(g, &opt, &v, NULL) == KT_ELIMIT);
+        FILE *f = fopen(path, "rb");
+        CHECK(f != NULL);
+        if (f) fclose(f);
+        opt.max_states = 0;
         CHECK(kt_count_tours(g, &opt, &v, NULL) == KT_OK && v.lo == 9862 && v.hi == 0);
+        /* Shards with checkpoints. */
+        {
+            uint64_t ssum = 0;
+            for (uint32_t i = 0; i < 3; i++) {
+                kt_count_options so = opt;
+                char sp[64];
+                snprintf(sp, sizeof sp, "test_count_ckpt.%u.bin", i);
+                remove(sp);
+                so.checkpoint = sp;
+                so.shard_index = i;
+                so.shard_count = 3;
+                so.max_states = 2000;
+                kt_status r1 = kt_count_tours(g, &so, &v, NULL);
+                CHECK(r1 == KT_ELIMIT || r1 == KT_OK);
+                so.max_states = 0;
+                CHECK(kt_count_tours(g, &so, &v, NULL) == KT_OK);
+                ssum += v.lo;
+                remove(sp);
+            }
+            CHECK(ssum == 9862);
+        }
         /* The finished file answers at once. */
         CHECK(kt_count_tours(g, &opt, &v, NULL) == KT_OK && v.lo == 9862);
         /* ...and belongs to this count only. */

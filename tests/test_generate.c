@@ -81,6 +81,25 @@ static void test_closed(void)
             }
             kt_graph_free(g);
         }
+    /* divide-and-conquer, joined: every admissible board up to 24x24 */
+    for (uint32_t w = 1; w <= 24; w++)
+        for (uint32_t h = 1; h <= 24; h++) {
+            kt_graph *gd = NULL;
+            CHECK_OK(kt_graph_new(&gd, w, h));
+            kt_tourney *t = NULL, *t2 = NULL;
+            kt_status st = kt_divide_tour(&t, gd, 0);
+            CHECK_ST(st, schwenk(w, h) ? KT_OK : KT_ENOTOUR);
+            if (st == KT_OK) {
+                kt_tourney *u = revalidate(t);
+                CHECK(kt_tourney_is_closed_tour(u));
+                kt_tourney_free(u);
+                CHECK_OK(kt_divide_tour(&t2, gd, 0));
+                CHECK(kt_tourney_equal(t, t2)); /* seed 0: the canonical structured tour */
+            }
+            kt_tourney_free(t);
+            kt_tourney_free(t2);
+            kt_graph_free(gd);
+        }
     /* seeds: reproducible, and different seeds give different tours */
     kt_graph *g = NULL;
     CHECK_OK(kt_graph_new(&g, 60, 46));

@@ -232,6 +232,24 @@ static void test_switch(void)
                     }
                 }
             }
+            /* long runs of switches inside cycles (no merges), refreshing
+             * rarely: the numbering kept across splits and rewirings */
+            for (int round = 0; round < 20; round++) {
+                CHECK_OK(kt_rails_refresh(r));
+                size_t k = kt_rails_count(r);
+                for (int step = 0; step < 60 && k > 0; step++) {
+                    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+                    kt_rail rl;
+                    CHECK_OK(kt_rails_get(r, (size_t)(x % k), &rl));
+                    if (kt_rails_joins(r, rl, NULL, NULL) != 0) continue;
+                    size_t before = kt_tourney_size(t);
+                    kt_switch_effect eff;
+                    CHECK_OK(kt_rails_switch(r, rl, &eff));
+                    size_t after = recount(t);
+                    CHECK_EQ_U64(kt_tourney_size(t), after);
+                    CHECK(eff == KT_SWITCH_SPLIT ? after == before + 1 : after == before);
+                }
+            }
             free(lab);
             kt_rails_free(r);
             kt_tourney_free(orig);

@@ -50,7 +50,7 @@ typedef enum kt_gen_method {
     KT_METHOD_BLOCKS = 0,      /**< The random block tiling of kt_generate_closed_tour(), blocks not merged: one cycle per block. */
     KT_METHOD_WARNSDORFF = 1,  /**< The paper's tourney variant of random Warnsdorff: a walk is closed when it lands a move away from its start. */
     KT_METHOD_NEURAL = 2,      /**< The Takefuji-Lee neural network, one neuron per edge. */
-    KT_METHOD_DIVIDE = 3,      /**< Divide-and-conquer after Parberry (1997): the board halved recursively down to sides 5..10, each base block a structured tour (seed 0: always the first precomputed tour of its size), not joined. */
+    KT_METHOD_DIVIDE = 3,      /**< Divide-and-conquer after Parberry (1997): the board halved recursively down to sides 5..10, each base block a structured tour (seed 0: always the first precomputed tour of its size), not joined; kt_divide_tour() joins them. */
     KT_METHOD_BRAID = 4,       /**< Concentric braided tourney: n x n, n even >= 4; rings two cells wide (each ring's 2-factor is forced: interwoven zig-zag strands) around a 4x4 (n = 0 mod 4) or 6x6 centre. */
     KT_METHOD_FOUR_COVER = 5   /**< Four-cover tourney (Parberry's generator): both sides multiples of 4, every 4x4 block covered by its four 4-cycles. */
 } kt_gen_method;
@@ -72,6 +72,23 @@ typedef enum kt_gen_method {
  *         ::KT_ENOMEM.
  */
 KT_EXPORT kt_status kt_generate_closed_tour(kt_tourney **out, const kt_graph *g, uint64_t seed);
+
+/**
+ * @brief A closed tour by divide-and-conquer in the style of Parberry (1997).
+ *
+ * The board is halved recursively (each side into two near-equal parts
+ * that can again be tiled) down to blocks with sides 5..10, each carrying a
+ * structured precomputed tour, and the blocks are joined by rail switches
+ * as in kt_generate_closed_tour().  Seed 0 gives the canonical structured
+ * tour (the first precomputed tour of every block size); other seeds vary
+ * the block tours.  kt_generate_tourney() with ::KT_METHOD_DIVIDE returns
+ * the same blocks unjoined.  Linear time.
+ * @param[out] out Receives the tour; set to NULL on failure.
+ * @param g        A full knight's board.
+ * @param seed     Any value.
+ * @return As kt_generate_closed_tour().
+ */
+KT_EXPORT kt_status kt_divide_tour(kt_tourney **out, const kt_graph *g, uint64_t seed);
 
 /**
  * @brief An open knight's tour, optionally with given ends.
@@ -138,9 +155,11 @@ KT_EXPORT kt_status kt_warnsdorff_tour(kt_tourney **out, const kt_graph *g, kt_s
  * @param method   The generator.
  * @param seed     Seeds the random choices (and the block variants of the
  *                 structured methods; seed 0 gives the canonical picture).
- * @param budget   Work bound: walks for Warnsdorff, network updates
- *                 (sweeps) for neural; 0 for the default.  Ignored by the
- *                 linear methods.
+ * @param budget   Work bound: restarts from scratch for Warnsdorff
+ *                 (default 100; stuck walks are first repaired locally),
+ *                 sweeps over all neurons for neural (default 100000, in
+ *                 runs of 400); 0 for the default.  Ignored by the linear
+ *                 methods.
  * @return ::KT_OK; ::KT_EUNSUPPORTED; ::KT_ELIMIT; ::KT_EINVAL; ::KT_ENOMEM.
  */
 KT_EXPORT kt_status kt_generate_tourney(kt_tourney **out, const kt_graph *g, kt_gen_method method,

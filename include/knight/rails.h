@@ -190,12 +190,18 @@ KT_EXPORT kt_status kt_rails_graph(kt_rails *r, size_t *edges, size_t *component
 /**
  * @brief Switch @p rail, keeping kt_tourney_size() exact.
  *
- * Four nibble updates plus the cycle bookkeeping: a merge is O(1)
- * (union-find); a switch within one cycle is O(1) when that cycle has
- * not changed since it was last numbered, otherwise it first renumbers
- * the cycle in O(its length); a split also relabels the smaller part,
- * O(its length).  The switched rail comes back as rail
- * (top, cross, primary): switching that one restores the tourney.
+ * Four nibble updates plus the cycle bookkeeping.  Every cycle carries
+ * a numbering (positions along it) that tells a split from a rewiring:
+ * - a merge is O(1) (union-find); the merged cycle loses its numbering;
+ * - a switch within one cycle first renumbers it, O(its length), if it
+ *   has no numbering (after a merge or, rarely, a split across the
+ *   numbering's wrap-around); then a rewiring renumbers the shorter of
+ *   the two reversed segments and a split numbers the smaller part,
+ *   O(that part), the larger keeping its positions.
+ * So runs of merges, or of switches within cycles, are cheap; mixing
+ * them on long cycles costs O(length) per switch.  The switched rail
+ * comes back as rail (top, cross, primary): switching that one restores
+ * the tourney.
  * @param r           The handle.
  * @param rail        A rail of the tourney now.
  * @param[out] effect Optional: merge, split or keep.

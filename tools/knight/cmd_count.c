@@ -74,9 +74,32 @@ int cmd_count(int argc, char **argv)
     uint32_t w, h;
     if (size == NULL || !cli_parse_size(size, &w, &h)) return cli_fail("count wants a board size WxH");
     if (strcmp(method, "halftours") == 0) {
-        /* McKay's half-tour method lives in another module; the lead wires
-         * it here (see include/knight/halftour.h once merged). */
-        return cli_fail("count: --method halftours is not available in this build");
+        /* McKay's method (halftour.h): closed tours only, cut across the
+         * middle; the rows must be at most KT_HALFTOUR_MAX_WIDTH wide. */
+        if (opt.flags & (KT_COUNT_OPEN | KT_COUNT_SYMMETRIC | KT_COUNT_CLASSES))
+            return cli_fail("count: --method halftours counts closed tours only");
+        if (opt.shard_count > 1 || opt.checkpoint != NULL)
+            return cli_fail("count: --method halftours has no --shard or --checkpoint (see knight halftours)");
+        if (w > KT_HALFTOUR_MAX_WIDTH || (h < w && h >= 2)) {
+            uint32_t t = w;
+            w = h;
+            h = t;
+        }
+        if (w > KT_HALFTOUR_MAX_WIDTH || h < 2) return cli_fail("count: board too wide for --method halftours");
+        uint64_t hi = 0, lo = 0;
+        kt_status hs = kt_halftours_count_closed(w, h, h / 2, opt.threads, cli_progress, NULL, &hi, &lo);
+        cli_progress_done();
+        if (hs != KT_OK) return cli_fail_status("count", hs);
+        kt_count_value hv = {lo, hi};
+        if (opt.flags & KT_COUNT_DIRECTED) {
+            if (hi >> 63) return cli_fail_status("count", KT_EOVERFLOW);
+            hv.hi = hi << 1 | lo >> 63;
+            hv.lo = lo << 1;
+        }
+        char hb[48];
+        kt_count_value_string(hv, hb, sizeof hb);
+        printf("%s\n", hb);
+        return 0;
     }
     if (strcmp(method, "frontier") != 0) return cli_fail("--method wants frontier or halftours");
     kt_graph *g = NULL;

@@ -77,6 +77,8 @@ int cmd_tour(int argc, char **argv)
             return cli_fail("tour: --method warnsdorff takes --start only");
         }
         st = kt_warnsdorff_tour(&t, g, open ? KT_SHAPE_PATH : KT_SHAPE_CYCLES, start, tie, seed, 0);
+    } else if (have_method && method == KT_METHOD_DIVIDE && !tourney && !open) {
+        st = kt_divide_tour(&t, g, seed); /* structured base tours, joined */
     } else if (have_method && (tourney || method != KT_METHOD_BLOCKS)) {
         if (open) {
             kt_graph_free(g);
