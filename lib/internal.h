@@ -82,6 +82,20 @@ static inline kt_cell kti_step(const kt_graph *g, kt_cell c, int m)
     return d;
 }
 
+/* The move from vertex c to cell d, or KT_MOVE_NONE; one division, for hot
+ * loops (d must be a vertex for the answer to be a graph edge). */
+static inline int kti_move_between(const kt_graph *g, kt_cell c, kt_cell d)
+{
+    int64_t diff = (int64_t)d - (int64_t)c;
+    int64_t x = (int64_t)(c % g->width);
+    for (int m = 0; m < 8; m++) {
+        if (g->off[m] != diff) continue;
+        int64_t nx = x + g->dx[m];
+        if (nx >= 0 && nx < (int64_t)g->width && d < g->ncells) return m;
+    }
+    return KT_MOVE_NONE;
+}
+
 /* ---- tourney helpers (tourney.c) ---- */
 /* Allocate an empty tourney (all cells KTI_PAIR_EMPTY) on g. */
 KTI_HIDDEN kt_status kti_tourney_alloc(kt_tourney **out, const kt_graph *g);
@@ -91,6 +105,15 @@ KTI_HIDDEN kt_status kti_tourney_finish(kt_tourney *t, kt_rule *rule, kt_cell *c
  * size.  A module that edits mv must leave size exact before it returns,
  * by bookkeeping or by calling this. */
 KTI_HIDDEN kt_status kti_tourney_recount(kt_tourney *t);
+/* Walk every component once in the canonical orientation (cycles from
+ * their smallest cell towards its first neighbour, the path from its
+ * smaller end): edge() per move, end() per component. */
+typedef struct kti_walker {
+    void (*edge)(void *ctx, kt_cell from, int move);
+    void (*end)(void *ctx, bool cycle);
+    void *ctx;
+} kti_walker;
+KTI_HIDDEN kt_status kti_tourney_walk(const kt_tourney *t, const kti_walker *w);
 /* Add the undirected edge c --m--> d to the move pairs; false if c or d is full. */
 static inline bool kti_pair_add(uint8_t *mv, kt_cell c, int m)
 {

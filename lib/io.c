@@ -137,31 +137,26 @@ static kt_status write_numbers(const kt_tourney *t, unsigned flags, kt_cell star
 /* ------------------------------------------------------------------ */
 /* Move digits                                                         */
 
+static void digit_edge(void *ctx, kt_cell from, int move)
+{
+    ((char *)ctx)[from] = (char)('0' + move);
+}
+
 static kt_status write_moves(const kt_tourney *t, kti_out *o)
 {
     const kt_graph *g = t->g;
-    kt_cell *succ = kti_alloc(&g->alloc, g->ncells * sizeof *succ);
-    if (succ == NULL) return KT_ENOMEM;
-    kt_status st = kt_tourney_successors(t, succ, g->ncells);
-    if (st == KT_OK) {
-        char *row = kti_alloc(&g->alloc, (size_t)g->width + 1);
-        if (row == NULL) {
-            st = KT_ENOMEM;
-        } else {
-            for (uint32_t y = 0; y < g->height; y++) {
-                for (uint32_t x = 0; x < g->width; x++) {
-                    size_t c = (size_t)y * g->width + x;
-                    if (!kti_is_vertex(g, c)) row[x] = '.';
-                    else if (succ[c] == KT_CELL_NONE) row[x] = '-';
-                    else row[x] = (char)('0' + kt_graph_move(g, (kt_cell)c, succ[c]));
-                }
-                row[g->width] = '\n';
-                kti_out_bytes(o, row, (size_t)g->width + 1);
-            }
-            kti_free(&g->alloc, row);
+    /* One character per cell, filled by the canonical walk. */
+    char *digits = kti_alloc(&g->alloc, g->ncells);
+    if (digits == NULL) return KT_ENOMEM;
+    for (size_t c = 0; c < g->ncells; c++) digits[c] = kti_is_vertex(g, c) ? '-' : '.';
+    kti_walker w = {digit_edge, NULL, digits};
+    kt_status st = kti_tourney_walk(t, &w);
+    if (st == KT_OK)
+        for (uint32_t y = 0; y < g->height; y++) {
+            kti_out_bytes(o, digits + (size_t)y * g->width, g->width);
+            kti_out_bytes(o, "\n", 1);
         }
-    }
-    kti_free(&g->alloc, succ);
+    kti_free(&g->alloc, digits);
     return st;
 }
 
@@ -280,36 +275,8 @@ static kt_status write_svg(const kt_tourney *t, unsigned flags, kt_cell start, k
                        : "<g fill=\"none\" stroke-width=\"0.16\" stroke-linejoin=\"round\" "
                          "stroke-linecap=\"round\">\n");
     svg_ctx s = {o, g, 0, false, KT_CELL_NONE};
-    /* Reuse the canonical walk through the successor array. */
-    kt_cell *succ = kti_alloc(&g->alloc, g->ncells * sizeof *succ);
-    if (succ == NULL) return KT_ENOMEM;
-    kt_status st = kt_tourney_successors(t, succ, g->ncells);
-    if (st == KT_OK) {
-        /* Components in the order of their smallest cell (cycles) or from
-         * the smaller end (path). */
-        uint32_t *label = kti_alloc(&g->alloc, g->ncells * sizeof *label);
-        if (label == NULL) {
-            st = KT_ENOMEM;
-        } else {
-            st = kt_tourney_cycle_labels(t, label, g->ncells);
-            size_t done = 0;
-            for (size_t c = 0; c < g->ncells && st == KT_OK && done < t->size; c++) {
-                if (!kti_is_vertex(g, c) || label[c] != done) continue;
-                kt_cell first = (kt_cell)c;
-                if (t->shape == KT_SHAPE_PATH) kt_tourney_ends(t, &first, NULL);
-                kt_cell cur = first;
-                do {
-                    if (succ[cur] == KT_CELL_NONE) break;
-                    svg_edge(&s, cur, kt_graph_move(g, cur, succ[cur]));
-                    cur = succ[cur];
-                } while (cur != first);
-                svg_end(&s, t->shape == KT_SHAPE_CYCLES);
-                done++;
-            }
-            kti_free(&g->alloc, label);
-        }
-    }
-    kti_free(&g->alloc, succ);
+    kti_walker w = {svg_edge, svg_end, &s};
+    kt_status st = kti_tourney_walk(t, &w);
     if (st != KT_OK) return st;
     kti_out_str(o, "</g>\n");
     if (flags & KT_WRITE_SVG_NUMBERS) {
@@ -613,50 +580,95 @@ done:
     return st;
 }
 
+/* Moves: one character per cell, so cell (x, y) sits at line y + 1,
+ * column x + 1, and the move pairs are filled directly from the digits. */
 static kt_status parse_moves(parser *p, const kt_graph *g, const kt_allocator *al,
                              kt_tourney **out, kt_rule *rule, kt_cell *cell)
 {
-    grid_t gr = {0, 0, NULL, 0, 0};
-    kt_rule rl = KT_RULE_NONE;
-    kt_cell bc = KT_CELL_NONE;
-    kt_status st = grid_scan(p, &gr, true, al);
-    uint8_t *mask = NULL;
-    kt_cell *succ = NULL;
+    const char *s = p->s;
+    size_t n = p->len, w = 0, h = 0, i = 0;
+    /* Pass 1: dimensions and characters. */
+    while (i < n) {
+        size_t start = i;
+        while (i < n && s[i] != '\n' && s[i] != '\r') {
+            char c = s[i];
+            if (!((c >= '0' && c <= '7') || c == '-' || c == '.')) return perr(p, i);
+            i++;
+        }
+        size_t len = i - start;
+        if (i < n && s[i] == '\r') {
+            if (i + 1 >= n || s[i + 1] != '\n') return perr(p, i);
+            i++;
+        }
+        if (len == 0) { /* only trailing blank lines */
+            for (size_t j = start; j < n; j++)
+                if (s[j] != '\n' && s[j] != '\r') return perr(p, j);
+            break;
+        }
+        if (h > 0 && len != w) return perr(p, start + (len < w ? len : w));
+        if (len > UINT32_MAX) return KT_ETOOBIG;
+        w = len;
+        h++;
+        if (i < n) i++; /* the newline */
+    }
+    if (h == 0) return perr(p, 0);
+    if (h > UINT32_MAX || (uint64_t)w * h > KTI_MAX_CELLS) return KT_ETOOBIG;
+    size_t cells = w * h;
+    uint8_t *mask = kti_alloc(al, cells);
+    if (mask == NULL) return KT_ENOMEM;
+    size_t k = 0;
+    for (i = 0; i < n && k < cells; i++)
+        if (s[i] != '\n' && s[i] != '\r') mask[k++] = s[i] != '.';
     kt_graph *made = NULL;
     const kt_graph *use = NULL;
-    if (st != KT_OK) goto done;
-    size_t n = gr.ntok;
-    mask = kti_alloc(al, n);
-    if (mask == NULL) { st = KT_ENOMEM; goto done; }
-    for (size_t k = 0; k < n; k++) {
-        char c = p->s[gr.tok[k]];
-        if (c == '.') mask[k] = 0;
-        else if ((c >= '0' && c <= '7') || c == '-') mask[k] = 1;
-        else { st = perr(p, gr.tok[k]); goto done; }
-    }
-    st = board_for(g, gr.w, gr.h, mask, al, &made, &use);
-    if (st != KT_OK) goto done;
-    succ = kti_alloc(&use->alloc, n * sizeof *succ);
-    if (succ == NULL) { st = KT_ENOMEM; goto done; }
-    for (size_t k = 0; k < n; k++) {
-        char c = p->s[gr.tok[k]];
-        succ[k] = KT_CELL_NONE;
-        if (c >= '0' && c <= '7') {
-            succ[k] = kti_step(use, (kt_cell)k, c - '0');
-            if (succ[k] == KT_CELL_NONE) {
-                rl = KT_RULE_NOT_A_MOVE;
-                bc = (kt_cell)k;
-                st = KT_EBADTOUR;
-                goto done;
-            }
+    kt_tourney *t = NULL;
+    kt_rule rl = KT_RULE_NONE;
+    kt_cell bc = KT_CELL_NONE;
+    kt_status st = board_for(g, (uint32_t)w, (uint32_t)h, mask, al, &made, &use);
+    if (st == KT_OK) st = kti_tourney_alloc(&t, use);
+    /* Pass 2: each digit adds its edge to both ends. */
+    k = 0;
+    for (i = 0; st == KT_OK && i < n && k < cells; i++) {
+        char c = s[i];
+        if (c == '\n' || c == '\r') continue;
+        kt_cell here = (kt_cell)k++;
+        if (c < '0' || c > '7') continue;
+        int m = c - '0';
+        int64_t nx = (int64_t)(here % w) + use->dx[m], ny = (int64_t)(here / w) + use->dy[m];
+        kt_cell d = (kt_cell)((int64_t)here + use->off[m]);
+        if (nx < 0 || ny < 0 || nx >= (int64_t)w || ny >= (int64_t)h || !mask[d]) {
+            rl = KT_RULE_NOT_A_MOVE;
+            bc = here;
+            st = KT_EBADTOUR;
+        } else if (!kti_pair_add(t->mv, here, m)) {
+            rl = KT_RULE_DEGREE;
+            bc = here;
+            st = KT_EBADTOUR;
+        } else if (!kti_pair_add(t->mv, d, (m + 4) & 7)) {
+            rl = KT_RULE_REPEATED;
+            bc = d;
+            st = KT_EBADTOUR;
         }
     }
-    st = kt_tourney_from_successors(out, use, succ, n, &rl, &bc);
-done:
-    report_bad_cell(p, &gr, st, rl, bc, rule, cell);
-    if (succ) kti_free(&use->alloc, succ);
+    if (st == KT_OK) st = kti_tourney_finish(t, &rl, &bc);
+    if (st == KT_EBADTOUR) {
+        if (rule) *rule = rl;
+        if (cell) *cell = bc;
+        if (bc < cells) {
+            /* Line y + 1, column x + 1 of the cell: find the line's start. */
+            size_t line = bc / w, at = 0;
+            for (size_t ln = 0; ln < line; at++)
+                if (s[at] == '\n') ln++;
+            p->err_at = at + bc % w;
+            p->located = true;
+        }
+    }
+    if (st == KT_OK) {
+        *out = t;
+    } else {
+        kt_tourney_free(t);
+    }
     kti_free(al, mask);
-    kti_free(al, gr.tok);
     kt_graph_free(made);
     return st;
 }

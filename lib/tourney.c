@@ -67,16 +67,7 @@ static inline unsigned pair_degree(uint8_t p)
     return ((p & 0xF) != KTI_NOMOVE) + ((p >> 4) != KTI_NOMOVE);
 }
 
-/* Walk every component once, each in the canonical orientation: cycles from
- * their smallest cell towards its first (lower move) neighbour, the path
- * from its smaller end.  edge() is called per move, end() per component. */
-typedef struct walker {
-    void (*edge)(void *ctx, kt_cell from, int move);
-    void (*end)(void *ctx, bool cycle);
-    void *ctx;
-} walker;
-
-static kt_status walk_components(const kt_tourney *t, const walker *w)
+kt_status kti_tourney_walk(const kt_tourney *t, const kti_walker *w)
 {
     const kt_graph *g = t->g;
     uint64_t *seen = bits_new(g);
@@ -153,7 +144,8 @@ kt_status kti_tourney_finish(kt_tourney *t, kt_rule *rule, kt_cell *cell)
 {
     const kt_graph *g = t->g;
     size_t ends = 0, first_bad = SIZE_MAX;
-    for (size_t c = 0; c < g->ncells; c++) {
+    uint32_t x = 0, y = 0; /* coordinates of c, kept without division */
+    for (size_t c = 0; c < g->ncells; c++, x = x + 1 == g->width ? (y++, 0) : x + 1) {
         uint8_t p = t->mv[c];
         if (!kti_is_vertex(g, c)) {
             if (p != KTI_PAIR_EMPTY) return bad(rule, cell, KT_RULE_HOLE, c);
@@ -167,8 +159,11 @@ kt_status kti_tourney_finish(kt_tourney *t, kt_rule *rule, kt_cell *cell)
         for (int k = 0; k < 2; k++) {
             unsigned m = k ? hi : lo;
             if (m == KTI_NOMOVE) continue;
-            kt_cell d = kti_step(g, (kt_cell)c, (int)m);
-            if (d == KT_CELL_NONE) return bad(rule, cell, KT_RULE_NOT_A_MOVE, c);
+            int64_t nx = (int64_t)x + g->dx[m], ny = (int64_t)y + g->dy[m];
+            if (nx < 0 || ny < 0 || nx >= (int64_t)g->width || ny >= (int64_t)g->height)
+                return bad(rule, cell, KT_RULE_NOT_A_MOVE, c);
+            kt_cell d = (kt_cell)((int64_t)c + g->off[m]);
+            if (g->mask != NULL && !g->mask[d]) return bad(rule, cell, KT_RULE_NOT_A_MOVE, c);
             uint8_t q = t->mv[d];
             unsigned r = (m + 4) & 7;
             if ((q & 0xF) != r && (q >> 4) != r) return bad(rule, cell, KT_RULE_DEGREE, c);
@@ -234,7 +229,7 @@ kt_status kt_tourney_from_successors(kt_tourney **out, const kt_graph *g, const 
             continue;
         }
         if (!kti_is_vertex(g, s)) { st = bad(rule, cell, KT_RULE_NOT_A_CELL, c); break; }
-        int m = kt_graph_move(g, (kt_cell)c, s);
+        int m = kti_move_between(g, (kt_cell)c, s);
         if (m == KT_MOVE_NONE) { st = bad(rule, cell, KT_RULE_NOT_A_MOVE, c); break; }
         if (bit_get(entered, s)) { st = bad(rule, cell, KT_RULE_REPEATED, s); break; }
         bit_set(entered, s);
@@ -279,14 +274,14 @@ kt_status kt_tourney_from_order(kt_tourney **out, const kt_graph *g, const kt_ce
         if (bit_get(seen, c)) { st = bad(rule, cell, KT_RULE_REPEATED, c); break; }
         bit_set(seen, c);
         if (i > 0) {
-            int m = kt_graph_move(g, order[i - 1], c);
+            int m = kti_move_between(g, order[i - 1], c);
             if (m == KT_MOVE_NONE) { st = bad(rule, cell, KT_RULE_NOT_A_MOVE, order[i - 1]); break; }
             kti_pair_add(t->mv, order[i - 1], m);
             kti_pair_add(t->mv, c, (m + 4) & 7);
         }
     }
     if (st == KT_OK && shape == KT_SHAPE_CYCLES && n > 1) {
-        int m = kt_graph_move(g, order[n - 1], order[0]);
+        int m = kti_move_between(g, order[n - 1], order[0]);
         if (m == KT_MOVE_NONE || n == 2) {
             st = bad(rule, cell, KT_RULE_NOT_CLOSED, order[n - 1]);
         } else {
@@ -423,8 +418,8 @@ kt_status kt_tourney_successors(const kt_tourney *t, kt_cell *succ, size_t n)
     if (n < t->g->ncells) return KT_ERANGE;
     for (size_t c = 0; c < t->g->ncells; c++) succ[c] = KT_CELL_NONE;
     succ_ctx s = {succ, t->g};
-    walker w = {succ_edge, NULL, &s};
-    return walk_components(t, &w);
+    kti_walker w = {succ_edge, NULL, &s};
+    return kti_tourney_walk(t, &w);
 }
 
 kt_status kt_tourney_move_pairs(const kt_tourney *t, uint8_t *moves, size_t n)
@@ -459,8 +454,8 @@ kt_status kt_tourney_cycle_labels(const kt_tourney *t, uint32_t *label, size_t n
     if (n < t->g->ncells) return KT_ERANGE;
     for (size_t c = 0; c < t->g->ncells; c++) label[c] = UINT32_MAX;
     label_ctx l = {label, 0};
-    walker w = {label_edge, label_end, &l};
-    kt_status st = walk_components(t, &w);
+    kti_walker w = {label_edge, label_end, &l};
+    kt_status st = kti_tourney_walk(t, &w);
     if (st != KT_OK) return st;
     /* Path ends and isolated cells have no outgoing edge: label them too. */
     if (t->shape == KT_SHAPE_PATH || t->g->nverts == 1)
@@ -500,8 +495,8 @@ static kt_status count_moves(const kt_tourney *t, uint64_t counts[8], bool relat
     if (t == NULL || counts == NULL) return KT_EINVAL;
     for (int i = 0; i < 8; i++) counts[i] = 0;
     count_ctx k = {counts, relative, -1, -1};
-    walker w = {count_edge, count_end, &k};
-    return walk_components(t, &w);
+    kti_walker w = {count_edge, count_end, &k};
+    return kti_tourney_walk(t, &w);
 }
 
 kt_status kt_tourney_move_counts(const kt_tourney *t, uint64_t counts[8])

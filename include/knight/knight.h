@@ -14,6 +14,10 @@
 #include <knight/stats.h>
 #include <knight/walks.h>
 #include <knight/exhaustive.h>
+#include <knight/rails.h>
+#include <knight/semimagic.h>
 #include <knight/halftour.h>
+#include <knight/count.h>
+#include <knight/generate.h>
 
 #endif /* KNIGHT_KNIGHT_H */

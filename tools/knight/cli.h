@@ -56,6 +56,12 @@ int cmd_check(int argc, char **argv);
 int cmd_svg(int argc, char **argv);
 int cmd_stats(int argc, char **argv);
 int cmd_walks(int argc, char **argv);
+int cmd_join(int argc, char **argv);
+int cmd_shatter(int argc, char **argv);
+int cmd_obfuscate(int argc, char **argv);
+int cmd_rails(int argc, char **argv);
+int cmd_semimagic(int argc, char **argv);
 int cmd_halftours(int argc, char **argv);
+int cmd_count(int argc, char **argv);
 
 #endif /* KNIGHT_CLI_H */

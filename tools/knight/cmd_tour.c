@@ -1,18 +1,33 @@
 /* SPDX-License-Identifier: MIT */
-/* knight tour: make a tour of a W x H board. */
+/* knight tour: make a tour (or tourney) of a W x H board with any generator. */
 #include "cli.h"
 
 #include <string.h>
 
+static bool parse_tie(const char *s, kt_tiebreak *tie)
+{
+    for (unsigned k = 0; k < KT_TIE_COUNT; k++)
+        if (s != NULL && strcmp(s, kt_tiebreak_name((kt_tiebreak)k)) == 0) {
+            *tie = (kt_tiebreak)k;
+            return true;
+        }
+    return false;
+}
+
 int cmd_tour(int argc, char **argv)
 {
     uint32_t w = 0, h = 0, sx, sy, ex, ey;
-    bool open = false, have_start = false, have_end = false;
+    bool open = false, have_start = false, have_end = false, tourney = false, have_method = false;
+    bool have_format = false, obfuscate = false;
     kt_format fmt = KT_FORMAT_NUMBERS;
+    kt_gen_method method = KT_METHOD_BLOCKS;
+    kt_tiebreak tie = KT_TIE_ROTH;
     const char *outpath = NULL, *v;
     uint64_t seed = 0;
     for (int i = 1; i < argc; i++) {
         if (cli_opt(argc, argv, &i, "--open", NULL)) open = true;
+        else if (cli_opt(argc, argv, &i, "--tourney", NULL)) tourney = true;
+        else if (cli_opt(argc, argv, &i, "--obfuscate", NULL)) obfuscate = true;
         else if (cli_opt(argc, argv, &i, "--start", &v)) {
             if (!cli_parse_xy(v, &sx, &sy)) return cli_fail("--start wants X,Y");
             have_start = open = true;
@@ -21,8 +36,15 @@ int cmd_tour(int argc, char **argv)
             have_end = open = true;
         } else if (cli_opt(argc, argv, &i, "--seed", &v)) {
             if (!cli_parse_u64(v, &seed)) return cli_fail("--seed wants a number");
+        } else if (cli_opt(argc, argv, &i, "--method", &v)) {
+            if (v == NULL || kt_gen_method_parse(v, &method) != KT_OK)
+                return cli_fail("--method wants blocks, warnsdorff, neural, divide, braid or four-cover");
+            have_method = true;
+        } else if (cli_opt(argc, argv, &i, "--tie", &v)) {
+            if (!parse_tie(v, &tie)) return cli_fail("--tie wants first, random, pohl or roth");
         } else if (cli_opt(argc, argv, &i, "--format", &v)) {
             if (v == NULL || !cli_parse_format(v, &fmt)) return cli_fail("--format wants numbers, moves or svg");
+            have_format = true;
         } else if (cli_opt(argc, argv, &i, "-o", &v)) {
             if (v == NULL) return cli_fail("-o wants a file name");
             outpath = v;
@@ -33,7 +55,8 @@ int cmd_tour(int argc, char **argv)
         }
     }
     if (w == 0) return cli_fail("tour: board size WxH required");
-    (void)seed;
+    if (tourney && open) return cli_fail("tour: --tourney and an open tour exclude each other");
+    if (obfuscate && (open || tourney)) return cli_fail("tour: --obfuscate applies to closed tours only");
     kt_graph *g = NULL;
     kt_status st = kt_graph_new(&g, w, h);
     if (st != KT_OK) return cli_fail_status("board", st);
@@ -47,14 +70,51 @@ int cmd_tour(int argc, char **argv)
         return cli_fail("--end %u,%u is off the board", ex, ey);
     }
     kt_tourney *t = NULL;
-    st = kt_exhaustive_tour(&t, g, open ? KT_SHAPE_PATH : KT_SHAPE_CYCLES, start, end,
-                            UINT64_C(200000000), cli_progress, NULL);
-    cli_progress_done();
+    const char *what = open ? "open tour" : "closed tour";
+    if (have_method && method == KT_METHOD_WARNSDORFF && !tourney) {
+        if (have_end) {
+            kt_graph_free(g);
+            return cli_fail("tour: --method warnsdorff takes --start only");
+        }
+        st = kt_warnsdorff_tour(&t, g, open ? KT_SHAPE_PATH : KT_SHAPE_CYCLES, start, tie, seed, 0);
+    } else if (have_method && method == KT_METHOD_DIVIDE && !tourney && !open) {
+        st = kt_divide_tour(&t, g, seed); /* structured base tours, joined */
+    } else if (have_method && (tourney || method != KT_METHOD_BLOCKS)) {
+        if (open) {
+            kt_graph_free(g);
+            return cli_fail("tour: --method %s makes tourneys, not open tours", kt_gen_method_name(method));
+        }
+        st = kt_generate_tourney(&t, g, method, seed, 0);
+        if (tourney) {
+            what = "tourney";
+        } else if (st == KT_OK) {
+            /* A tourney becomes a closed tour by joining its cycles. */
+            st = kt_join(t, seed);
+            if (st != KT_OK) {
+                kt_tourney_free(t);
+                t = NULL;
+            }
+        }
+    } else if (tourney) {
+        what = "tourney";
+        st = kt_generate_tourney(&t, g, KT_METHOD_BLOCKS, seed, 0);
+    } else if (open) {
+        st = kt_generate_open_tour(&t, g, start, end, seed);
+    } else {
+        st = kt_generate_closed_tour(&t, g, seed);
+    }
     kt_graph_free(g);
     if (st == KT_ENOTOUR)
-        return cli_fail("no %s tour exists on %ux%u%s", open ? "open" : "closed", w, h,
-                        (have_start || have_end) ? " with these ends" : "");
+        return cli_fail("no %s exists on %ux%u%s", what, w, h, (have_start || have_end) ? " with these ends" : "");
+    if (st == KT_EUNSUPPORTED)
+        return cli_fail("method %s does not apply to %ux%u", kt_gen_method_name(method), w, h);
     if (st != KT_OK) return cli_fail_status("tour", st);
+    if (obfuscate && (st = kt_obfuscate(t, 0, seed)) != KT_OK) {
+        kt_tourney_free(t);
+        return cli_fail_status("obfuscate", st);
+    }
+    /* visit numbers need a single tour: tourneys default to the moves format */
+    if (!have_format && kt_tourney_size(t) > 1) fmt = KT_FORMAT_MOVES;
     int rc = cli_save_tourney(t, fmt, 0, outpath);
     kt_tourney_free(t);
     return rc;

@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Generation benchmarks (issue 3).
+ *
+ *   bench_generate closed [n ...]   per-cell time of kt_generate_closed_tour on
+ *                                   n x n (default 2048 10000), cold (fresh
+ *                                   memory from the default allocator) and warm
+ *                                   (a pre-faulted arena through kt_allocator),
+ *                                   with the floor: writing and reading back a
+ *                                   4-byte-per-cell array in the same run.
+ *   bench_generate methods [secs [name]]
+ *                                   for every generator (or those whose name
+ *                                   contains `name`) and n = 8, 16, ..., 64,
+ *                                   128, 256, ...: runs, success rate, average
+ *                                   cycles, ns per cell; each method stops when
+ *                                   its total time passes secs (default 60).
+ */
+#include <knight/knight.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* A bump arena: memory is faulted in once and reused by every run. */
+typedef struct arena {
+    unsigned char *base;
+    size_t cap, used;
+} arena;
+
+static void *arena_alloc(void *opaque, size_t size)
+{
+    arena *a = opaque;
+    size = (size + 63) & ~(size_t)63;
+    if (a->used + size > a->cap) return malloc(size == 0 ? 1 : size);
+    void *p = a->base + a->used;
+    a->used += size;
+    return p;
+}
+
+static void arena_free(void *opaque, void *ptr)
+{
+    arena *a = opaque;
+    unsigned char *p = ptr;
+    if (p != NULL && (p < a->base || p >= a->base + a->cap)) free(p);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static volatile uint64_t sink_sum;
+
+/* Floor: write i to a fresh 4-byte-per-cell array and read it back. */
+static double floor_run(size_t n, uint32_t *reuse)
+{
+    double t0 = now();
+    uint32_t *a = reuse ? reuse : malloc(n * sizeof *a);
+    if (a == NULL) return -1;
+    for (size_t i = 0; i < n; i++) a[i] = (uint32_t)i;
+    uint64_t s = 0;
+    for (size_t i = 0; i < n; i++) s += a[i];
+    sink_sum = s;
+    if (!reuse) free(a);
+    return now() - t0;
+}
+
+static int bench_closed(int argc, char **argv)
+{
+    uint32_t sizes[8] = {2048, 10000};
+    int ns = 2;
+    if (argc > 0) {
+        ns = 0;
+        for (int i = 0; i < argc && ns < 8; i++) sizes[ns++] = (uint32_t)strtoul(argv[i], NULL, 10);
+    }
+    printf("closed tours, kt_generate_closed_tour (ns per cell; best / median of 5 runs)\n");
+    for (int k = 0; k < ns; k++) {
+        uint32_t n = sizes[k];
+        size_t cells = (size_t)n * n;
+        enum { RUNS = 5 };
+        double cold[RUNS], warm[RUNS], fcold[RUNS], fwarm[RUNS];
+        kt_graph *g = NULL;
+        if (kt_graph_new(&g, n, n) != KT_OK) return 1;
+        arena ar = {malloc(cells + (1u << 20)), cells + (1u << 20), 0};
+        if (ar.base == NULL) return 1;
+        memset(ar.base, 0, ar.cap);
+        kt_allocator al = {arena_alloc, arena_free, &ar};
+        kt_graph *ga = NULL;
+        if (kt_graph_new_custom(&ga, n, n, 2, 1, NULL, &al) != KT_OK) return 1;
+        size_t graph_used = ar.used;
+        uint32_t *fl = malloc(cells * sizeof *fl);
+        if (fl == NULL) return 1;
+        memset(fl, 0, cells * sizeof *fl);
+        for (int r = 0; r < RUNS; r++) {
+            kt_tourney *t = NULL;
+            double t0 = now();
+            kt_status st = kt_generate_closed_tour(&t, g, (uint64_t)r);
+            cold[r] = now() - t0;
+            if (st != KT_OK || !kt_tourney_is_closed_tour(t)) return 1;
+            kt_tourney_free(t);
+            fcold[r] = floor_run(cells, NULL);
+            ar.used = graph_used;
+            t0 = now();
+            st = kt_generate_closed_tour(&t, ga, (uint64_t)r);
+            warm[r] = now() - t0;
+            if (st != KT_OK) return 1;
+            kt_tourney_free(t);
+            fwarm[r] = floor_run(cells, fl);
+        }
+        double *all[4] = {cold, warm, fcold, fwarm};
+        for (int i = 0; i < 4; i++) qsort(all[i], RUNS, sizeof(double), cmp_double);
+        double c = 1e9 / (double)cells;
+        printf("  %5ux%-5u %10zu cells  cold %6.2f / %6.2f   warm %6.2f / %6.2f   "
+               "floor cold %6.2f / %6.2f   floor warm %6.2f / %6.2f\n",
+               n, n, cells, cold[0] * c, cold[RUNS / 2] * c, warm[0] * c, warm[RUNS / 2] * c, fcold[0] * c,
+               fcold[RUNS / 2] * c, fwarm[0] * c, fwarm[RUNS / 2] * c);
+        free(fl);
+        kt_graph_free(ga);
+        kt_graph_free(g);
+        free(ar.base);
+    }
+    return 0;
+}
+
+typedef enum { M_TOURNEY, M_WARNS_OPEN, M_WARNS_CLOSED, M_CLOSED, M_OPEN, M_DIVIDE } mkind;
+typedef struct method {
+    const char *name;
+    mkind kind;
+    int arg;
+} method;
+
+static kt_status run_one(const method *m, const kt_graph *g, uint64_t seed, kt_tourney **t)
+{
+    switch (m->kind) {
+    case M_TOURNEY: return kt_generate_tourney(t, g, (kt_gen_method)m->arg, seed, 0);
+    case M_WARNS_OPEN: return kt_warnsdorff_tour(t, g, KT_SHAPE_PATH, KT_CELL_NONE, (kt_tiebreak)m->arg, seed, 1);
+    case M_WARNS_CLOSED: return kt_warnsdorff_tour(t, g, KT_SHAPE_CYCLES, KT_CELL_NONE, (kt_tiebreak)m->arg, seed, 1);
+    case M_CLOSED: return kt_generate_closed_tour(t, g, seed);
+    case M_OPEN: return kt_generate_open_tour(t, g, KT_CELL_NONE, KT_CELL_NONE, seed);
+    case M_DIVIDE: return kt_divide_tour(t, g, seed);
+    }
+    return KT_EINVAL;
+}
+
+static int bench_methods(double budget, const char *only)
+{
+    static const method ms[] = {
+        {"closed (blocks+rails)", M_CLOSED, 0},
+        {"open (blocks)", M_OPEN, 0},
+        {"closed divide (joined)", M_DIVIDE, 0},
+        {"tourney blocks", M_TOURNEY, KT_METHOD_BLOCKS},
+        {"tourney divide", M_TOURNEY, KT_METHOD_DIVIDE},
+        {"tourney braid", M_TOURNEY, KT_METHOD_BRAID},
+        {"tourney four-cover", M_TOURNEY, KT_METHOD_FOUR_COVER},
+        {"tourney warnsdorff", M_TOURNEY, KT_METHOD_WARNSDORFF},
+        {"tourney neural", M_TOURNEY, KT_METHOD_NEURAL},
+        {"warnsdorff open first", M_WARNS_OPEN, KT_TIE_FIRST},
+        {"warnsdorff open random", M_WARNS_OPEN, KT_TIE_RANDOM},
+        {"warnsdorff open pohl", M_WARNS_OPEN, KT_TIE_POHL},
+        {"warnsdorff open roth", M_WARNS_OPEN, KT_TIE_ROTH},
+        {"warnsdorff closed random", M_WARNS_CLOSED, KT_TIE_RANDOM},
+        {"warnsdorff closed pohl", M_WARNS_CLOSED, KT_TIE_POHL},
+        {"warnsdorff closed roth", M_WARNS_CLOSED, KT_TIE_ROTH},
+    };
+    printf("%-26s %6s %5s %8s %9s %12s\n", "method", "n", "runs", "success", "cycles", "ns/cell");
+    for (size_t i = 0; i < sizeof ms / sizeof ms[0]; i++) {
+        if (only != NULL && strstr(ms[i].name, only) == NULL) continue;
+        double spent = 0;
+        for (uint32_t n = 8; n <= 16384 && spent < budget; n = n < 64 ? n + 8 : n * 2) {
+            kt_graph *g = NULL;
+            if (kt_graph_new(&g, n, n) != KT_OK) return 1;
+            int runs = 0, ok = 0;
+            double cycles = 0, secs = 0;
+            kt_status last = KT_OK;
+            /* at least one run; up to 20 or one second (or 1/10 of the budget) */
+            while (runs < 20 && (runs == 0 || (secs < 1.0 && spent + secs < budget))) {
+                kt_tourney *t = NULL;
+                double t0 = now();
+                kt_status st = run_one(&ms[i], g, (uint64_t)runs * 1000003u + n, &t);
+                secs += now() - t0;
+                runs++;
+                last = st;
+                if (st == KT_OK) {
+                    ok++;
+                    cycles += (double)kt_tourney_size(t);
+                }
+                kt_tourney_free(t);
+                if (st == KT_EUNSUPPORTED) break;
+            }
+            spent += secs;
+            kt_graph_free(g);
+            if (last == KT_EUNSUPPORTED && ok == 0) continue;
+            printf("%-26s %6u %5d %7.0f%% %9.1f %12.1f\n", ms[i].name, n, runs, 100.0 * ok / runs,
+                   ok ? cycles / ok : 0.0, secs * 1e9 / runs / ((double)n * n));
+            fflush(stdout);
+        }
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc >= 2 && strcmp(argv[1], "closed") == 0) return bench_closed(argc - 2, argv + 2);
+    if (argc >= 2 && strcmp(argv[1], "methods") == 0)
+        return bench_methods(argc >= 3 ? atof(argv[2]) : 60.0, argc >= 4 ? argv[3] : NULL);
+    fprintf(stderr, "usage: bench_generate closed [n ...] | methods [seconds per method [name part]]\n");
+    return 2;
+}

@@ -1,0 +1,505 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Rails benchmarks (issue 4).  Usage:
+ *   bench_rails speed [MAXSIDE]      tourney + join and obfuscate, 64^2 .. MAXSIDE^2 (default 4096)
+ *   bench_rails tables [TOURS]       the paper's Tables 1 and 2 on 8x8 (default 1000 tours per generator)
+ *   bench_rails conjecture [MAXSIDE] rails per cell, tours and obfuscated tours, n = 8 .. MAXSIDE (default 512)
+ *   bench_rails stress [RUNS]        join/obfuscate runs over every even n 6..32 and rectangles (default 100000)
+ *   bench_rails uniform6 [CHAIN]     all 6x6 closed tours vs CHAIN successive obfuscations (minutes)
+ *   bench_rails handle [SIDE]        kt_rails_new and kt_rails_switch costs on a shattered tour (default 256)
+ *   bench_rails all                  everything with the defaults but uniform6
+ * Figures and the commands used are in BENCHMARKS.md, section "Rails (issue 4)".
+ */
+#include <knight/knight.h>
+
+#include "../tests/rails_boards.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double wall(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static double cpu(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* ---- generators ---------------------------------------------------------
+ * A generator makes a closed tour of the board from a seed (or returns an
+ * error when it cannot, e.g. ::KT_EUNSUPPORTED for that size).  The paper's
+ * five come from knight/generate.h (issue 3): random Warnsdorff closed
+ * tours, and the Takefuji-Lee, divide-and-conquer, braid and four-cover
+ * tourneys joined by kt_join().  Add more rows to `generators[]`.
+ */
+typedef kt_status (*gen_fn)(kt_tourney **out, const kt_graph *g, uint64_t seed);
+
+typedef struct generator {
+    const char *name;
+    gen_fn make;
+    bool deterministic; /* the same tour for every seed: made once, then copied */
+} generator;
+
+static kt_status join_or_free(kt_tourney **out, kt_status st, uint64_t seed)
+{
+    if (st == KT_OK) st = kt_join(*out, seed);
+    if (st != KT_OK) {
+        kt_tourney_free(*out);
+        *out = NULL;
+    }
+    return st;
+}
+
+static kt_status gen_warnsdorff(kt_tourney **out, const kt_graph *g, uint64_t seed)
+{
+    return kt_warnsdorff_tour(out, g, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_TIE_RANDOM, seed, 0);
+}
+
+static kt_status gen_method(kt_tourney **out, const kt_graph *g, kt_gen_method m, uint64_t seed)
+{
+    return join_or_free(out, kt_generate_tourney(out, g, m, seed, 0), seed);
+}
+
+static kt_status gen_neural(kt_tourney **out, const kt_graph *g, uint64_t seed)
+{
+    return gen_method(out, g, KT_METHOD_NEURAL, seed);
+}
+
+/* The paper's divide-and-conquer is deterministic: seed 0 (canonical blocks). */
+static kt_status gen_divide(kt_tourney **out, const kt_graph *g, uint64_t seed)
+{
+    (void)seed;
+    return gen_method(out, g, KT_METHOD_DIVIDE, 0);
+}
+
+static kt_status gen_braid(kt_tourney **out, const kt_graph *g, uint64_t seed)
+{
+    return gen_method(out, g, KT_METHOD_BRAID, seed);
+}
+
+static kt_status gen_four_cover(kt_tourney **out, const kt_graph *g, uint64_t seed)
+{
+    return gen_method(out, g, KT_METHOD_FOUR_COVER, seed);
+}
+
+/* Fixed 4x4/4x6/6x6 block cycle covers joined by kt_join(). */
+static kt_status gen_block_join(kt_tourney **out, const kt_graph *g, uint64_t seed)
+{
+    kt_status st = kt_block_tourney(out, g);
+    if (st != KT_OK) return st;
+    st = kt_join(*out, seed);
+    if (st != KT_OK) {
+        kt_tourney_free(*out);
+        *out = NULL;
+    }
+    return st;
+}
+
+/* The foundation's exact search (deterministic; small boards only). */
+static kt_status gen_exhaustive(kt_tourney **out, const kt_graph *g, uint64_t seed)
+{
+    (void)seed;
+    if (kt_graph_vertex_count(g) > 144) return KT_EUNSUPPORTED;
+    return kt_exhaustive_tour(out, g, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE, 50000000u, NULL,
+                              NULL);
+}
+
+static const generator generators[] = {
+    {"Warnsdorff", gen_warnsdorff, false},
+    {"Takefuji-Lee", gen_neural, false},
+    {"Div-and-Conq", gen_divide, true},
+    {"Braid", gen_braid, false},
+    {"Four-Cover", gen_four_cover, false},
+    {"Block-Join", gen_block_join, true},
+    {"Exhaustive", gen_exhaustive, true},
+};
+#define NGEN (sizeof generators / sizeof generators[0])
+
+/* ---- speed ------------------------------------------------------------- */
+
+static void bench_speed(uint32_t maxside)
+{
+    printf("== speed: tourney + join, and obfuscate (16 shatters + join) ==\n");
+    printf("%6s %10s %12s %12s %12s %12s %12s\n", "side", "cells", "tourney us/c", "join us/c",
+           "tny+join", "obf s", "obf us/c");
+    for (uint32_t n = 64; n <= maxside; n *= 2) {
+        kt_graph *g = NULL;
+        if (kt_graph_new(&g, n, n) != KT_OK) break;
+        double cells = (double)n * n;
+        unsigned reps = n <= 256 ? 8 : n <= 1024 ? 2 : 1;
+        double best_t = 1e30, best_j = 1e30, best_o = 1e30;
+        kt_tourney *tour = NULL;
+        for (unsigned r = 0; r < reps; r++) {
+            kt_tourney *t = NULL;
+            double c0 = cpu();
+            kt_status st = kt_block_tourney(&t, g);
+            double c1 = cpu();
+            if (st == KT_OK) st = kt_join(t, r);
+            double c2 = cpu();
+            if (st != KT_OK || kt_tourney_size(t) != 1) {
+                printf("join failed at %u: %s\n", n, kt_status_name(st));
+                kt_tourney_free(t);
+                break;
+            }
+            if (c1 - c0 < best_t) best_t = c1 - c0;
+            if (c2 - c1 < best_j) best_j = c2 - c1;
+            kt_tourney_free(tour);
+            tour = t;
+        }
+        for (unsigned r = 0; r < reps && tour != NULL; r++) {
+            kt_tourney *t = NULL;
+            if (kt_tourney_copy(&t, tour) != KT_OK) break;
+            double c0 = cpu();
+            kt_status st = kt_obfuscate(t, 0, 1000 + r);
+            double c1 = cpu();
+            if (st != KT_OK || kt_tourney_size(t) != 1) printf("obfuscate failed at %u: %s\n", n, kt_status_name(st));
+            if (c1 - c0 < best_o) best_o = c1 - c0;
+            kt_tourney_free(t);
+        }
+        printf("%6u %10.0f %12.4f %12.4f %12.4f %12.3f %12.4f\n", n, cells, best_t * 1e6 / cells,
+               best_j * 1e6 / cells, (best_t + best_j) * 1e6 / cells, best_o, best_o * 1e6 / cells);
+        fflush(stdout);
+        kt_tourney_free(tour);
+        kt_graph_free(g);
+    }
+    printf("(CPU seconds of one thread, best of 8/2/1 repetitions by size)\n\n");
+}
+
+/* ---- tables ------------------------------------------------------------ */
+
+static void print_row(const char *name, const double *v, bool rel)
+{
+    printf("%-14s", name);
+    for (int i = 0; i < 8; i++)
+        if (!(rel && i == 4)) printf(" %.4f", v[i]);
+    putchar('\n');
+}
+
+static void bench_tables(unsigned tours)
+{
+    printf("== Tables 1 and 2: %u tours per generator on 8x8 ==\n", tours);
+    kt_graph *g = NULL;
+    if (kt_graph_new(&g, 8, 8) != KT_OK) return;
+    for (int obf = 1; obf >= 0; obf--) {
+        kt_move_stats *st[NGEN] = {0};
+        for (size_t k = 0; k < NGEN; k++) {
+            if (kt_move_stats_new(&st[k]) != KT_OK) return;
+            kt_tourney *base = NULL;
+            if (generators[k].deterministic && generators[k].make(&base, g, 0) != KT_OK) continue;
+            for (unsigned i = 0; i < tours; i++) {
+                kt_tourney *t = NULL;
+                if (base != NULL) {
+                    if (kt_tourney_copy(&t, base) != KT_OK) break;
+                } else if (generators[k].make(&t, g, i) != KT_OK) {
+                    break;
+                }
+                if (obf && kt_obfuscate(t, 0, 0x5EED0000u + i) != KT_OK)
+                    printf("obfuscate failed (%s, %u)\n", generators[k].name, i);
+                kt_move_stats_add(st[k], t);
+                kt_tourney_free(t);
+            }
+            kt_tourney_free(base);
+        }
+        double mean[8], sd[8], maxsd;
+        printf("\nTable 1%s: move distribution (%s tours)\n", obf ? "" : " (un-obfuscated)",
+               obf ? "obfuscated" : "generated");
+        printf("%-14s      0      1      2      3      4      5      6      7   max sd   max se\n", "Algorithm");
+        for (size_t k = 0; k < NGEN; k++) {
+            kt_move_stats_moves(st[k], mean, sd);
+            maxsd = 0;
+            for (int i = 0; i < 8; i++) maxsd = sd[i] > maxsd ? sd[i] : maxsd;
+            printf("%-14s", generators[k].name);
+            for (int i = 0; i < 8; i++) printf(" %.4f", mean[i]);
+            printf("   %.4f   %.4f\n", maxsd, maxsd / sqrt((double)kt_move_stats_count(st[k])));
+        }
+        printf("\nTable 2%s: relative move distribution\n", obf ? "" : " (un-obfuscated)");
+        printf("%-14s      0      1      2      3      5      6      7   max sd   max se\n", "Algorithm");
+        for (size_t k = 0; k < NGEN; k++) {
+            kt_move_stats_relative(st[k], mean, sd);
+            maxsd = 0;
+            for (int i = 0; i < 8; i++) maxsd = sd[i] > maxsd ? sd[i] : maxsd;
+            printf("%-14s", generators[k].name);
+            for (int i = 0; i < 8; i++)
+                if (i != 4) printf(" %.4f", mean[i]);
+            printf("   %.4f   %.4f\n", maxsd, maxsd / sqrt((double)kt_move_stats_count(st[k])));
+        }
+        for (size_t k = 0; k < NGEN; k++) kt_move_stats_free(st[k]);
+    }
+    printf("\nPaper, Table 2, obfuscated (for comparison):\n");
+    static const double paper[5][7] = {
+        {0.1444, 0.1591, 0.1345, 0.1334, 0.1339, 0.1361, 0.1587},
+        {0.1514, 0.1488, 0.1359, 0.1406, 0.1390, 0.1353, 0.1490},
+        {0.1494, 0.1527, 0.1379, 0.1356, 0.1350, 0.1368, 0.1527},
+        {0.1570, 0.1485, 0.1355, 0.1374, 0.1387, 0.1352, 0.1477},
+        {0.1444, 0.1591, 0.1345, 0.1334, 0.1339, 0.1361, 0.1587},
+    };
+    static const char *pn[5] = {"Warnsdorff", "Takefuji-Lee", "Div-and-Conq", "Braid", "Four-Cover"};
+    for (int k = 0; k < 5; k++) {
+        double v[8];
+        for (int i = 0, j = 0; i < 8; i++) v[i] = i == 4 ? 0 : paper[k][j++];
+        print_row(pn[k], v, true);
+    }
+    putchar('\n');
+    kt_graph_free(g);
+}
+
+/* ---- rail conjecture ------------------------------------------------------ */
+
+static void bench_conjecture(uint32_t maxside)
+{
+    printf("== Rail conjecture: rails per cell ==\n");
+    printf("%6s %-14s %10s %12s %12s\n", "n", "generator", "tour", "obfuscated", "obf (min)");
+    for (uint32_t n = 8; n <= maxside; n *= 2) {
+        kt_graph *g = NULL;
+        if (kt_graph_new(&g, n, n) != KT_OK) break;
+        double cells = (double)n * n;
+        for (size_t k = 0; k < NGEN; k++) {
+            kt_tourney *t = NULL;
+            if (generators[k].make(&t, g, 1) != KT_OK) continue;
+            uint64_t r0 = 0;
+            kt_tourney_count_rails(t, &r0);
+            unsigned reps = n <= 64 ? 20 : 3;
+            double sum = 0, mn = 1e30;
+            for (unsigned s = 0; s < reps; s++) {
+                kt_tourney *u = NULL;
+                kt_tourney_copy(&u, t);
+                if (kt_obfuscate(u, 0, s) == KT_OK) {
+                    uint64_t r = 0;
+                    kt_tourney_count_rails(u, &r);
+                    sum += (double)r / cells;
+                    if ((double)r / cells < mn) mn = (double)r / cells;
+                }
+                kt_tourney_free(u);
+            }
+            printf("%6u %-14s %10.4f %12.4f %12.4f\n", n, generators[k].name, (double)r0 / cells,
+                   sum / reps, mn);
+            kt_tourney_free(t);
+        }
+        fflush(stdout);
+        kt_graph_free(g);
+    }
+    putchar('\n');
+}
+
+/* ---- the kt_rails handle ------------------------------------------------ */
+
+static void bench_handle(uint32_t n)
+{
+    printf("== kt_rails handle on an obfuscated %ux%u tour ==\n", n, n);
+    kt_graph *g = NULL;
+    kt_tourney *t = NULL;
+    if (kt_graph_new(&g, n, n) != KT_OK || gen_block_join(&t, g, 1) != KT_OK) return;
+    kt_obfuscate(t, 0, 1);
+    kt_shatter(t, 2);
+    printf("shattered tour: %zu cycles\n", kt_tourney_size(t));
+    kt_rails *r = NULL;
+    double c0 = cpu();
+    if (kt_rails_new(&r, t) != KT_OK) return;
+    double c1 = cpu();
+    size_t nr = kt_rails_count(r);
+    printf("kt_rails_new: %zu rails, %.4f us/cell\n", nr, (c1 - c0) * 1e6 / ((double)n * n));
+    /* switch every snapshot rail that is still a rail, in a random order */
+    uint64_t x = 0x9E3779B97F4A7C15u;
+    size_t cnt[3] = {0, 0, 0};
+    double tm[3] = {0, 0, 0};
+    for (size_t i = 0; i < nr; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        kt_rail rl;
+        kt_rails_get(r, (size_t)(x % nr), &rl);
+        if (!kt_rail_is_rail(t, rl)) continue;
+        kt_switch_effect e;
+        double a = cpu();
+        if (kt_rails_switch(r, rl, &e) != KT_OK) break;
+        tm[e] += cpu() - a;
+        cnt[e]++;
+    }
+    static const char *nm[3] = {"merge", "split", "keep"};
+    for (int e = 0; e < 3; e++)
+        printf("%-6s %9zu switches, %10.3f us each\n", nm[e], cnt[e], cnt[e] ? tm[e] * 1e6 / (double)cnt[e] : 0.0);
+    printf("size now %zu\n", kt_tourney_size(t));
+    /* then only switches inside cycles (no merges) */
+    kt_rails_refresh(r);
+    nr = kt_rails_count(r);
+    memset(cnt, 0, sizeof cnt);
+    memset(tm, 0, sizeof tm);
+    for (size_t i = 0; i < nr; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        kt_rail rl;
+        kt_rails_get(r, (size_t)(x % nr), &rl);
+        if (kt_rails_joins(r, rl, NULL, NULL) != 0) continue;
+        kt_switch_effect e;
+        double a = cpu();
+        if (kt_rails_switch(r, rl, &e) != KT_OK) break;
+        tm[e] += cpu() - a;
+        cnt[e]++;
+    }
+    printf("within cycles only:\n");
+    for (int e = 1; e < 3; e++)
+        printf("%-6s %9zu switches, %10.3f us each\n", nm[e], cnt[e], cnt[e] ? tm[e] * 1e6 / (double)cnt[e] : 0.0);
+    printf("size now %zu\n\n", kt_tourney_size(t));
+    kt_rails_free(r);
+    kt_tourney_free(t);
+    kt_graph_free(g);
+}
+
+/* ---- uniform 6x6 --------------------------------------------------------
+ * Every closed tour of 6x6 (9,862) by plain depth-first search, each in
+ * its canonical orientation (leaving cell 0 by its lower move), against a
+ * long run of successive obfuscations: how close the obfuscation chain
+ * comes to the uniform distribution over tours. */
+
+typedef struct enum6 {
+    int used[36], mv[36];
+    uint64_t tours;
+    double mov[8], rel[8];
+} enum6;
+
+static int step6(int c, int m)
+{
+    static const int dx[8] = {2, 1, -1, -2, -2, -1, 1, 2}, dy[8] = {-1, -2, -2, -1, 1, 2, 2, 1};
+    int x = c % 6 + dx[m], y = c / 6 + dy[m];
+    return (x >= 0 && x < 6 && y >= 0 && y < 6) ? y * 6 + x : -1;
+}
+
+static void enum6_rec(enum6 *E, int c, int len)
+{
+    if (len == 36) {
+        for (int m = 0; m < 8; m++)
+            if (step6(c, m) == 0) {
+                E->mv[35] = m;
+                if (E->mv[0] > ((m + 4) & 7)) return; /* the other orientation */
+                E->tours++;
+                for (int k = 0; k < 36; k++) {
+                    E->mov[E->mv[k]] += 1.0 / 36;
+                    E->rel[(E->mv[(k + 1) % 36] - E->mv[k] + 8) % 8] += 1.0 / 36;
+                }
+            }
+        return;
+    }
+    for (int m = 0; m < 8; m++) {
+        int d = step6(c, m);
+        if (d < 0 || E->used[d]) continue;
+        E->used[d] = 1;
+        E->mv[len - 1] = m;
+        enum6_rec(E, d, len + 1);
+        E->used[d] = 0;
+    }
+}
+
+static void bench_uniform6(unsigned long chain)
+{
+    printf("== 6x6: all closed tours vs %lu successive obfuscations ==\n", chain);
+    static enum6 E;
+    memset(&E, 0, sizeof E);
+    E.used[0] = 1;
+    double w0 = wall();
+    enum6_rec(&E, 0, 1);
+    printf("closed tours: %llu (%.1f s)\n", (unsigned long long)E.tours, wall() - w0);
+    double v[8];
+    for (int i = 0; i < 8; i++) v[i] = E.mov[i] / (double)E.tours;
+    print_row("uniform moves", v, false);
+    for (int i = 0; i < 8; i++) v[i] = E.rel[i] / (double)E.tours;
+    print_row("uniform rel", v, true);
+    kt_graph *g = NULL;
+    kt_tourney *t = NULL;
+    kt_move_stats *s = NULL;
+    if (kt_graph_new(&g, 6, 6) != KT_OK || gen_block_join(&t, g, 1) != KT_OK || kt_move_stats_new(&s) != KT_OK)
+        return;
+    double mean[8], sd[8];
+    for (unsigned long i = 0; i < chain; i++) {
+        kt_obfuscate(t, 0, i);
+        kt_move_stats_add(s, t);
+    }
+    kt_move_stats_moves(s, mean, sd);
+    print_row("chain moves", mean, false);
+    kt_move_stats_relative(s, mean, sd);
+    print_row("chain rel", mean, true);
+    putchar('\n');
+    kt_move_stats_free(s);
+    kt_tourney_free(t);
+    kt_graph_free(g);
+}
+
+/* ---- stress --------------------------------------------------------------- */
+
+static bool valid_tour(const kt_tourney *t)
+{
+    const kt_graph *g = kt_tourney_graph(t);
+    size_t n = kt_graph_cell_count(g);
+    uint8_t *mv = malloc(n);
+    kt_tourney *u = NULL;
+    bool ok = mv && kt_tourney_move_pairs(t, mv, n) == KT_OK &&
+              kt_tourney_from_move_pairs(&u, g, mv, n, NULL, NULL) == KT_OK &&
+              kt_tourney_size(u) == 1 && kt_tourney_size(t) == 1;
+    kt_tourney_free(u);
+    free(mv);
+    return ok;
+}
+
+static void bench_stress(unsigned long runs)
+{
+    printf("== stress: %lu seeded join/obfuscate runs ==\n", runs);
+    uint32_t boards[64][2];
+    size_t nb = 0;
+    for (uint32_t n = 6; n <= 32; n += 2) boards[nb][0] = boards[nb][1] = n, nb++;
+    static const uint32_t rect[][2] = {{6, 8},  {8, 6},  {6, 10}, {10, 6}, {8, 10}, {6, 12},
+                                       {12, 8}, {10, 14}, {6, 20}, {20, 6}, {16, 30}, {8, 32}};
+    for (size_t i = 0; i < sizeof rect / sizeof rect[0]; i++)
+        boards[nb][0] = rect[i][0], boards[nb][1] = rect[i][1], nb++;
+    unsigned long per = runs / nb + 1, done = 0, bad = 0;
+    double w0 = wall();
+    for (size_t b = 0; b < nb; b++) {
+        kt_graph *g = NULL;
+        kt_tourney *tour = NULL;
+        kt_graph_new(&g, boards[b][0], boards[b][1]);
+        if (gen_block_join(&tour, g, 1) != KT_OK) {
+            printf("%ux%u: no start tour\n", boards[b][0], boards[b][1]);
+            bad += per;
+            continue;
+        }
+        unsigned long bad_here = 0;
+        double b0 = wall();
+        for (unsigned long s = 0; s < per && done < runs; s++, done++) {
+            kt_tourney *t = NULL;
+            kt_tourney_copy(&t, tour);
+            kt_status st;
+            if (s % 2 == 0) st = kt_obfuscate(t, 0, s);
+            else {
+                kt_shatter(t, s);
+                st = kt_join(t, s);
+            }
+            if (st != KT_OK || !valid_tour(t)) bad_here++;
+            kt_tourney_free(t);
+        }
+        printf("%3ux%-3u %7lu runs, %lu failed, %.1f us/run\n", boards[b][0], boards[b][1], per,
+               bad_here, (wall() - b0) * 1e6 / (double)per);
+        bad += bad_here;
+        kt_tourney_free(tour);
+        kt_graph_free(g);
+    }
+    printf("total %lu runs, %lu failed, %.1f s\n\n", done, bad, wall() - w0);
+}
+
+int main(int argc, char **argv)
+{
+    const char *what = argc > 1 ? argv[1] : "all";
+    unsigned long arg = argc > 2 ? strtoul(argv[2], NULL, 10) : 0;
+    bool all = strcmp(what, "all") == 0;
+    if (all || strcmp(what, "tables") == 0) bench_tables(arg ? (unsigned)arg : 1000);
+    if (all || strcmp(what, "conjecture") == 0) bench_conjecture(arg ? (uint32_t)arg : 512);
+    if (all || strcmp(what, "stress") == 0) bench_stress(arg ? arg : 100000);
+    if (strcmp(what, "uniform6") == 0) bench_uniform6(arg ? arg : 20000);
+    if (all || strcmp(what, "handle") == 0) bench_handle(arg ? (uint32_t)arg : 256);
+    if (all || strcmp(what, "speed") == 0) bench_speed(arg ? (uint32_t)arg : 4096);
+    return 0;
+}

@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Benchmark of the semimagic search (issue 6).
+ *
+ *   bench_semimagic [rule|any|magic|complete|all] [threads]
+ *
+ * rule:     nested semimagic 8x8 tours, 1 in the leftmost column and 64 in
+ *           the rightmost (the Knight Errant puzzle); expects 8 classes.
+ * any:      the same without the start/end rule; expects 8 classes.
+ * magic:    nested + magic (both diagonals) under the puzzle rule: none.
+ * complete: every seed solution with only 8 numbers kept, completed.
+ * Prints wall and CPU time (CPU time is the fairer figure on a loaded
+ * machine) and which of the seed's 8 solutions' classes were found.
+ */
+#include <knight/knight.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "../tests/semimagic_data.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static double cpu(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +
+           (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
+}
+
+static void image(int t, const uint32_t *num, uint32_t *img)
+{
+    for (int y = 0; y < 8; y++)
+        for (int x = 0; x < 8; x++) {
+            int a = x, b = y;
+            if (t & 4) {
+                int s = a;
+                a = b;
+                b = s;
+            }
+            if (t & 1) a = 7 - a;
+            if (t & 2) b = 7 - b;
+            img[b * 8 + a] = num[y * 8 + x];
+        }
+}
+
+static int seed_class(const uint32_t *num)
+{
+    uint32_t s[64], img[64];
+    for (int i = 0; i < 8; i++) {
+        for (int p = 0; p < 64; p++) s[p] = kt_test_nested8[i][p];
+        for (int t = 0; t < 8; t++) {
+            image(t, s, img);
+            if (memcmp(img, num, sizeof img) == 0) return i;
+        }
+    }
+    return -1;
+}
+
+typedef struct found {
+    int seed_hit[8];
+    int verbose;
+    double t0;
+} found;
+
+static int on_solution(void *user, const kt_semimagic_solution *s)
+{
+    found *f = user;
+    const uint32_t *num = kt_semimagic_solution_numbers(s);
+    int which = seed_class(num);
+    if (which >= 0) f->seed_hit[which] = 1;
+    uint64_t rev = kt_semimagic_solution_reverse_class(s);
+    printf("  %6.1f s  class %llu: %u images, %u satisfy the rule, reversal class %lld, seed #%d\n",
+           now() - f->t0, (unsigned long long)kt_semimagic_solution_class(s),
+           kt_semimagic_solution_class_size(s), kt_semimagic_solution_class_satisfying(s),
+           rev == KT_SM_NO_CLASS ? -1LL : (long long)rev, which + 1);
+    if (f->verbose)
+        for (int y = 0; y < 8; y++) {
+            printf("   ");
+            for (int x = 0; x < 8; x++) printf(" %2u", num[y * 8 + x]);
+            printf("\n");
+        }
+    fflush(stdout);
+    return 0;
+}
+
+static double last_report, bench_t0;
+
+/* Progress on stderr every 30 s (subtrees done of total). */
+static int bench_progress(void *user, uint64_t done, uint64_t total)
+{
+    (void)user;
+    double t = now();
+    if (t - last_report >= 30.0 || done == total) {
+        fprintf(stderr, "  progress %llu/%llu subtrees, %.0f s, cpu %.0f s\n", (unsigned long long)done,
+                (unsigned long long)total, t - bench_t0, cpu());
+        last_report = t;
+    }
+    return 0;
+}
+
+static kt_semimagic_opts *opts(unsigned flags, int rule, unsigned threads)
+{
+    kt_semimagic_opts *o = NULL;
+    if (kt_semimagic_opts_new(&o, 8, NULL) != KT_OK) exit(1);
+    kt_semimagic_opts_set_flags(o, flags);
+    if (rule) kt_semimagic_opts_set_puzzle_rule(o);
+    kt_semimagic_opts_set_threads(o, threads);
+    kt_semimagic_opts_set_progress(o, bench_progress, NULL);
+    bench_t0 = last_report = now();
+    return o;
+}
+
+static int run_nested(int rule, unsigned threads)
+{
+    kt_semimagic_opts *o = opts(KT_SM_NESTED, rule, threads);
+    found f;
+    memset(&f, 0, sizeof f);
+    f.verbose = getenv("BENCH_VERBOSE") != NULL;
+    uint64_t classes = 0, sols = 0;
+    printf("nested 8x8, %s, %u thread(s):\n", rule ? "puzzle rule" : "any start and end", threads);
+    fflush(stdout);
+    double c0 = cpu();
+    f.t0 = now();
+    kt_status st = kt_semimagic_search(o, on_solution, &f, &classes, &sols);
+    double wall = now() - f.t0, c = cpu() - c0;
+    int hits = 0;
+    for (int i = 0; i < 8; i++) hits += f.seed_hit[i];
+    printf("  status %s: %llu classes, %llu numberings satisfying the constraints, "
+           "classes of %d of the seed's 8 solutions; wall %.1f s, cpu %.1f s\n",
+           kt_status_name(st), (unsigned long long)classes, (unsigned long long)sols, hits, wall, c);
+    kt_semimagic_opts_free(o);
+    return st != KT_OK || classes != 8 || hits != 8;
+}
+
+static int run_magic(unsigned threads)
+{
+    kt_semimagic_opts *o = opts(KT_SM_NESTED | KT_SM_MAGIC, 1, threads);
+    int exists = -1;
+    double c0 = cpu(), t0 = now();
+    kt_status st = kt_semimagic_exists(o, &exists, NULL);
+    printf("magic nested 8x8, puzzle rule, %u thread(s): status %s, %s; wall %.1f s, cpu %.1f s\n",
+           threads, kt_status_name(st), exists ? "one exists" : "none exists", now() - t0, cpu() - c0);
+    kt_semimagic_opts_free(o);
+    return st != KT_OK || exists != 0;
+}
+
+static int run_complete(void)
+{
+    int bad = 0;
+    double worst = 0;
+    for (int i = 0; i < 8; i++) {
+        uint32_t grid[64];
+        for (int p = 0; p < 64; p++)
+            grid[p] = kt_test_nested8[i][p] % 8 == 1 ? kt_test_nested8[i][p] : 0;
+        kt_semimagic_opts *o = opts(KT_SM_NESTED, 1, 1);
+        kt_semimagic_opts_set_grid(o, grid, 64);
+        uint64_t classes = 0, sols = 0;
+        double t0 = now();
+        kt_status st = kt_semimagic_search(o, NULL, NULL, &classes, &sols);
+        double t = now() - t0;
+        if (t > worst) worst = t;
+        printf("complete seed #%d from 8 numbers: %s, %llu completion(s), %.3f s\n", i + 1,
+               kt_status_name(st), (unsigned long long)sols, t);
+        bad |= st != KT_OK || sols < 1;
+        kt_semimagic_opts_free(o);
+    }
+    printf("slowest completion %.3f s\n", worst);
+    return bad;
+}
+
+int main(int argc, char **argv)
+{
+    const char *what = argc > 1 ? argv[1] : "rule";
+    unsigned threads = argc > 2 ? (unsigned)atoi(argv[2]) : 2;
+    int all = !strcmp(what, "all"), rc = 0;
+    if (all || !strcmp(what, "complete")) rc |= run_complete();
+    if (all || !strcmp(what, "rule")) rc |= run_nested(1, threads);
+    if (all || !strcmp(what, "magic")) rc |= run_magic(threads);
+    if (all || !strcmp(what, "any")) rc |= run_nested(0, threads);
+    return rc;
+}

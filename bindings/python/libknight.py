@@ -1,0 +1,275 @@
+# SPDX-License-Identifier: MIT
+"""Python bindings for libknight through ctypes (standard library only).
+
+The shared library is found through $KNIGHT_LIBRARY, then the usual
+search path (ctypes.util.find_library("knight")).  Errors raise
+KnightError carrying the library's status code and message.
+
+    >>> import libknight
+    >>> g = libknight.Graph(6, 6)
+    >>> t = g.exhaustive_tour()
+    >>> t.is_closed_tour
+    True
+"""
+import ctypes
+import ctypes.util
+import os
+
+_path = os.environ.get("KNIGHT_LIBRARY") or ctypes.util.find_library("knight")
+if not _path:
+    raise ImportError("libknight not found: set KNIGHT_LIBRARY to libknight.so")
+_lib = ctypes.CDLL(_path)
+
+CELL_NONE = 0xFFFFFFFF
+FORMAT_AUTO, FORMAT_NUMBERS, FORMAT_MOVES, FORMAT_SVG = 0, 1, 2, 3
+SHAPE_CYCLES, SHAPE_PATH = 0, 1
+OK, ERANGE, EPARSE, EBADTOUR, ENOTOUR = 0, 13, 4, 5, 6
+
+_c_graph = ctypes.c_void_p
+_c_tourney = ctypes.c_void_p
+_size = ctypes.c_size_t
+
+
+def _sig(name, restype, *argtypes):
+    f = getattr(_lib, name)
+    f.restype = restype
+    f.argtypes = list(argtypes)
+    return f
+
+
+_strerror = _sig("kt_strerror", ctypes.c_char_p, ctypes.c_int)
+_status_name = _sig("kt_status_name", ctypes.c_char_p, ctypes.c_int)
+_rule_describe = _sig("kt_rule_describe", ctypes.c_char_p, ctypes.c_int)
+_version_string = _sig("kt_version_string", ctypes.c_char_p)
+_graph_new_custom = _sig("kt_graph_new_custom", ctypes.c_int, ctypes.POINTER(_c_graph),
+                         ctypes.c_uint32, ctypes.c_uint32, ctypes.c_uint32, ctypes.c_uint32,
+                         ctypes.c_char_p, ctypes.c_void_p)
+_graph_parse_mask = _sig("kt_graph_parse_mask", ctypes.c_int, ctypes.POINTER(_c_graph),
+                         ctypes.c_char_p, _size, ctypes.c_uint32, ctypes.c_uint32,
+                         ctypes.c_void_p, ctypes.POINTER(_size), ctypes.POINTER(_size))
+_graph_free = _sig("kt_graph_free", None, _c_graph)
+_graph_width = _sig("kt_graph_width", ctypes.c_uint32, _c_graph)
+_graph_height = _sig("kt_graph_height", ctypes.c_uint32, _c_graph)
+_graph_cell_count = _sig("kt_graph_cell_count", _size, _c_graph)
+_graph_vertex_count = _sig("kt_graph_vertex_count", _size, _c_graph)
+_graph_edge_count = _sig("kt_graph_edge_count", ctypes.c_uint64, _c_graph)
+_graph_neighbor = _sig("kt_graph_neighbor", ctypes.c_uint32, _c_graph, ctypes.c_uint32, ctypes.c_int)
+_graph_move = _sig("kt_graph_move", ctypes.c_int, _c_graph, ctypes.c_uint32, ctypes.c_uint32)
+_graph_degree = _sig("kt_graph_degree", ctypes.c_uint, _c_graph, ctypes.c_uint32)
+_graph_is_cell = _sig("kt_graph_is_cell", ctypes.c_int, _c_graph, ctypes.c_uint32)
+_has_closed = _sig("kt_board_has_closed_tour", ctypes.c_int, ctypes.c_uint32, ctypes.c_uint32)
+_has_open = _sig("kt_board_has_open_tour", ctypes.c_int, ctypes.c_uint32, ctypes.c_uint32)
+_count_walks = _sig("kt_count_walks", ctypes.c_int, _c_graph, ctypes.c_uint32, ctypes.c_char_p,
+                    ctypes.c_uint32, ctypes.POINTER(ctypes.c_uint64), _size,
+                    ctypes.POINTER(ctypes.c_uint64))
+_exhaustive = _sig("kt_exhaustive_tour", ctypes.c_int, ctypes.POINTER(_c_tourney), _c_graph,
+                   ctypes.c_int, ctypes.c_uint32, ctypes.c_uint32, ctypes.c_uint64,
+                   ctypes.c_void_p, ctypes.c_void_p)
+_from_order = _sig("kt_tourney_from_order", ctypes.c_int, ctypes.POINTER(_c_tourney), _c_graph,
+                   ctypes.POINTER(ctypes.c_uint32), _size, ctypes.c_int,
+                   ctypes.POINTER(ctypes.c_int), ctypes.POINTER(ctypes.c_uint32))
+_tourney_free = _sig("kt_tourney_free", None, _c_tourney)
+_tourney_graph = _sig("kt_tourney_graph", _c_graph, _c_tourney)
+_tourney_size = _sig("kt_tourney_size", _size, _c_tourney)
+_is_closed = _sig("kt_tourney_is_closed_tour", ctypes.c_int, _c_tourney)
+_is_open = _sig("kt_tourney_is_open_tour", ctypes.c_int, _c_tourney)
+_tourney_equal = _sig("kt_tourney_equal", ctypes.c_int, _c_tourney, _c_tourney)
+_tourney_order = _sig("kt_tourney_order", ctypes.c_int, _c_tourney, ctypes.c_uint32, ctypes.c_int,
+                      ctypes.POINTER(ctypes.c_uint32), _size, ctypes.POINTER(_size))
+_tourney_successors = _sig("kt_tourney_successors", ctypes.c_int, _c_tourney,
+                           ctypes.POINTER(ctypes.c_uint32), _size)
+_write_buffer = _sig("kt_tourney_write_buffer", ctypes.c_int, _c_tourney, ctypes.c_int,
+                     ctypes.c_uint, ctypes.c_uint32, ctypes.c_char_p, _size, ctypes.POINTER(_size))
+_parse = _sig("kt_tourney_parse", ctypes.c_int, ctypes.POINTER(_c_tourney), _c_graph,
+              ctypes.c_char_p, _size, ctypes.c_int, ctypes.c_uint, ctypes.c_void_p,
+              ctypes.POINTER(_size), ctypes.POINTER(_size), ctypes.POINTER(ctypes.c_int),
+              ctypes.POINTER(ctypes.c_uint32))
+_move_counts = _sig("kt_tourney_move_counts", ctypes.c_int, _c_tourney, ctypes.c_uint64 * 8)
+_rel_counts = _sig("kt_tourney_relative_move_counts", ctypes.c_int, _c_tourney, ctypes.c_uint64 * 8)
+
+
+class KnightError(Exception):
+    """A libknight call failed: .status is the kt_status, .name its symbol."""
+
+    def __init__(self, status, detail=""):
+        self.status = status
+        self.name = _status_name(status).decode()
+        msg = _strerror(status).decode()
+        super().__init__(f"{msg} ({self.name}){': ' + detail if detail else ''}")
+
+
+def _check(status, detail=""):
+    if status != OK:
+        raise KnightError(status, detail)
+
+
+def version():
+    """The running library's version string."""
+    return _version_string().decode()
+
+
+def has_closed_tour(width, height):
+    """Schwenk's theorem for a full width x height board."""
+    return bool(_has_closed(width, height))
+
+
+def has_open_tour(width, height):
+    """Whether a full width x height board has an open tour."""
+    return bool(_has_open(width, height))
+
+
+class Graph:
+    """The leaper graph of a board (kt_graph)."""
+
+    def __init__(self, width, height, leaper=(2, 1), mask=None, _handle=None):
+        if _handle is not None:
+            self._h = _handle
+            return
+        h = _c_graph()
+        m = None
+        if mask is not None:
+            m = bytes(1 if v else 0 for v in mask)
+            if len(m) != width * height:
+                raise ValueError("mask needs width * height entries")
+        _check(_graph_new_custom(ctypes.byref(h), width, height, leaper[0], leaper[1], m, None))
+        self._h = h
+
+    @classmethod
+    def from_mask_text(cls, text, leaper=(2, 1)):
+        """Parse a board mask ('.' or '#' holes, any other character a cell)."""
+        h = _c_graph()
+        raw = text.encode()
+        line, col = _size(), _size()
+        st = _graph_parse_mask(ctypes.byref(h), raw, len(raw), leaper[0], leaper[1], None,
+                               ctypes.byref(line), ctypes.byref(col))
+        _check(st, f"line {line.value}, column {col.value}" if st == EPARSE else "")
+        return cls(0, 0, _handle=h)
+
+    def __del__(self):
+        h = getattr(self, "_h", None)
+        if h:
+            _graph_free(h)
+            self._h = None
+
+    width = property(lambda self: _graph_width(self._h))
+    height = property(lambda self: _graph_height(self._h))
+    cell_count = property(lambda self: _graph_cell_count(self._h))
+    vertex_count = property(lambda self: _graph_vertex_count(self._h))
+    edge_count = property(lambda self: _graph_edge_count(self._h))
+
+    def cell(self, x, y):
+        return y * self.width + x
+
+    def neighbor(self, cell, move):
+        """The cell reached by move 0-7, or None."""
+        c = _graph_neighbor(self._h, cell, move)
+        return None if c == CELL_NONE else c
+
+    def move(self, a, b):
+        """The move number from a to b, or None."""
+        m = _graph_move(self._h, a, b)
+        return None if m < 0 else m
+
+    def degree(self, cell):
+        return _graph_degree(self._h, cell)
+
+    def is_cell(self, cell):
+        return bool(_graph_is_cell(self._h, cell))
+
+    def count_walks(self, length, marked=(), max_marked=0):
+        """Walks of `length` cells; returns (per-start list, total)."""
+        n = self.cell_count
+        m = bytes(1 if c in set(marked) else 0 for c in range(n))
+        per = (ctypes.c_uint64 * n)()
+        total = ctypes.c_uint64()
+        _check(_count_walks(self._h, length, m, max_marked, per, n, ctypes.byref(total)))
+        return list(per), total.value
+
+    def exhaustive_tour(self, open=False, start=None, end=None, max_nodes=0):
+        """Exact search for a closed (or open) tour; raises KnightError(ENOTOUR) if none."""
+        t = _c_tourney()
+        _check(_exhaustive(ctypes.byref(t), self._h, SHAPE_PATH if open else SHAPE_CYCLES,
+                           CELL_NONE if start is None else start,
+                           CELL_NONE if end is None else end, max_nodes, None, None))
+        return Tourney(t)
+
+    def tour_from_order(self, order, closed=True):
+        """Build a tour from the cells in visiting order (validated)."""
+        arr = (ctypes.c_uint32 * len(order))(*order)
+        t = _c_tourney()
+        rule, cell = ctypes.c_int(), ctypes.c_uint32()
+        st = _from_order(ctypes.byref(t), self._h, arr, len(order),
+                         SHAPE_CYCLES if closed else SHAPE_PATH, ctypes.byref(rule), ctypes.byref(cell))
+        _check(st, f"{_rule_describe(rule.value).decode()} at cell {cell.value}" if st == EBADTOUR else "")
+        return Tourney(t)
+
+
+class Tourney:
+    """A cycle cover or an open tour (kt_tourney)."""
+
+    def __init__(self, handle):
+        self._h = handle
+
+    def __del__(self):
+        h = getattr(self, "_h", None)
+        if h:
+            _tourney_free(h)
+            self._h = None
+
+    @classmethod
+    def parse(cls, text, fmt=FORMAT_AUTO, open=False):
+        """Read a tour or tourney; errors name the line and column."""
+        raw = text.encode() if isinstance(text, str) else text
+        t = _c_tourney()
+        line, col = _size(), _size()
+        rule, cell = ctypes.c_int(), ctypes.c_uint32()
+        st = _parse(ctypes.byref(t), None, raw, len(raw), fmt, 1 if open else 0, None,
+                    ctypes.byref(line), ctypes.byref(col), ctypes.byref(rule), ctypes.byref(cell))
+        detail = ""
+        if st in (EPARSE, EBADTOUR) and line.value:
+            detail = f"line {line.value}, column {col.value}"
+        if st == EBADTOUR:
+            detail += f" ({_rule_describe(rule.value).decode()})"
+        _check(st, detail)
+        return cls(t)
+
+    size = property(lambda self: _tourney_size(self._h))
+    is_closed_tour = property(lambda self: bool(_is_closed(self._h)))
+    is_open_tour = property(lambda self: bool(_is_open(self._h)))
+
+    def __eq__(self, other):
+        return isinstance(other, Tourney) and bool(_tourney_equal(self._h, other._h))
+
+    def order(self, start, direction=0):
+        """Cells of the cycle or path through `start`, in order."""
+        n = _graph_cell_count(_tourney_graph(self._h))
+        out = (ctypes.c_uint32 * n)()
+        ln = _size()
+        _check(_tourney_order(self._h, start, direction, out, n, ctypes.byref(ln)))
+        return list(out[: ln.value])
+
+    def successors(self):
+        n = _graph_cell_count(_tourney_graph(self._h))
+        out = (ctypes.c_uint32 * n)()
+        _check(_tourney_successors(self._h, out, n))
+        return [None if c == CELL_NONE else c for c in out]
+
+    def to_text(self, fmt=FORMAT_NUMBERS, flags=0, start=None):
+        s = CELL_NONE if start is None else start
+        need = _size()
+        st = _write_buffer(self._h, fmt, flags, s, None, 0, ctypes.byref(need))
+        if st != ERANGE:
+            _check(st)
+        buf = ctypes.create_string_buffer(need.value + 1)
+        _check(_write_buffer(self._h, fmt, flags, s, buf, need.value + 1, ctypes.byref(need)))
+        return buf.value.decode()
+
+    def move_counts(self):
+        c = (ctypes.c_uint64 * 8)()
+        _check(_move_counts(self._h, c))
+        return list(c)
+
+    def relative_move_counts(self):
+        c = (ctypes.c_uint64 * 8)()
+        _check(_rel_counts(self._h, c))
+        return list(c)

@@ -1,0 +1,344 @@
+//! Safe Rust bindings to libknight.
+//!
+//! ```no_run
+//! let g = knight::Graph::new(6, 6).unwrap();
+//! let t = g.exhaustive_tour(false, None, None, 0).unwrap();
+//! assert!(t.is_closed_tour());
+//! ```
+#![deny(missing_docs)]
+
+use std::ffi::CStr;
+use std::fmt;
+use std::os::raw::{c_char, c_int};
+use std::ptr;
+
+/// Raw declarations of the C API used by the safe wrappers.
+#[allow(missing_docs)]
+pub mod ffi {
+    use std::os::raw::{c_char, c_int, c_uint, c_void};
+
+    /// Opaque `kt_graph`.
+    #[repr(C)]
+    pub struct KtGraph {
+        _private: [u8; 0],
+    }
+    /// Opaque `kt_tourney`.
+    #[repr(C)]
+    pub struct KtTourney {
+        _private: [u8; 0],
+    }
+
+    extern "C" {
+        pub fn kt_strerror(status: c_int) -> *const c_char;
+        pub fn kt_status_name(status: c_int) -> *const c_char;
+        pub fn kt_version_string() -> *const c_char;
+        pub fn kt_board_has_closed_tour(w: u32, h: u32) -> c_int;
+        pub fn kt_board_has_open_tour(w: u32, h: u32) -> c_int;
+        pub fn kt_graph_new_custom(out: *mut *mut KtGraph, w: u32, h: u32, a: u32, b: u32,
+                                   mask: *const u8, alloc: *const c_void) -> c_int;
+        pub fn kt_graph_free(g: *mut KtGraph);
+        pub fn kt_graph_width(g: *const KtGraph) -> u32;
+        pub fn kt_graph_height(g: *const KtGraph) -> u32;
+        pub fn kt_graph_cell_count(g: *const KtGraph) -> usize;
+        pub fn kt_graph_edge_count(g: *const KtGraph) -> u64;
+        pub fn kt_graph_neighbor(g: *const KtGraph, cell: u32, mv: c_int) -> u32;
+        pub fn kt_graph_move(g: *const KtGraph, from: u32, to: u32) -> c_int;
+        pub fn kt_count_walks(g: *const KtGraph, length: u32, marked: *const u8, max: u32,
+                              per_start: *mut u64, n: usize, total: *mut u64) -> c_int;
+        pub fn kt_exhaustive_tour(out: *mut *mut KtTourney, g: *const KtGraph, shape: c_int,
+                                  start: u32, end: u32, max_nodes: u64,
+                                  progress: *const c_void, user: *mut c_void) -> c_int;
+        pub fn kt_tourney_from_order(out: *mut *mut KtTourney, g: *const KtGraph,
+                                     order: *const u32, n: usize, shape: c_int,
+                                     rule: *mut c_int, cell: *mut u32) -> c_int;
+        pub fn kt_tourney_free(t: *mut KtTourney);
+        pub fn kt_tourney_size(t: *const KtTourney) -> usize;
+        pub fn kt_tourney_is_closed_tour(t: *const KtTourney) -> c_int;
+        pub fn kt_tourney_is_open_tour(t: *const KtTourney) -> c_int;
+        pub fn kt_tourney_equal(t: *const KtTourney, u: *const KtTourney) -> c_int;
+        pub fn kt_tourney_graph(t: *const KtTourney) -> *const KtGraph;
+        pub fn kt_tourney_order(t: *const KtTourney, start: u32, dir: c_int, out: *mut u32,
+                                cap: usize, len: *mut usize) -> c_int;
+        pub fn kt_tourney_write_buffer(t: *const KtTourney, format: c_int, flags: c_uint,
+                                       start: u32, buf: *mut c_char, cap: usize,
+                                       len: *mut usize) -> c_int;
+        pub fn kt_tourney_parse(out: *mut *mut KtTourney, g: *const KtGraph, text: *const c_char,
+                                len: usize, format: c_int, flags: c_uint, alloc: *const c_void,
+                                line: *mut usize, column: *mut usize, rule: *mut c_int,
+                                cell: *mut u32) -> c_int;
+    }
+}
+
+/// The "no cell" sentinel.
+pub const CELL_NONE: u32 = u32::MAX;
+const ERANGE: c_int = 13;
+const EPARSE: c_int = 4;
+
+/// A failed libknight call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error {
+    /// The `kt_status` value.
+    pub status: i32,
+    /// Line and column of a parse error, when known.
+    pub position: Option<(usize, usize)>,
+}
+
+impl Error {
+    /// The symbolic name, e.g. `KT_ENOTOUR`.
+    pub fn name(&self) -> &'static str {
+        unsafe { CStr::from_ptr(ffi::kt_status_name(self.status)).to_str().unwrap_or("?") }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let msg = unsafe { CStr::from_ptr(ffi::kt_strerror(self.status)) };
+        write!(f, "{} ({})", msg.to_string_lossy(), self.name())?;
+        if let Some((l, c)) = self.position {
+            write!(f, " at line {l}, column {c}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Error {}
+
+fn check(status: c_int) -> Result<(), Error> {
+    if status == 0 { Ok(()) } else { Err(Error { status, position: None }) }
+}
+
+/// Text formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// Guess when reading.
+    Auto = 0,
+    /// Visit numbers, a board row per line.
+    Numbers = 1,
+    /// Parberry's move digits.
+    Moves = 2,
+    /// SVG picture.
+    Svg = 3,
+}
+
+/// The library's version string.
+pub fn version() -> String {
+    unsafe { CStr::from_ptr(ffi::kt_version_string()).to_string_lossy().into_owned() }
+}
+
+/// Schwenk's theorem: whether a full board has a closed knight's tour.
+pub fn has_closed_tour(width: u32, height: u32) -> bool {
+    unsafe { ffi::kt_board_has_closed_tour(width, height) != 0 }
+}
+
+/// Whether a full board has an open knight's tour.
+pub fn has_open_tour(width: u32, height: u32) -> bool {
+    unsafe { ffi::kt_board_has_open_tour(width, height) != 0 }
+}
+
+/// The leaper graph of a board.  Immutable, so it may be shared between threads.
+pub struct Graph {
+    raw: *mut ffi::KtGraph,
+}
+
+unsafe impl Send for Graph {}
+unsafe impl Sync for Graph {}
+
+impl Graph {
+    /// The knight's graph of a full board.
+    pub fn new(width: u32, height: u32) -> Result<Graph, Error> {
+        Graph::custom(width, height, (2, 1), None)
+    }
+
+    /// Any (a,b)-leaper, with optional holes (`mask[cell] == false`).
+    pub fn custom(width: u32, height: u32, leaper: (u32, u32), mask: Option<&[bool]>)
+        -> Result<Graph, Error> {
+        let bytes: Option<Vec<u8>> = mask.map(|m| m.iter().map(|&b| b as u8).collect());
+        if let Some(b) = &bytes {
+            if b.len() as u64 != width as u64 * height as u64 {
+                return Err(Error { status: 1, position: None });
+            }
+        }
+        let mut raw = ptr::null_mut();
+        check(unsafe {
+            ffi::kt_graph_new_custom(&mut raw, width, height, leaper.0, leaper.1,
+                                     bytes.as_ref().map_or(ptr::null(), |b| b.as_ptr()),
+                                     ptr::null())
+        })?;
+        Ok(Graph { raw })
+    }
+
+    /// Columns.
+    pub fn width(&self) -> u32 { unsafe { ffi::kt_graph_width(self.raw) } }
+    /// Rows.
+    pub fn height(&self) -> u32 { unsafe { ffi::kt_graph_height(self.raw) } }
+    /// Undirected edges.
+    pub fn edge_count(&self) -> u64 { unsafe { ffi::kt_graph_edge_count(self.raw) } }
+    /// The cell reached by move 0-7.
+    pub fn neighbor(&self, cell: u32, mv: i32) -> Option<u32> {
+        let c = unsafe { ffi::kt_graph_neighbor(self.raw, cell, mv) };
+        if c == CELL_NONE { None } else { Some(c) }
+    }
+    /// The move from one cell to another.
+    pub fn move_between(&self, from: u32, to: u32) -> Option<i32> {
+        let m = unsafe { ffi::kt_graph_move(self.raw, from, to) };
+        if m < 0 { None } else { Some(m) }
+    }
+
+    /// Count walks of `length` cells with at most `max_marked` visits to marked cells.
+    pub fn count_walks(&self, length: u32, marked: &[u32], max_marked: u32)
+        -> Result<(Vec<u64>, u64), Error> {
+        let n = unsafe { ffi::kt_graph_cell_count(self.raw) };
+        let mut m = vec![0u8; n];
+        for &c in marked {
+            if (c as usize) < n { m[c as usize] = 1; }
+        }
+        let mut per = vec![0u64; n];
+        let mut total = 0u64;
+        check(unsafe {
+            ffi::kt_count_walks(self.raw, length, m.as_ptr(), max_marked, per.as_mut_ptr(), n,
+                                &mut total)
+        })?;
+        Ok((per, total))
+    }
+
+    /// Exact search for a closed tour (or an open one with `open`).
+    pub fn exhaustive_tour(&self, open: bool, start: Option<u32>, end: Option<u32>,
+                           max_nodes: u64) -> Result<Tourney, Error> {
+        let mut raw = ptr::null_mut();
+        check(unsafe {
+            ffi::kt_exhaustive_tour(&mut raw, self.raw, open as c_int,
+                                    start.unwrap_or(CELL_NONE), end.unwrap_or(CELL_NONE),
+                                    max_nodes, ptr::null(), ptr::null_mut())
+        })?;
+        Ok(Tourney { raw })
+    }
+
+    /// A tour from the cells in visiting order (validated).
+    pub fn tour_from_order(&self, order: &[u32], closed: bool) -> Result<Tourney, Error> {
+        let mut raw = ptr::null_mut();
+        check(unsafe {
+            ffi::kt_tourney_from_order(&mut raw, self.raw, order.as_ptr(), order.len(),
+                                       (!closed) as c_int, ptr::null_mut(), ptr::null_mut())
+        })?;
+        Ok(Tourney { raw })
+    }
+}
+
+impl Drop for Graph {
+    fn drop(&mut self) { unsafe { ffi::kt_graph_free(self.raw) } }
+}
+
+/// A cycle cover (tourney) or an open tour.  Not shared between threads.
+pub struct Tourney {
+    raw: *mut ffi::KtTourney,
+}
+
+unsafe impl Send for Tourney {}
+
+impl Tourney {
+    /// Read a tour or tourney from text.
+    pub fn parse(text: &str, format: Format) -> Result<Tourney, Error> {
+        let mut raw = ptr::null_mut();
+        let (mut line, mut col) = (0usize, 0usize);
+        let st = unsafe {
+            ffi::kt_tourney_parse(&mut raw, ptr::null(), text.as_ptr() as *const c_char,
+                                  text.len(), format as c_int, 0, ptr::null(), &mut line,
+                                  &mut col, ptr::null_mut(), ptr::null_mut())
+        };
+        if st != 0 {
+            let position = if line > 0 { Some((line, col)) } else { None };
+            return Err(Error { status: st, position: if st == EPARSE || position.is_some() { position } else { None } });
+        }
+        Ok(Tourney { raw })
+    }
+    /// Number of cycles (1 for an open tour).
+    pub fn size(&self) -> usize { unsafe { ffi::kt_tourney_size(self.raw) } }
+    /// A closed tour.
+    pub fn is_closed_tour(&self) -> bool { unsafe { ffi::kt_tourney_is_closed_tour(self.raw) != 0 } }
+    /// An open tour.
+    pub fn is_open_tour(&self) -> bool { unsafe { ffi::kt_tourney_is_open_tour(self.raw) != 0 } }
+
+    /// Cells of the cycle or path through `start`.
+    pub fn order(&self, start: u32, direction: i32) -> Result<Vec<u32>, Error> {
+        let n = unsafe { ffi::kt_graph_cell_count(ffi::kt_tourney_graph(self.raw)) };
+        let mut out = vec![0u32; n];
+        let mut len = 0usize;
+        check(unsafe {
+            ffi::kt_tourney_order(self.raw, start, direction, out.as_mut_ptr(), n, &mut len)
+        })?;
+        out.truncate(len);
+        Ok(out)
+    }
+
+    /// Write as text.
+    pub fn to_text(&self, format: Format) -> Result<String, Error> {
+        let mut need = 0usize;
+        let st = unsafe {
+            ffi::kt_tourney_write_buffer(self.raw, format as c_int, 0, CELL_NONE, ptr::null_mut(),
+                                         0, &mut need)
+        };
+        if st != ERANGE { check(st)?; }
+        let mut buf = vec![0u8; need + 1];
+        check(unsafe {
+            ffi::kt_tourney_write_buffer(self.raw, format as c_int, 0, CELL_NONE,
+                                         buf.as_mut_ptr() as *mut c_char, need + 1, &mut need)
+        })?;
+        buf.truncate(need);
+        Ok(String::from_utf8_lossy(&buf).into_owned())
+    }
+}
+
+impl PartialEq for Tourney {
+    fn eq(&self, other: &Tourney) -> bool {
+        unsafe { ffi::kt_tourney_equal(self.raw, other.raw) != 0 }
+    }
+}
+
+impl Drop for Tourney {
+    fn drop(&mut self) { unsafe { ffi::kt_tourney_free(self.raw) } }
+}
+
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn board_facts() {
+        let g = Graph::new(8, 8).unwrap();
+        assert_eq!(g.edge_count(), 168);
+        assert_eq!(g.neighbor(0, 7), Some(10));
+        assert_eq!(g.move_between(10, 0), Some(3));
+        assert!(has_closed_tour(6, 6) && !has_closed_tour(3, 8) && has_open_tour(3, 4));
+        assert_eq!(Graph::new(0, 1).err().unwrap().name(), "KT_EINVAL");
+    }
+
+    #[test]
+    fn keypad_walks() {
+        let mut mask = vec![true; 20];
+        mask[15] = false;
+        mask[19] = false;
+        let g = Graph::custom(5, 4, (2, 1), Some(&mask)).unwrap();
+        let (per, total) = g.count_walks(10, &[0, 4, 8, 14], 2).unwrap();
+        assert_eq!(total, 1_013_398);
+        assert_eq!(per[0], 30_004);
+    }
+
+    #[test]
+    fn tours_round_trip() {
+        let g = Graph::new(6, 6).unwrap();
+        let t = g.exhaustive_tour(false, None, None, 0).unwrap();
+        assert!(t.is_closed_tour() && t.size() == 1);
+        let order = t.order(0, 0).unwrap();
+        assert_eq!(order.len(), 36);
+        assert!(g.tour_from_order(&order, true).unwrap() == t);
+        for f in [Format::Numbers, Format::Moves, Format::Svg] {
+            assert!(Tourney::parse(&t.to_text(f).unwrap(), f).unwrap() == t);
+        }
+        let e = Tourney::parse("1 2\n3 x\n", Format::Numbers).err().unwrap();
+        assert_eq!((e.name(), e.position), ("KT_EPARSE", Some((2, 3))));
+        let g5 = Graph::new(5, 5).unwrap();
+        assert_eq!(g5.exhaustive_tour(false, None, None, 0).err().unwrap().name(), "KT_ENOTOUR");
+        assert!(g5.exhaustive_tour(true, Some(0), None, 0).unwrap().is_open_tour());
+    }
+}

@@ -1,0 +1,349 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file semimagic.h
+ * @brief Numbered knight's tours under line-sum constraints: semimagic,
+ *        nested semimagic (the Knight Errant puzzle), magic, closed, fixed
+ *        start and end cells, and completion of a partly numbered grid.
+ *
+ * A *numbering* of an n x n board (3 <= n <= 8) gives every cell a
+ * distinct number 1..n^2 such that consecutive numbers are a knight's move
+ * apart (an open tour; closed when n^2 and 1 are a move apart too).  Cell
+ * indices are `y * n + x` as everywhere in libknight; a numbering is an
+ * array of n^2 numbers indexed by cell.
+ *
+ * The constraints live in an opaque options handle (::kt_semimagic_opts)
+ * that the caller combines with setters:
+ * - ::KT_SM_SEMIMAGIC: every row and column sums to n(n^2+1)/2;
+ * - ::KT_SM_NESTED: in addition every quadrant is semimagic (every half-row
+ *   and half-column sums to n(n^2+1)/4); needs n divisible by 4;
+ * - ::KT_SM_MAGIC: both long diagonals sum to n(n^2+1)/2 too;
+ * - ::KT_SM_CLOSED: n^2 is a knight's move from 1;
+ * - the cells (or columns) allowed for 1 and for n^2
+ *   (kt_semimagic_opts_set_puzzle_rule(): start in the leftmost column,
+ *   end in the rightmost);
+ * - a partial grid of given numbers (0 = free).
+ *
+ * kt_semimagic_search() enumerates every numbering satisfying all the
+ * constraints.  By default it reports each *symmetry class* once: two
+ * numberings are in one class when one of the 8 rotations and reflections
+ * of the board maps one onto the other.  A class is reported when at
+ * least one of its members satisfies the constraints, through its smallest
+ * such member (compared as arrays of numbers in cell order); the
+ * constraints need not be symmetric (see kt_semimagic_solution_satisfies()).
+ * Reversal of the numbering (k -> n^2+1-k) is not merged: the class of the
+ * reversed numbering is a separate class, reported right after, and the
+ * two are linked (kt_semimagic_solution_reverse_class()).  Internally the
+ * search explores only one (start, end) pair per orbit of the symmetries,
+ * with and without reversal, that preserve the constraints.
+ *
+ * Determinism: the search splits its tree into independent subtrees, in a
+ * fixed order.  Solutions are delivered in that order, and within a
+ * subtree in depth-first order, which is the order of a single-threaded
+ * search; the sequence of callbacks (numbers, class indices, relations) is
+ * therefore the same for every thread count.  With one thread a solution
+ * is delivered as soon as it is found; with several, once its subtree and
+ * every earlier subtree are finished (workers buffer their subtree's
+ * solutions).
+ *
+ * Thread safety: an options handle must not be modified while a search
+ * reads it, but any number of searches may share one handle concurrently.
+ * Callbacks are always made from the thread that called the search, never
+ * from its workers.  Solutions are only valid during the callback.
+ */
+#ifndef KNIGHT_SEMIMAGIC_H
+#define KNIGHT_SEMIMAGIC_H
+
+#include <knight/common.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** @brief Opaque set of constraints and search settings. */
+typedef struct kt_semimagic_opts kt_semimagic_opts;
+
+/** @brief Opaque view of one reported numbering; valid only during the callback. */
+typedef struct kt_semimagic_solution kt_semimagic_solution;
+
+/** @brief Constraint flags for kt_semimagic_opts_set_flags(); combine with `|`. */
+enum {
+    KT_SM_SEMIMAGIC = 1u, /**< Every row and column sums to n(n^2+1)/2. */
+    KT_SM_NESTED = 2u,    /**< Every quadrant semimagic (implies ::KT_SM_SEMIMAGIC; n divisible by 4). */
+    KT_SM_MAGIC = 4u,     /**< Both long diagonals sum to n(n^2+1)/2 (implies ::KT_SM_SEMIMAGIC). */
+    KT_SM_CLOSED = 8u     /**< The tour is closed: n^2 is a knight's move from 1. */
+};
+
+/** @brief How kt_semimagic_search() treats the 8 symmetries of the board. */
+typedef enum kt_sm_symmetry {
+    KT_SM_CLASSES = 0, /**< One callback per symmetry class (default). */
+    KT_SM_MEMBERS = 1, /**< Per class: its representative, then every other distinct image. */
+    KT_SM_ALL = 2      /**< Every numbering satisfying the constraints, no reduction. */
+} kt_sm_symmetry;
+
+/** @brief "No class": the relation is not known (yet) or does not exist. */
+#define KT_SM_NO_CLASS UINT64_MAX
+
+/** @brief "Any column" for kt_semimagic_opts_set_start_column() and kt_semimagic_opts_set_end_column(). */
+#define KT_SM_ANY UINT32_MAX
+
+/**
+ * @brief Solution callback.
+ * @param user The pointer given to kt_semimagic_search().
+ * @param sol  The numbering and its class data; valid only during the call.
+ * @return 0 to continue; non-zero stops the search, which then returns
+ *         ::KT_ECANCELED (the same status as a cancelling progress callback).
+ */
+typedef int (*kt_semimagic_fn)(void *user, const kt_semimagic_solution *sol);
+
+/**
+ * @brief Create an options handle for an n x n board.
+ *
+ * Defaults: ::KT_SM_SEMIMAGIC, any start and end, no given numbers, one
+ * thread, ::KT_SM_CLASSES, no progress callback.
+ * @param[out] out Receives the handle; set to NULL on failure.
+ * @param n        Board side, 3..8 (::KT_EUNSUPPORTED otherwise).
+ * @param alloc    Memory hooks, or NULL for malloc/free.
+ * @return ::KT_OK, ::KT_EINVAL, ::KT_EUNSUPPORTED or ::KT_ENOMEM.
+ */
+KT_EXPORT kt_status kt_semimagic_opts_new(kt_semimagic_opts **out, uint32_t n,
+                                          const kt_allocator *alloc);
+
+/**
+ * @brief Release an options handle.
+ * @param o The handle, or NULL (then nothing happens).
+ */
+KT_EXPORT void kt_semimagic_opts_free(kt_semimagic_opts *o);
+
+/**
+ * @brief The board side given to kt_semimagic_opts_new().
+ * @param o The handle.
+ * @return n, or 0 when @p o is NULL.
+ */
+KT_EXPORT uint32_t kt_semimagic_opts_size(const kt_semimagic_opts *o);
+
+/**
+ * @brief Set the constraint flags (replacing the previous ones).
+ * @param o     The handle.
+ * @param flags A combination of ::KT_SM_SEMIMAGIC, ::KT_SM_NESTED,
+ *              ::KT_SM_MAGIC and ::KT_SM_CLOSED; 0 asks for plain numbered
+ *              tours (only sensible with a partial grid).
+ * @return ::KT_OK; ::KT_EINVAL for unknown bits; ::KT_EUNSUPPORTED for
+ *         ::KT_SM_NESTED when n is not divisible by 4.
+ */
+KT_EXPORT kt_status kt_semimagic_opts_set_flags(kt_semimagic_opts *o, unsigned flags);
+
+/**
+ * @brief The current constraint flags.
+ * @param o The handle.
+ * @return The flags, 0 when @p o is NULL.
+ */
+KT_EXPORT unsigned kt_semimagic_opts_flags(const kt_semimagic_opts *o);
+
+/**
+ * @brief Restrict the cell of number 1 to a set of cells.
+ * @param o     The handle.
+ * @param cells Cell indices (y*n+x); may repeat.
+ * @param count Number of cells; 0 means any cell.
+ * @return ::KT_OK, or ::KT_EINVAL (NULL with count > 0, cell out of range).
+ */
+KT_EXPORT kt_status kt_semimagic_opts_set_start_cells(kt_semimagic_opts *o, const kt_cell *cells,
+                                                      size_t count);
+
+/**
+ * @brief Restrict the cell of number n^2 to a set of cells.
+ * @param o     The handle.
+ * @param cells Cell indices (y*n+x); may repeat.
+ * @param count Number of cells; 0 means any cell.
+ * @return ::KT_OK, or ::KT_EINVAL (NULL with count > 0, cell out of range).
+ */
+KT_EXPORT kt_status kt_semimagic_opts_set_end_cells(kt_semimagic_opts *o, const kt_cell *cells,
+                                                    size_t count);
+
+/**
+ * @brief Restrict number 1 to column @p x (replaces any start cell set).
+ * @param o The handle.
+ * @param x Column 0..n-1, or ::KT_SM_ANY for any cell.
+ * @return ::KT_OK or ::KT_EINVAL.
+ */
+KT_EXPORT kt_status kt_semimagic_opts_set_start_column(kt_semimagic_opts *o, uint32_t x);
+
+/**
+ * @brief Restrict number n^2 to column @p x (replaces any end cell set).
+ * @param o The handle.
+ * @param x Column 0..n-1, or ::KT_SM_ANY for any cell.
+ * @return ::KT_OK or ::KT_EINVAL.
+ */
+KT_EXPORT kt_status kt_semimagic_opts_set_end_column(kt_semimagic_opts *o, uint32_t x);
+
+/**
+ * @brief The Knight Errant rule: 1 in the leftmost column, n^2 in the rightmost.
+ * @param o The handle.
+ * @return ::KT_OK or ::KT_EINVAL.
+ */
+KT_EXPORT kt_status kt_semimagic_opts_set_puzzle_rule(kt_semimagic_opts *o);
+
+/**
+ * @brief Give some numbers in advance (a puzzle to complete).
+ * @param o       The handle.
+ * @param numbers n^2 values indexed by cell: 1..n^2 fixes the cell's
+ *                number, 0 leaves it free; NULL clears the grid.
+ * @param count   Must be n^2 (or 0 with NULL).
+ * @return ::KT_OK; ::KT_EINVAL for a wrong count, a value above n^2 or a
+ *         number given twice (the handle is then unchanged).
+ */
+KT_EXPORT kt_status kt_semimagic_opts_set_grid(kt_semimagic_opts *o, const uint32_t *numbers,
+                                               size_t count);
+
+/**
+ * @brief Number of worker threads for kt_semimagic_search().
+ * @param o       The handle.
+ * @param threads 1..256; 1 searches in the calling thread.
+ * @return ::KT_OK or ::KT_EINVAL.
+ */
+KT_EXPORT kt_status kt_semimagic_opts_set_threads(kt_semimagic_opts *o, unsigned threads);
+
+/**
+ * @brief Choose how symmetric solutions are reported.
+ * @param o    The handle.
+ * @param mode ::KT_SM_CLASSES, ::KT_SM_MEMBERS or ::KT_SM_ALL.
+ * @return ::KT_OK or ::KT_EINVAL.
+ */
+KT_EXPORT kt_status kt_semimagic_opts_set_symmetry(kt_semimagic_opts *o, kt_sm_symmetry mode);
+
+/**
+ * @brief Install a progress callback.
+ *
+ * @p done counts finished subtrees of @p total; the callback may cancel.
+ * @param o    The handle.
+ * @param fn   The callback, or NULL for none.
+ * @param user Passed to @p fn.
+ * @return ::KT_OK or ::KT_EINVAL.
+ */
+KT_EXPORT kt_status kt_semimagic_opts_set_progress(kt_semimagic_opts *o, kt_progress_fn fn,
+                                                   void *user);
+
+/**
+ * @brief Enumerate the numberings satisfying the constraints of @p o.
+ *
+ * @param o             The constraints and settings.
+ * @param fn            Called for each reported numbering (see ::kt_sm_symmetry); may be NULL.
+ * @param user          Passed to @p fn.
+ * @param[out] classes  If not NULL: symmetry classes reported (also on ::KT_ECANCELED:
+ *                      those reported before the stop).
+ * @param[out] solutions If not NULL: numberings satisfying the constraints in those
+ *                      classes (in ::KT_SM_ALL mode: numberings reported).
+ * @return ::KT_OK when the search is complete; ::KT_ECANCELED when @p fn or
+ *         the progress callback asked to stop; ::KT_EINVAL; ::KT_ENOMEM;
+ *         ::KT_ETHREAD.
+ */
+KT_EXPORT kt_status kt_semimagic_search(const kt_semimagic_opts *o, kt_semimagic_fn fn, void *user,
+                                        uint64_t *classes, uint64_t *solutions);
+
+/**
+ * @brief Decide whether any numbering satisfies the constraints (stops at the first).
+ *
+ * With ::KT_SM_MAGIC this is the magic-tour check: *exists == 0 after
+ * ::KT_OK is a proof (by exhaustion) that none exists under the constraints.
+ * @param o            The constraints (threads and progress are used; the symmetry mode is not).
+ * @param[out] exists  1 if one was found, 0 if none exists.
+ * @param[out] numbers If not NULL and one exists: n^2 numbers of a witness.
+ * @return ::KT_OK, ::KT_ECANCELED, ::KT_EINVAL, ::KT_ENOMEM or ::KT_ETHREAD.
+ */
+KT_EXPORT kt_status kt_semimagic_exists(const kt_semimagic_opts *o, int *exists, uint32_t *numbers);
+
+/**
+ * @brief Whether a complete numbering satisfies every constraint of @p o.
+ *
+ * Checks that it is a numbered knight's tour (each of 1..n^2 once,
+ * consecutive numbers a move apart), the line sums the flags ask for,
+ * closure, the start and end cells and the given numbers.
+ * @param o        The constraints.
+ * @param numbers  n^2 numbers indexed by cell.
+ * @param count    Must be n^2.
+ * @param[out] ok  1 if every constraint holds, else 0.
+ * @return ::KT_OK, ::KT_EINVAL or ::KT_ENOMEM.
+ */
+KT_EXPORT kt_status kt_semimagic_check(const kt_semimagic_opts *o, const uint32_t *numbers,
+                                       size_t count, int *ok);
+
+/**
+ * @brief The numbers of a reported solution.
+ * @param s The solution.
+ * @return n^2 numbers indexed by cell (y*n+x).
+ */
+KT_EXPORT const uint32_t *kt_semimagic_solution_numbers(const kt_semimagic_solution *s);
+
+/**
+ * @brief Board side of a reported solution.
+ * @param s The solution.
+ * @return n.
+ */
+KT_EXPORT uint32_t kt_semimagic_solution_size(const kt_semimagic_solution *s);
+
+/**
+ * @brief Index of the solution's symmetry class, in order of first report (0, 1, ...).
+ * @param s The solution.
+ * @return The class index.
+ */
+KT_EXPORT uint64_t kt_semimagic_solution_class(const kt_semimagic_solution *s);
+
+/**
+ * @brief Number of distinct numberings in the class (1, 2, 4 or 8).
+ * @param s The solution.
+ * @return The class size.
+ */
+KT_EXPORT uint32_t kt_semimagic_solution_class_size(const kt_semimagic_solution *s);
+
+/**
+ * @brief Member number within the class: 0 for the representative (always
+ *        the one reported in ::KT_SM_CLASSES mode), 1.. for the other
+ *        images in ::KT_SM_MEMBERS mode; in ::KT_SM_ALL mode the order of report.
+ * @param s The solution.
+ * @return The member number.
+ */
+KT_EXPORT uint32_t kt_semimagic_solution_member(const kt_semimagic_solution *s);
+
+/**
+ * @brief Whether this numbering itself satisfies the constraints (always
+ *        1 except for images reported in ::KT_SM_MEMBERS mode).
+ * @param s The solution.
+ * @return 1 or 0.
+ */
+KT_EXPORT int kt_semimagic_solution_satisfies(const kt_semimagic_solution *s);
+
+/**
+ * @brief Number of members of the class that satisfy the constraints.
+ * @param s The solution.
+ * @return 1..class size.
+ */
+KT_EXPORT uint32_t kt_semimagic_solution_class_satisfying(const kt_semimagic_solution *s);
+
+/**
+ * @brief The class containing the reversed numbering (k -> n^2+1-k).
+ *
+ * In ::KT_SM_CLASSES and ::KT_SM_MEMBERS modes a class and the class of
+ * its reversal are reported one right after the other, so the relation is
+ * always complete: the result is this class's own index when reversal maps
+ * the class onto itself, the index of the partner class when that class
+ * has a member satisfying the constraints (it is reported by the same
+ * search), and ::KT_SM_NO_CLASS otherwise.  In ::KT_SM_ALL mode it is only
+ * known once the partner class has been reported before (else
+ * ::KT_SM_NO_CLASS).
+ * @param s The solution.
+ * @return A class index or ::KT_SM_NO_CLASS.
+ */
+KT_EXPORT uint64_t kt_semimagic_solution_reverse_class(const kt_semimagic_solution *s);
+
+/**
+ * @brief Whether some member of the reversed numbering's class satisfies
+ *        the constraints (so that class is reported by the same search).
+ * @param s The solution.
+ * @return 1 or 0.
+ */
+KT_EXPORT int kt_semimagic_solution_reverse_satisfies(const kt_semimagic_solution *s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KNIGHT_SEMIMAGIC_H */

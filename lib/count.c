@@ -1,0 +1,413 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Exact tour counts: builds the ordered graphs (the board, or its quotient
+ * by a symmetry) for the frontier engine in count_frontier.c and combines
+ * the results (directed counts, symmetric tours, Burnside classes).
+ */
+#include "count_frontier.h"
+
+#include <knight/count.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+
+void kt_count_options_init(kt_count_options *opt)
+{
+    if (opt == NULL) return;
+    memset(opt, 0, sizeof *opt);
+    opt->checkpoint_interval = 300.0;
+}
+
+kt_status kt_count_value_u64(kt_count_value v, uint64_t *out)
+{
+    if (out == NULL) return KT_EINVAL;
+    if (v.hi != 0) return KT_EOVERFLOW;
+    *out = v.lo;
+    return KT_OK;
+}
+
+kt_status kt_count_value_string(kt_count_value v, char *buf, size_t size)
+{
+    if (buf == NULL) return KT_EINVAL;
+    char tmp[48];
+    size_t n = 0;
+    kti_u128 x = (kti_u128)v.hi << 64 | v.lo;
+    do {
+        tmp[n++] = (char)('0' + (int)(x % 10));
+        x /= 10;
+    } while (x != 0);
+    if (size < n + 1) {
+        if (size > 0) buf[0] = '\0';
+        return KT_ERANGE;
+    }
+    for (size_t i = 0; i < n; i++) buf[i] = tmp[n - 1 - i];
+    buf[n] = '\0';
+    return KT_OK;
+}
+
+/* ------------------------------------------------------------ geometry */
+
+/* The board seen with its narrow side across: oriented cell (x, y) is the
+ * graph's cell (x, y), or (y, x) when the graph is wider than tall. */
+typedef struct orient {
+    const kt_graph *g;
+    uint32_t w, h;
+    bool transposed;
+} orient;
+
+static kt_cell cell_of(const orient *o, uint32_t x, uint32_t y)
+{
+    return o->transposed ? (kt_cell)((size_t)x * o->g->width + y) : (kt_cell)((size_t)y * o->g->width + x);
+}
+
+static void coords_of(const orient *o, kt_cell c, uint32_t *x, uint32_t *y)
+{
+    uint32_t gx = c % o->g->width, gy = c / o->g->width;
+    if (o->transposed) {
+        *x = gy;
+        *y = gx;
+    } else {
+        *x = gx;
+        *y = gy;
+    }
+}
+
+enum sym { SYM_ID, SYM_R180, SYM_MX, SYM_MY, SYM_R90 };
+
+/* Image of oriented (x, y) under the symmetry. */
+static void sym_apply(const orient *o, enum sym s, uint32_t *x, uint32_t *y)
+{
+    uint32_t X = *x, Y = *y;
+    switch (s) {
+    case SYM_ID: break;
+    case SYM_R180: X = o->w - 1 - *x; Y = o->h - 1 - *y; break;
+    case SYM_MX: X = o->w - 1 - *x; break;
+    case SYM_MY: Y = o->h - 1 - *y; break;
+    case SYM_R90: X = o->w - 1 - *y; Y = *x; break;
+    }
+    *x = X;
+    *y = Y;
+}
+
+static unsigned sym_order(enum sym s)
+{
+    return s == SYM_ID ? 1u : s == SYM_R90 ? 4u : 2u;
+}
+
+static void cg_free(kti_cgraph *cg, const kt_allocator *al)
+{
+    kti_free(al, cg->start);
+    kti_free(al, cg->to);
+    kti_free(al, cg->volt);
+    kti_free(al, cg->end_ok);
+    memset(cg, 0, sizeof *cg);
+}
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 0x100000001B3ull;
+    return h;
+}
+
+/*
+ * The quotient of the oriented board by the symmetry s (s = SYM_ID: the
+ * board itself).  Vertices are the orbit representatives (least cell
+ * index in oriented row-major order), in that order.  An edge from rep c
+ * to a cell d = s^i(r) becomes c -> r with voltage i.  *loops receives
+ * whether some vertex is adjacent to its own image (end_ok marks them).
+ */
+static kt_status build_cg(const orient *o, enum sym s, bool open, kti_cgraph *cg, bool *loops)
+{
+    const kt_graph *g = o->g;
+    const kt_allocator *al = &g->alloc;
+    size_t nc = g->ncells;
+    unsigned q = sym_order(s);
+    memset(cg, 0, sizeof *cg);
+    *loops = false;
+    uint32_t *rep = kti_alloc(al, nc * sizeof *rep);       /* per oriented index */
+    uint8_t *pw = kti_alloc(al, nc);
+    uint32_t *vid = kti_alloc(al, nc * sizeof *vid);
+    kt_status st = KT_OK;
+    if (rep == NULL || pw == NULL || vid == NULL) {
+        st = KT_ENOMEM;
+        goto out;
+    }
+    /* Orbits. */
+    for (size_t i = 0; i < nc; i++) {
+        uint32_t x = (uint32_t)(i % o->w), y = (uint32_t)(i / o->w);
+        size_t best = i;
+        unsigned bp = 0;
+        uint32_t X = x, Y = y;
+        for (unsigned k = 1; k < q; k++) {
+            /* s^k maps rep to i: walk the orbit backwards = s^(q-k) forward */
+            sym_apply(o, s, &X, &Y);
+            size_t j = (size_t)Y * o->w + X;
+            if (j < best) {
+                best = j;
+                bp = (q - k) % q;
+            }
+        }
+        rep[i] = (uint32_t)best;
+        pw[i] = (uint8_t)bp;
+    }
+    uint32_t n = 0;
+    for (size_t i = 0; i < nc; i++) {
+        vid[i] = UINT32_MAX;
+        kt_cell c = cell_of(o, (uint32_t)(i % o->w), (uint32_t)(i / o->w));
+        if (!kti_is_vertex(g, c)) continue;
+        if (rep[i] == i) vid[i] = n++;
+    }
+    cg->n = n;
+    cg->q = open ? 1u : q;
+    cg->open = open;
+    cg->start = kti_calloc(al, (size_t)n + 1, sizeof *cg->start);
+    cg->to = kti_alloc(al, ((size_t)n * 8 + 1) * sizeof *cg->to);
+    cg->volt = kti_alloc(al, (size_t)n * 8 + 1);
+    cg->end_ok = kti_calloc(al, (size_t)n + 1, 1);
+    if (cg->start == NULL || cg->to == NULL || cg->volt == NULL || cg->end_ok == NULL) {
+        st = KT_ENOMEM;
+        goto out;
+    }
+    /* Count degrees first (edges are stored in both directions). */
+    uint32_t *deg = cg->start + 1;
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1) {
+            for (uint32_t v = 0; v < n; v++) cg->start[v + 1] += cg->start[v];
+        }
+        for (size_t i = 0; i < nc; i++) {
+            if (vid[i] == UINT32_MAX) continue;
+            kt_cell c = cell_of(o, (uint32_t)(i % o->w), (uint32_t)(i / o->w));
+            for (int m = 0; m < 8; m++) {
+                kt_cell d = kti_step(g, c, m);
+                if (d == KT_CELL_NONE) continue;
+                uint32_t dx, dy;
+                coords_of(o, d, &dx, &dy);
+                size_t j = (size_t)dy * o->w + dx;
+                size_t r = rep[j];
+                if (r == i) {
+                    *loops = true;
+                    cg->end_ok[vid[i]] = 1;
+                    continue;
+                }
+                if (r < i) continue;
+                uint32_t a = vid[i], b = vid[r];
+                unsigned vlt = pw[j] % cg->q;
+                if (pass == 0) {
+                    deg[a]++;
+                    deg[b]++;
+                } else {
+                    cg->to[cg->start[a]] = b;
+                    cg->volt[cg->start[a]++] = (uint8_t)vlt;
+                    cg->to[cg->start[b]] = a;
+                    cg->volt[cg->start[b]++] = (uint8_t)((cg->q - vlt) % cg->q);
+                }
+            }
+        }
+    }
+    for (uint32_t v = n; v > 0; v--) cg->start[v] = cg->start[v - 1];
+    cg->start[0] = 0;
+    if (s == SYM_ID && open)
+        for (uint32_t v = 0; v < n; v++) cg->end_ok[v] = 1;
+    uint64_t h = 0xCBF29CE484222325ull;
+    h = fnv(h, &cg->n, sizeof cg->n);
+    h = fnv(h, &cg->q, sizeof cg->q);
+    h = fnv(h, &cg->open, sizeof cg->open);
+    h = fnv(h, cg->start, ((size_t)n + 1) * sizeof *cg->start);
+    h = fnv(h, cg->to, (size_t)cg->start[n] * sizeof *cg->to);
+    h = fnv(h, cg->volt, cg->start[n]);
+    h = fnv(h, cg->end_ok, n);
+    cg->tag = h;
+out:
+    kti_free(al, rep);
+    kti_free(al, pw);
+    kti_free(al, vid);
+    if (st != KT_OK) cg_free(cg, al);
+    return st;
+}
+
+/* Whether the symmetry fixes some cell of the oriented board. */
+static bool sym_fixes_cell(const orient *o, enum sym s)
+{
+    for (uint32_t y = 0; y < o->h; y++)
+        for (uint32_t x = 0; x < o->w; x++) {
+            uint32_t X = x, Y = y;
+            sym_apply(o, s, &X, &Y);
+            if (X == x && Y == y) return true;
+        }
+    return false;
+}
+
+/* ---------------------------------------------------------------- runs */
+
+typedef struct ctx {
+    const orient *o;
+    const kt_count_options *opt;
+    kti_frontier_opts fo;
+    kt_count_stats stats;
+    uint64_t ptotal;
+} ctx;
+
+static kt_status run_one(ctx *c, enum sym s, bool open, const char *suffix, kti_u128 *out)
+{
+    kti_cgraph cg;
+    bool loops;
+    const kt_allocator *al = &c->o->g->alloc;
+    kt_status st = build_cg(c->o, s, open, &cg, &loops);
+    if (st != KT_OK) return st;
+    if (s != SYM_ID && open && !loops) {
+        /* No vertex adjacent to its image: no tour of type B. */
+        c->fo.progress_base += (uint64_t)cg.n * KTI_FRONTIER_UNITS;
+        cg_free(&cg, al);
+        *out = 0;
+        return KT_OK;
+    }
+    char *path = NULL;
+    if (c->opt->checkpoint != NULL) {
+        size_t a = strlen(c->opt->checkpoint), b = strlen(suffix);
+        path = malloc(a + b + 1);
+        if (path == NULL) {
+            cg_free(&cg, al);
+            return KT_ENOMEM;
+        }
+        memcpy(path, c->opt->checkpoint, a);
+        memcpy(path + a, suffix, b + 1);
+    }
+    c->fo.checkpoint = path;
+    c->fo.peak_states = c->fo.peak_bytes = 0;
+    c->fo.max_slots = 0;
+    st = kti_frontier_count(&cg, &c->fo, out);
+    if (c->fo.peak_states > c->stats.peak_states) c->stats.peak_states = c->fo.peak_states;
+    if (c->fo.peak_bytes > c->stats.peak_bytes) c->stats.peak_bytes = c->fo.peak_bytes;
+    if (c->fo.max_slots > c->stats.frontier) c->stats.frontier = c->fo.max_slots;
+    c->fo.progress_base += (uint64_t)cg.n * KTI_FRONTIER_UNITS;
+    free(path);
+    cg_free(&cg, al);
+    return st;
+}
+
+/* Closed tours fixed by the symmetry s (through the quotient graph). */
+static kt_status fixed_tours(ctx *c, enum sym s, kti_u128 *out)
+{
+    static const char *const sfx[] = {"", ".r180", ".mirx", ".miry", ".r90"};
+    if (s == SYM_ID) return run_one(c, s, false, "", out);
+    /* A non-trivial automorphism of a cycle fixing a vertex is a
+     * reflection of it, fixing at most two vertices; on the boards here a
+     * symmetry fixing a cell fixes a line of cells or the centre of an odd
+     * board (no closed tour at all), so it fixes no tour. */
+    if (sym_fixes_cell(c->o, s)) {
+        *out = 0;
+        return KT_OK;
+    }
+    kti_u128 a = 0, b = 0;
+    kt_status st = run_one(c, s, false, sfx[s], &a);
+    if (st != KT_OK) return st;
+    /* Type B (involutions): the symmetry reverses the tour, which then
+     * holds two edges {v, s(v)}: a Hamiltonian path of the quotient
+     * between two vertices adjacent to their images. */
+    if (sym_order(s) == 2) {
+        char sb[16];
+        snprintf(sb, sizeof sb, "%s.b", sfx[s]);
+        st = run_one(c, s, true, sb, &b);
+        if (st != KT_OK) return st;
+    }
+    *out = a + b;
+    return KT_OK;
+}
+
+static uint64_t units_of(const orient *o, enum sym s)
+{
+    size_t n = o->g->nverts;
+    unsigned k = sym_order(s);
+    return (uint64_t)((n + k - 1) / k) * KTI_FRONTIER_UNITS;
+}
+
+kt_status kt_count_tours(const kt_graph *g, const kt_count_options *opt, kt_count_value *out,
+                         kt_count_stats *stats)
+{
+    if (g == NULL || out == NULL) return KT_EINVAL;
+    kt_count_options def;
+    if (opt == NULL) {
+        kt_count_options_init(&def);
+        opt = &def;
+    }
+    unsigned f = opt->flags;
+    if (f & ~(unsigned)(KT_COUNT_OPEN | KT_COUNT_DIRECTED | KT_COUNT_SYMMETRIC | KT_COUNT_CLASSES))
+        return KT_EINVAL;
+    bool open = (f & KT_COUNT_OPEN) != 0, sym = (f & KT_COUNT_SYMMETRIC) != 0;
+    bool classes = (f & KT_COUNT_CLASSES) != 0;
+    uint32_t sn = opt->shard_count ? opt->shard_count : 1;
+    if (opt->shard_index >= sn) return KT_EINVAL;
+    if (open && (sym || classes)) return KT_EUNSUPPORTED;
+    if (classes && sn > 1) return KT_EINVAL;
+    if (opt->checkpoint_interval < 0) return KT_EINVAL;
+    if ((sym || classes) && (g->mask != NULL || g->a != 2 || g->b != 1)) return KT_EUNSUPPORTED;
+
+    orient o = {g, g->width, g->height, false};
+    if (g->width > g->height) {
+        o.w = g->height;
+        o.h = g->width;
+        o.transposed = true;
+    }
+    ctx c;
+    memset(&c, 0, sizeof c);
+    c.o = &o;
+    c.opt = opt;
+    c.fo.threads = opt->threads;
+    c.fo.shard_index = opt->shard_index;
+    c.fo.shard_count = sn;
+    c.fo.checkpoint_interval = opt->checkpoint_interval;
+    c.fo.progress = opt->progress;
+    c.fo.progress_user = opt->progress_user;
+    c.fo.alloc = &g->alloc;
+    c.fo.max_states = opt->max_states;
+    c.fo.layer = opt->layer;
+    c.fo.layer_user = opt->layer_user;
+
+    kti_u128 r = 0;
+    kt_status st = KT_OK;
+    if (g->nverts == 1) {
+        /* One cell: a single trivial open tour, no closed tour. */
+        r = open && !sym && !classes && opt->shard_index == 0 ? 1 : 0;
+    } else if (!sym && !classes) {
+        c.fo.progress_total = units_of(&o, SYM_ID);
+        st = run_one(&c, SYM_ID, open, "", &r);
+    } else if (sym && !classes) {
+        c.fo.progress_total = 2 * units_of(&o, SYM_R180);
+        st = fixed_tours(&c, SYM_R180, &r);
+    } else {
+        bool square = o.w == o.h;
+        c.fo.progress_total = 2 * units_of(&o, SYM_R180) + 2 * units_of(&o, SYM_MX) +
+                              2 * units_of(&o, SYM_MY) + (square ? units_of(&o, SYM_R90) : 0) +
+                              (sym ? 0 : units_of(&o, SYM_ID));
+        kti_u128 n = 0, s = 0, mx = 0, my = 0, r90 = 0;
+        if (!sym) st = fixed_tours(&c, SYM_ID, &n);
+        if (st == KT_OK) st = fixed_tours(&c, SYM_R180, &s);
+        if (st == KT_OK && square) st = fixed_tours(&c, SYM_R90, &r90);
+        if (st == KT_OK && !sym) st = fixed_tours(&c, SYM_MX, &mx);
+        if (st == KT_OK && !sym) st = fixed_tours(&c, SYM_MY, &my);
+        if (st == KT_OK) {
+            /* Burnside.  Rectangle: {id, r180, mirror x, mirror y}; square:
+             * also r90, r270 and the two diagonal mirrors (which fix cells,
+             * hence no tour).  For symmetric tours the group acts on the S
+             * tours fixed by r180; a tour fixed by r180 and a mirror is
+             * fixed by the whole group, which no closed knight's tour is
+             * (see the documentation), so those terms vanish. */
+            kti_u128 sum;
+            unsigned ord = square ? 8u : 4u;
+            if (sym) sum = 2 * s + (square ? 2 * r90 : 0);
+            else sum = n + s + mx + my + (square ? 2 * r90 : 0);
+            if (sum % ord != 0) st = KT_EUNSUPPORTED;
+            r = sum / ord;
+        }
+    }
+    if (st == KT_OK && (f & KT_COUNT_DIRECTED) && !classes && g->nverts > 1) {
+        if (r >> 127) st = KT_EOVERFLOW;
+        r *= 2;
+    }
+    if (stats != NULL) *stats = c.stats;
+    if (st != KT_OK) return st;
+    out->lo = (uint64_t)r;
+    out->hi = (uint64_t)(r >> 64);
+    return KT_OK;
+}

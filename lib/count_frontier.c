@@ -1,0 +1,926 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The frontier (transfer-matrix) dynamic programme.
+ *
+ * Vertices are processed in order.  Processing vertex t chooses which of
+ * its edges to earlier vertices belong to the cycle (or path); a vertex
+ * leaves the frontier once its last neighbour has been processed, and must
+ * then have degree 2 (or 1 for a path end).  A state describes the
+ * frontier: for each frontier vertex its degree so far and, for a path end,
+ * which frontier vertex is the other end of its path (and the voltage of
+ * the path, for counting symmetric tours through a quotient graph).
+ *
+ * State key: 4 bits per frontier slot, slot 0 (oldest) in the low bits.
+ *   0        degree 2 (done, waiting to leave)
+ *   1        degree 0
+ *   2..2+q-1 end of a path whose other end is a later slot (opener),
+ *            the digit carrying the path's voltage (opener -> closer)
+ *   2+q+k    end of the path opened by the k-th opener (closer)
+ *   14       end of a path whose other end is a finished end of an open
+ *            tour ("terminal-linked", open mode only)
+ *   15, 12   closer of a path opened by the implicit slot 0 (see below),
+ *            with voltage 0 or 1
+ * A frontier of 17 slots (8-wide boards) does not fit 64 bits; there the
+ * oldest slot has at most one future neighbour, so it has degree 1 or 2,
+ * and it is left implicit: it is a path end iff some digit is 15.
+ * The encoding is canonical (openers are numbered in slot order), so equal
+ * frontiers give equal keys.
+ *
+ * Layers are open-addressing hash tables of (key, 64-bit count) shared by
+ * the worker threads (compare-and-swap on the key, atomic add on the
+ * count); a carry out of 64 bits goes to a small side table of high words,
+ * so counts are exact to 128 bits.
+ */
+#include "count_frontier.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define MAXS 17
+#define MAXW 18
+#define MAXB 16
+#define MAXSUCC (1 + MAXB + MAXB * (MAXB - 1) / 2)
+#define DIG_TERM 14u
+#define DIG_IMPL 15u
+#define DIG_IMPL1 12u   /* the same with voltage 1 (q = 2; 7 explicit paths at most) */
+#define EMPTY UINT64_MAX
+
+typedef struct step {
+    uint8_t npre, npost, nback;
+    bool last, impl_pre, impl_post;
+    uint8_t back_slot[MAXB];
+    uint8_t back_volt[MAXB];
+    uint8_t leave[MAXW];
+    uint8_t end_ok[MAXW];     /* per working slot */
+    uint8_t post[MAXS];       /* working slot of each post slot */
+    uint8_t fut[MAXS];        /* future neighbours of each post slot */
+} step;
+
+typedef struct plan {
+    uint32_t n;
+    unsigned q;
+    bool open;
+    step *st;
+    uint32_t max_slots;
+    unsigned maxsucc;
+} plan;
+
+typedef struct dstate {
+    int8_t deg[MAXW];
+    int8_t mate[MAXW];        /* -1: terminal-linked */
+    uint8_t volt[MAXW];       /* voltage from this end to its mate */
+} dstate;
+
+/* ------------------------------------------------------------------ plan */
+
+static kt_status plan_build(const kti_cgraph *cg, const kt_allocator *al, plan *p)
+{
+    memset(p, 0, sizeof *p);
+    p->n = cg->n;
+    p->q = cg->q;
+    p->open = cg->open;
+    if (cg->n == 0) return KT_OK;
+    if (cg->q != 1 && cg->q != 2 && cg->q != 4) return KT_EINVAL;
+    uint32_t *last = kti_calloc(al, cg->n, sizeof *last);
+    p->st = kti_calloc(al, cg->n, sizeof *p->st);
+    if (last == NULL || p->st == NULL) {
+        kti_free(al, last);
+        kti_free(al, p->st);
+        p->st = NULL;
+        return KT_ENOMEM;
+    }
+    for (uint32_t v = 0; v < cg->n; v++) {
+        last[v] = v;
+        for (uint32_t e = cg->start[v]; e < cg->start[v + 1]; e++)
+            if (cg->to[e] > last[v]) last[v] = cg->to[e];
+    }
+    uint32_t front[MAXW];
+    uint32_t nf = 0;
+    kt_status st = KT_OK;
+    p->maxsucc = 1;
+    for (uint32_t t = 0; t < cg->n && st == KT_OK; t++) {
+        step *s = &p->st[t];
+        s->npre = (uint8_t)nf;
+        s->impl_pre = nf == MAXS;
+        s->last = t + 1 == cg->n;
+        unsigned nb = 0;
+        for (uint32_t e = cg->start[t]; e < cg->start[t + 1]; e++) {
+            uint32_t u = cg->to[e];
+            if (u >= t) continue;
+            uint32_t k = 0;
+            while (k < nf && front[k] != u) k++;
+            if (k == nf || nb == MAXB) { st = KT_EUNSUPPORTED; break; }
+            s->back_slot[nb] = (uint8_t)k;
+            s->back_volt[nb] = cg->volt[e];
+            nb++;
+        }
+        s->nback = (uint8_t)nb;
+        unsigned ns = 1 + nb + nb * (nb - 1) / 2;
+        if (ns > p->maxsucc) p->maxsucc = ns;
+        front[nf] = t;
+        uint32_t nw = nf + 1, np = 0;
+        for (uint32_t w = 0; w < nw; w++) {
+            uint32_t v = front[w];
+            s->end_ok[w] = cg->end_ok ? cg->end_ok[v] : 1;
+            s->leave[w] = s->last || last[v] <= t;
+            if (!s->leave[w]) {
+                if (np == MAXS) { st = KT_EUNSUPPORTED; break; }
+                unsigned fut = 0;
+                for (uint32_t e = cg->start[v]; e < cg->start[v + 1]; e++) fut += cg->to[e] > t;
+                s->fut[np] = (uint8_t)(fut > 255 ? 255 : fut);
+                s->post[np++] = (uint8_t)w;
+            }
+        }
+        if (st != KT_OK) break;
+        s->npost = (uint8_t)np;
+        s->impl_post = np == MAXS;
+        if (s->impl_post && (cg->q > 2 || cg->open || s->fut[0] > 1)) st = KT_EUNSUPPORTED;
+        if (np > p->max_slots) p->max_slots = np;
+        uint32_t k = 0;
+        for (uint32_t j = 0; j < np; j++) front[k++] = front[s->post[j]];
+        nf = k;
+    }
+    kti_free(al, last);
+    if (st != KT_OK) {
+        kti_free(al, p->st);
+        p->st = NULL;
+    }
+    return st;
+}
+
+/* ------------------------------------------------------------ encoding */
+
+static inline void decode(uint64_t key, unsigned n, bool impl, unsigned q, dstate *d)
+{
+    int opener[MAXS];
+    int nop = 0;
+    unsigned base = impl ? 1u : 0u;
+    if (impl) d->deg[0] = 2;
+    for (unsigned s = base; s < n; s++) {
+        unsigned dig = (unsigned)(key >> (4 * (s - base))) & 15u;
+        if (dig == 0) {
+            d->deg[s] = 2;
+        } else if (dig == 1) {
+            d->deg[s] = 0;
+            d->mate[s] = (int8_t)s;
+            d->volt[s] = 0;
+        } else if (dig == DIG_TERM) {
+            d->deg[s] = 1;
+            d->mate[s] = -1;
+            d->volt[s] = 0;
+        } else if (dig == DIG_IMPL || dig == DIG_IMPL1) {
+            unsigned v = dig == DIG_IMPL ? 0u : 1u;
+            d->deg[s] = 1;
+            d->mate[s] = 0;
+            d->volt[s] = (uint8_t)v;
+            d->deg[0] = 1;
+            d->mate[0] = (int8_t)s;
+            d->volt[0] = (uint8_t)v;
+        } else if (dig < 2 + q) {
+            d->deg[s] = 1;
+            d->volt[s] = (uint8_t)(dig - 2);
+            opener[nop++] = (int)s;
+        } else {
+            int o = opener[dig - 2 - q];
+            d->deg[s] = 1;
+            d->mate[s] = (int8_t)o;
+            d->mate[o] = (int8_t)s;
+            d->volt[s] = (uint8_t)((q - d->volt[o]) % q);
+        }
+    }
+}
+
+static inline uint64_t encode(const dstate *d, const step *s, unsigned q)
+{
+    int8_t pidx[MAXW];
+    uint8_t opk[MAXS];
+    unsigned nop = 0;
+    uint64_t key = 0;
+    for (unsigned j = 0; j < s->npost; j++) pidx[s->post[j]] = (int8_t)j;
+    unsigned base = s->impl_post ? 1u : 0u;
+    for (unsigned j = base; j < s->npost; j++) {
+        unsigned w = s->post[j], dig;
+        if (d->deg[w] == 2) {
+            dig = 0;
+        } else if (d->deg[w] == 0) {
+            dig = 1;
+        } else if (d->mate[w] < 0) {
+            dig = DIG_TERM;
+        } else {
+            int pm = pidx[d->mate[w]];
+            if (base && pm == 0) {
+                dig = d->volt[w] ? DIG_IMPL1 : DIG_IMPL;
+            } else if (pm > (int)j) {
+                dig = 2u + d->volt[w];
+                opk[j] = (uint8_t)nop++;
+            } else {
+                dig = 2u + q + opk[pm];
+            }
+        }
+        key |= (uint64_t)dig << (4 * (j - base));
+    }
+    return key;
+}
+
+/* Adds the edge a-b (voltage v from a to b).  Returns 0 if impossible,
+ * 1 if done, 2 if it closed a cycle or completed a path. */
+static inline int add_edge(dstate *e, unsigned a, unsigned b, unsigned v, unsigned q, bool open)
+{
+    if (e->deg[a] >= 2 || e->deg[b] >= 2) return 0;
+    int ea = e->deg[a] == 0 ? (int)a : e->mate[a];
+    int eb = e->deg[b] == 0 ? (int)b : e->mate[b];
+    e->deg[a]++;
+    e->deg[b]++;
+    if (ea == (int)b) {
+        if (open) return 0;
+        unsigned tot = (e->volt[a] + q - v) % q;
+        if (q == 2 && tot != 1) return 0;
+        if (q == 4 && (tot & 1u) == 0) return 0;
+        return 2;
+    }
+    if (ea < 0 && eb < 0) return 2;
+    unsigned V = ((ea >= 0 ? e->volt[ea] : 0u) + v + (eb >= 0 ? e->volt[b] : 0u)) % q;
+    if (ea >= 0) {
+        e->mate[ea] = (int8_t)eb;
+        e->volt[ea] = (uint8_t)V;
+    }
+    if (eb >= 0) {
+        e->mate[eb] = (int8_t)ea;
+        e->volt[eb] = (uint8_t)((q - V) % q);
+    }
+    return 1;
+}
+
+/* Successors of one state: keys to out[], returns their number; *done
+ * counts completed cycles (paths). */
+static unsigned expand(const plan *p, const step *s, uint64_t key, uint64_t *out, unsigned *done)
+{
+    dstate d;
+    unsigned q = p->q;
+    bool open = p->open;
+    decode(key, s->npre, s->impl_pre, q, &d);
+    unsigned a = s->npre, nw = s->npre + 1u;
+    d.deg[a] = 0;
+    d.mate[a] = (int8_t)a;
+    d.volt[a] = 0;
+    unsigned nout = 0, nb = s->nback;
+    for (int i = -1; i < (int)nb; i++) {
+        for (int j = i; j < (int)nb; j++) {
+            if (i < 0 && j >= 0) break;
+            dstate e = d;
+            int flag = 0, r;
+            if (i >= 0) {
+                r = add_edge(&e, a, s->back_slot[i], s->back_volt[i], q, open);
+                if (r == 0) continue;
+                if (r == 2) flag = 1;
+                if (j != i) {
+                    if (flag) continue;
+                    r = add_edge(&e, a, s->back_slot[j], s->back_volt[j], q, open);
+                    if (r == 0) continue;
+                    if (r == 2) flag = 1;
+                }
+            }
+            if (s->last) {
+                bool ok = true;
+                if (!open || flag) {
+                    if (!flag) continue;
+                    for (unsigned w = 0; w < nw && ok; w++) ok = e.deg[w] == 2;
+                } else {
+                    unsigned np = 0, nt = 0;
+                    for (unsigned w = 0; w < nw && ok; w++) {
+                        if (e.deg[w] == 0) ok = false;
+                        else if (e.deg[w] == 1) {
+                            if (!s->end_ok[w]) ok = false;
+                            else if (e.mate[w] < 0) nt++;
+                            else np++;
+                        }
+                    }
+                    ok = ok && np / 2 + nt == 1;
+                }
+                if (ok) (*done)++;
+                continue;
+            }
+            if (flag) continue;
+            bool ok = true;
+            for (unsigned w = 0; w < nw && ok; w++) {
+                if (!s->leave[w] || e.deg[w] == 2) continue;
+                if (e.deg[w] == 0 || !open || !s->end_ok[w] || e.mate[w] < 0) {
+                    ok = false;
+                } else {
+                    e.mate[e.mate[w]] = -1;
+                    e.deg[w] = 2;
+                }
+            }
+            if (!ok) continue;
+            unsigned nt = 0;
+            for (unsigned jj = 0; jj < s->npost && ok; jj++) {
+                unsigned w = s->post[jj];
+                unsigned need = (open && s->end_ok[w]) ? 1u : 2u;
+                unsigned have = (unsigned)e.deg[w] + s->fut[jj];
+                if (have < need) ok = false;
+                else if (open) {
+                    if (e.deg[w] == 1 && e.mate[w] < 0) nt++;
+                    else if (have == 1) nt++;
+                }
+            }
+            if (!ok || nt > 2) continue;
+            out[nout++] = encode(&e, s, q);
+        }
+    }
+    return nout;
+}
+
+/* ---------------------------------------------------------- hash tables */
+
+typedef struct table {
+    uint64_t *key;
+    uint64_t *cnt;
+    size_t cap;
+    size_t used;
+} table;
+
+typedef struct side {
+    pthread_mutex_t mu;
+    uint64_t *key;
+    uint64_t *hi;
+    size_t cap, n;
+} side;
+
+static inline uint64_t mix64(uint64_t x)
+{
+    x ^= x >> 31;
+    x *= 0x9E3779B97F4A7C15ull;
+    x ^= x >> 29;
+    x *= 0xBF58476D1CE4E5B9ull;
+    x ^= x >> 32;
+    return x;
+}
+
+static inline size_t slot_of(uint64_t key, size_t cap)
+{
+    return (size_t)(((kti_u128)mix64(key) * cap) >> 64);
+}
+
+static kt_status table_init(table *t, size_t cap, const kt_allocator *al)
+{
+    t->cap = cap;
+    t->used = 0;
+    t->key = kti_alloc(al, cap * sizeof *t->key);
+    t->cnt = kti_calloc(al, cap, sizeof *t->cnt);
+    if (t->key == NULL || t->cnt == NULL) {
+        kti_free(al, t->key);
+        kti_free(al, t->cnt);
+        t->key = t->cnt = NULL;
+        return KT_ENOMEM;
+    }
+    memset(t->key, 0xFF, cap * sizeof *t->key);
+    return KT_OK;
+}
+
+static void table_free(table *t, const kt_allocator *al)
+{
+    kti_free(al, t->key);
+    kti_free(al, t->cnt);
+    t->key = t->cnt = NULL;
+    t->cap = t->used = 0;
+}
+
+/* Single-threaded insert of a fresh key (rehash, load). */
+static size_t table_put(table *t, uint64_t key)
+{
+    size_t i = slot_of(key, t->cap);
+    while (t->key[i] != EMPTY && t->key[i] != key)
+        if (++i == t->cap) i = 0;
+    if (t->key[i] == EMPTY) {
+        t->key[i] = key;
+        t->used++;
+    }
+    return i;
+}
+
+static kt_status side_init(side *s)
+{
+    memset(s, 0, sizeof *s);
+    if (pthread_mutex_init(&s->mu, NULL) != 0) return KT_ETHREAD;
+    return KT_OK;
+}
+
+static void side_clear(side *s, const kt_allocator *al)
+{
+    kti_free(al, s->key);
+    kti_free(al, s->hi);
+    s->key = s->hi = NULL;
+    s->cap = s->n = 0;
+}
+
+static uint64_t side_get(const side *s, uint64_t key)
+{
+    if (s->n == 0) return 0;
+    size_t i = (size_t)mix64(key) & (s->cap - 1);
+    while (s->key[i] != EMPTY) {
+        if (s->key[i] == key) return s->hi[i];
+        i = (i + 1) & (s->cap - 1);
+    }
+    return 0;
+}
+
+/* Adds hi to the high word of key; caller holds the lock (or is alone). */
+static bool side_add_locked(side *s, uint64_t key, uint64_t hi, const kt_allocator *al, bool *overflow)
+{
+    if (2 * (s->n + 1) > s->cap) {
+        size_t ncap = s->cap ? 2 * s->cap : 64;
+        uint64_t *nk = kti_alloc(al, ncap * sizeof *nk), *nh = kti_calloc(al, ncap, sizeof *nh);
+        if (nk == NULL || nh == NULL) {
+            kti_free(al, nk);
+            kti_free(al, nh);
+            return false;
+        }
+        memset(nk, 0xFF, ncap * sizeof *nk);
+        for (size_t i = 0; i < s->cap; i++) {
+            if (s->key[i] == EMPTY) continue;
+            size_t j = (size_t)mix64(s->key[i]) & (ncap - 1);
+            while (nk[j] != EMPTY) j = (j + 1) & (ncap - 1);
+            nk[j] = s->key[i];
+            nh[j] = s->hi[i];
+        }
+        kti_free(al, s->key);
+        kti_free(al, s->hi);
+        s->key = nk;
+        s->hi = nh;
+        s->cap = ncap;
+    }
+    size_t i = (size_t)mix64(key) & (s->cap - 1);
+    while (s->key[i] != EMPTY && s->key[i] != key) i = (i + 1) & (s->cap - 1);
+    if (s->key[i] == EMPTY) {
+        s->key[i] = key;
+        s->n++;
+    }
+    if (s->hi[i] + hi < hi) *overflow = true;
+    s->hi[i] += hi;
+    return true;
+}
+
+/* ------------------------------------------------------------- workers */
+
+typedef struct run {
+    const plan *p;
+    const step *s;
+    const kt_allocator *al;
+    table *src, *dst;
+    side *src_side, *dst_side;
+    size_t chunk, nchunks;
+    size_t next;              /* atomic: next chunk */
+    size_t used;              /* atomic: keys in dst */
+    size_t limit;             /* soft load limit of dst */
+    int stop;                 /* atomic: cancel or error */
+    bool mt;
+    kt_status err;            /* guarded by dst_side->mu */
+    bool overflow;
+    kti_progress *prog;       /* main thread only */
+    uint64_t pbase, ptotal;
+} run;
+
+typedef struct worker {
+    run *r;
+    bool main;
+    kti_u128 done;
+    pthread_t th;
+} worker;
+
+static void run_fail(run *r, kt_status st)
+{
+    pthread_mutex_lock(&r->dst_side->mu);
+    if (r->err == KT_OK) r->err = st;
+    pthread_mutex_unlock(&r->dst_side->mu);
+    __atomic_store_n(&r->stop, 1, __ATOMIC_RELAXED);
+}
+
+static inline void insert(run *r, uint64_t key, size_t i, uint64_t lo, uint64_t hi, size_t *fresh)
+{
+    table *t = r->dst;
+    if (r->mt) {
+        for (;;) {
+            uint64_t k = __atomic_load_n(&t->key[i], __ATOMIC_RELAXED);
+            if (k == key) break;
+            if (k == EMPTY) {
+                uint64_t exp = EMPTY;
+                if (__atomic_compare_exchange_n(&t->key[i], &exp, key, false, __ATOMIC_RELAXED,
+                                                __ATOMIC_RELAXED)) {
+                    (*fresh)++;
+                    break;
+                }
+                if (exp == key) break;
+            }
+            if (++i == t->cap) i = 0;
+        }
+        uint64_t old = __atomic_fetch_add(&t->cnt[i], lo, __ATOMIC_RELAXED);
+        hi += old + lo < old;
+        if (hi != 0) {
+            bool ok;
+            pthread_mutex_lock(&r->dst_side->mu);
+            ok = side_add_locked(r->dst_side, key, hi, r->al, &r->overflow);
+            pthread_mutex_unlock(&r->dst_side->mu);
+            if (!ok) run_fail(r, KT_ENOMEM);
+        }
+    } else {
+        for (;;) {
+            uint64_t k = t->key[i];
+            if (k == key) break;
+            if (k == EMPTY) {
+                t->key[i] = key;
+                (*fresh)++;
+                break;
+            }
+            if (++i == t->cap) i = 0;
+        }
+        uint64_t old = t->cnt[i];
+        t->cnt[i] = old + lo;
+        hi += old + lo < old;
+        if (hi != 0 && !side_add_locked(r->dst_side, key, hi, r->al, &r->overflow)) run_fail(r, KT_ENOMEM);
+    }
+}
+
+/* Successors waiting to be inserted: their slots are prefetched first, so
+ * the cache misses of a batch overlap. */
+#define BATCH 64
+
+typedef struct pending {
+    uint64_t key, lo, hi;
+    size_t slot;
+} pending;
+
+static void flush(run *r, pending *pb, unsigned n, size_t *fresh)
+{
+    for (unsigned k = 0; k < n; k++) insert(r, pb[k].key, pb[k].slot, pb[k].lo, pb[k].hi, fresh);
+}
+
+static void *work(void *arg)
+{
+    worker *wk = arg;
+    run *r = wk->r;
+    uint64_t out[MAXSUCC];
+    pending pb[BATCH + MAXSUCC];
+    bool has_side = r->src_side->n != 0;
+    const table *dt = r->dst;
+    for (;;) {
+        if (__atomic_load_n(&r->stop, __ATOMIC_RELAXED)) break;
+        if (__atomic_load_n(&r->used, __ATOMIC_RELAXED) > r->limit) break;
+        size_t c = __atomic_fetch_add(&r->next, 1, __ATOMIC_RELAXED);
+        if (c >= r->nchunks) break;
+        size_t lo = c * r->chunk, hi = lo + r->chunk;
+        if (hi > r->src->cap) hi = r->src->cap;
+        size_t fresh = 0;
+        unsigned np = 0;
+        for (size_t i = lo; i < hi; i++) {
+            uint64_t key = r->src->key[i];
+            if (key == EMPTY) continue;
+            uint64_t clo = r->src->cnt[i], chi = has_side ? side_get(r->src_side, key) : 0;
+            unsigned ndone = 0;
+            unsigned n = expand(r->p, r->s, key, out, &ndone);
+            if (ndone) wk->done += ((kti_u128)chi << 64 | clo) * ndone;
+            for (unsigned k = 0; k < n; k++) {
+                size_t sl = slot_of(out[k], dt->cap);
+                __builtin_prefetch(&dt->key[sl], 1);
+                __builtin_prefetch(&dt->cnt[sl], 1);
+                pb[np].key = out[k];
+                pb[np].lo = clo;
+                pb[np].hi = chi;
+                pb[np++].slot = sl;
+            }
+            if (np >= BATCH) {
+                flush(r, pb, np, &fresh);
+                np = 0;
+            }
+        }
+        flush(r, pb, np, &fresh);
+        if (fresh) __atomic_fetch_add(&r->used, fresh, __ATOMIC_RELAXED);
+        if (wk->main && r->prog->fn != NULL) {
+            uint64_t d = r->pbase + (uint64_t)((double)(c + 1) / (double)r->nchunks * KTI_FRONTIER_UNITS);
+            if (kti_progress_tick(r->prog, d, r->ptotal)) run_fail(r, KT_ECANCELED);
+        }
+    }
+    return NULL;
+}
+
+static kt_status table_grow(table *t, size_t ncap, const kt_allocator *al)
+{
+    table n;
+    kt_status st = table_init(&n, ncap, al);
+    if (st != KT_OK) return st;
+    for (size_t i = 0; i < t->cap; i++) {
+        if (t->key[i] == EMPTY) continue;
+        size_t j = table_put(&n, t->key[i]);
+        n.cnt[j] = t->cnt[i];
+    }
+    table_free(t, al);
+    *t = n;
+    return KT_OK;
+}
+
+/* ---------------------------------------------------------- checkpoint */
+
+#define CK_MAGIC "KTCOUNT1"
+
+typedef struct ckhead {
+    char magic[8];
+    uint64_t tag;
+    uint64_t steps_done;
+    uint64_t shard_index, shard_count, split_done;
+    uint64_t n, nside;
+    uint64_t total_lo, total_hi;
+    uint64_t last_n;
+} ckhead;
+
+static kt_status ck_write(const char *path, const ckhead *h, const table *t, const side *s)
+{
+    size_t len = strlen(path);
+    char *tmp = malloc(len + 5);
+    if (tmp == NULL) return KT_ENOMEM;
+    memcpy(tmp, path, len);
+    memcpy(tmp + len, ".tmp", 5);
+    FILE *f = fopen(tmp, "wb");
+    if (f == NULL) {
+        free(tmp);
+        return KT_EIO;
+    }
+    bool ok = fwrite(h, sizeof *h, 1, f) == 1;
+    for (size_t i = 0; ok && i < t->cap; i++) {
+        if (t->key[i] == EMPTY) continue;
+        uint64_t rec[2] = {t->key[i], t->cnt[i]};
+        ok = fwrite(rec, sizeof rec, 1, f) == 1;
+    }
+    for (size_t i = 0; ok && i < s->cap; i++) {
+        if (s->key[i] == EMPTY) continue;
+        uint64_t rec[2] = {s->key[i], s->hi[i]};
+        ok = fwrite(rec, sizeof rec, 1, f) == 1;
+    }
+    if (fclose(f) != 0) ok = false;
+    if (ok && rename(tmp, path) != 0) ok = false;
+    if (!ok) remove(tmp);
+    free(tmp);
+    return ok ? KT_OK : KT_EIO;
+}
+
+static size_t cap_for(uint64_t n)
+{
+    uint64_t c = n + n / 3 + 4096;     /* load <= 0.75 */
+    if (c < 16384) c = 16384;
+    return (size_t)c;
+}
+
+/* Reads a checkpoint; KT_ENOTFOUND if there is none. */
+static kt_status ck_read(const char *path, ckhead *h, table *t, side *s, const kt_allocator *al,
+                         uint64_t tag, uint32_t si, uint32_t sn)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) return errno == ENOENT ? KT_ENOTFOUND : KT_EIO;
+    kt_status st = KT_OK;
+    if (fread(h, sizeof *h, 1, f) != 1 || memcmp(h->magic, CK_MAGIC, 8) != 0) {
+        st = KT_EPARSE;
+    } else if (h->tag != tag || h->shard_index != si || h->shard_count != sn) {
+        st = KT_EMISMATCH;
+    } else if (h->n > (uint64_t)SIZE_MAX / 32) {
+        st = KT_ETOOBIG;
+    } else {
+        st = table_init(t, cap_for(h->n), al);
+    }
+    for (uint64_t i = 0; st == KT_OK && i < h->n; i++) {
+        uint64_t rec[2];
+        if (fread(rec, sizeof rec, 1, f) != 1 || rec[0] == EMPTY) { st = KT_EPARSE; break; }
+        size_t j = table_put(t, rec[0]);
+        t->cnt[j] = rec[1];
+    }
+    for (uint64_t i = 0; st == KT_OK && i < h->nside; i++) {
+        uint64_t rec[2];
+        bool ovf = false;
+        if (fread(rec, sizeof rec, 1, f) != 1) st = KT_EPARSE;
+        else if (!side_add_locked(s, rec[0], rec[1], al, &ovf)) st = KT_ENOMEM;
+    }
+    fclose(f);
+    if (st != KT_OK) {
+        table_free(t, al);
+        side_clear(s, al);
+    }
+    return st;
+}
+
+/* --------------------------------------------------------------- driver */
+
+kt_status kti_frontier_count(const kti_cgraph *cg, kti_frontier_opts *o, kti_u128 *out)
+{
+    const kt_allocator *al = o->alloc;
+    plan p;
+    kt_status st = plan_build(cg, al, &p);
+    if (st != KT_OK) return st;
+    o->max_slots = p.max_slots;
+    if (cg->n == 0) {
+        *out = 0;
+        return KT_OK;
+    }
+    uint32_t sn = o->shard_count ? o->shard_count : 1, si = o->shard_index;
+    unsigned nth = o->threads ? o->threads : 1;
+    if (nth > 64) nth = 64;
+    table src = {0}, dst = {0}, spare = {0};
+    side sside, dside;
+    if (side_init(&sside) != KT_OK) {
+        kti_free(al, p.st);
+        return KT_ETHREAD;
+    }
+    if (side_init(&dside) != KT_OK) {
+        pthread_mutex_destroy(&sside.mu);
+        kti_free(al, p.st);
+        return KT_ETHREAD;
+    }
+    kti_u128 total = 0;
+    uint64_t t0 = 0, last_n = 1;
+    bool split_done = sn == 1;
+    ckhead h;
+    kti_progress prog;
+    kti_progress_init(&prog, o->progress, o->progress_user);
+    uint64_t ptotal = o->progress_total ? o->progress_total : (uint64_t)cg->n * KTI_FRONTIER_UNITS;
+    double last_ck = kti_now();
+
+    if (o->checkpoint != NULL) {
+        st = ck_read(o->checkpoint, &h, &src, &sside, al, cg->tag, si, sn);
+        if (st == KT_OK) {
+            t0 = h.steps_done;
+            split_done = h.split_done != 0;
+            total = (kti_u128)h.total_hi << 64 | h.total_lo;
+            last_n = h.last_n ? h.last_n : 1;
+        } else if (st == KT_ENOTFOUND) {
+            st = KT_OK;
+        }
+    }
+    if (st == KT_OK && src.key == NULL && t0 == 0) {
+        st = table_init(&src, cap_for(1), al);
+        if (st == KT_OK) src.cnt[table_put(&src, 0)] = 1;
+    }
+    uint64_t prev_n = src.used ? src.used : 1;
+    for (uint64_t t = t0; st == KT_OK && t < cg->n; t++) {
+        const step *s = &p.st[t];
+        /* Guess the next layer's size from the last growth ratio. */
+        double ratio = (double)prev_n / (double)last_n;
+        if (ratio < 1.0) ratio = 1.0;
+        if (ratio > 2.5) ratio = 2.5;
+        uint64_t est = s->last ? 1 : (uint64_t)((double)src.used * ratio * 1.05) + 1024;
+        if (est > (uint64_t)SIZE_MAX / 64) est = (uint64_t)SIZE_MAX / 64;
+        if (spare.key != NULL && spare.cap >= cap_for(est) && spare.cap <= 2 * cap_for(est)) {
+            dst = spare;        /* already cleared by the compaction */
+            dst.used = 0;
+            memset(&spare, 0, sizeof spare);
+        } else {
+            table_free(&spare, al);
+            st = table_init(&dst, cap_for(est), al);
+        }
+        if (st != KT_OK) break;
+        run r;
+        memset(&r, 0, sizeof r);
+        r.p = &p;
+        r.s = s;
+        r.al = al;
+        r.src = &src;
+        r.dst = &dst;
+        r.src_side = &sside;
+        r.dst_side = &dside;
+        r.mt = nth > 1;
+        r.prog = &prog;
+        r.pbase = o->progress_base + t * KTI_FRONTIER_UNITS;
+        r.ptotal = ptotal;
+        worker wk[64];
+        /* Process source slots in chunks; grow dst between passes. */
+        size_t pos = 0;
+        while (pos < src.cap && st == KT_OK) {
+            size_t margin = (size_t)nth * 2 * p.maxsucc;
+            size_t chunk = (dst.cap / 8) / margin;
+            if (chunk > 8192) chunk = 8192;
+            if (chunk < 1) chunk = 1;
+            r.chunk = chunk;
+            r.nchunks = (src.cap - pos + chunk - 1) / chunk;
+            r.next = 0;
+            r.used = dst.used;
+            r.limit = dst.cap - dst.cap / 5;
+            /* Shift the source window: work() indexes from slot 0. */
+            table win = src;
+            win.key += pos;
+            win.cnt += pos;
+            win.cap = src.cap - pos;
+            r.src = &win;
+            unsigned started = 0;
+            for (unsigned k = 0; k < nth; k++) {
+                wk[k].r = &r;
+                wk[k].main = k == 0;
+                wk[k].done = 0;
+            }
+            for (unsigned k = 1; k < nth; k++) {
+                if (pthread_create(&wk[k].th, NULL, work, &wk[k]) != 0) {
+                    run_fail(&r, KT_ETHREAD);
+                    break;
+                }
+                started++;
+            }
+            work(&wk[0]);
+            for (unsigned k = 1; k <= started; k++) pthread_join(wk[k].th, NULL);
+            for (unsigned k = 0; k <= started; k++) total += wk[k].done;
+            dst.used = r.used;
+            if (r.err != KT_OK) {
+                st = r.err;
+                break;
+            }
+            size_t bytes = (src.cap + dst.cap) * 2 * sizeof(uint64_t);
+            if (bytes > o->peak_bytes) o->peak_bytes = bytes;
+            size_t doneupto = r.next * chunk;
+            /* every chunk below min(next, nchunks) has been processed */
+            if (r.next >= r.nchunks) {
+                pos = src.cap;
+            } else {
+                pos += doneupto;
+                st = table_grow(&dst, dst.cap * 2, al);
+            }
+        }
+        if (r.overflow && st == KT_OK) st = KT_EOVERFLOW;
+        if (st != KT_OK) break;
+        table_free(&src, al);
+        side_clear(&sside, al);
+        src = dst;
+        memset(&dst, 0, sizeof dst);
+        side sw = sside;
+        sside.key = dside.key;
+        sside.hi = dside.hi;
+        sside.cap = dside.cap;
+        sside.n = dside.n;
+        dside.key = sw.key;
+        dside.hi = sw.hi;
+        dside.cap = sw.cap;
+        dside.n = sw.n;
+        last_n = prev_n;
+        prev_n = src.used ? src.used : 1;
+        /* Compact the layer into exact-size arrays: the next step holds
+         * this dense layer and one hash table, not two hash tables. */
+        if (src.used + src.used / 8 < src.cap && src.used > 0) {
+            table c;
+            c.cap = c.used = src.used;
+            c.key = kti_alloc(al, src.used * sizeof *c.key);
+            c.cnt = kti_alloc(al, src.used * sizeof *c.cnt);
+            if (c.key != NULL && c.cnt != NULL) {
+                size_t j = 0;
+                for (size_t i = 0; i < src.cap; i++) {
+                    if (src.key[i] == EMPTY) continue;
+                    c.key[j] = src.key[i];
+                    c.cnt[j++] = src.cnt[i];
+                    src.key[i] = EMPTY;
+                    src.cnt[i] = 0;
+                }
+                /* The cleared table serves the next layer: no page faults. */
+                spare = src;
+                src = c;
+            } else {
+                kti_free(al, c.key);
+                kti_free(al, c.cnt);
+            }
+        }
+        if (o->layer) o->layer(o->layer_user, t, src.used);
+        if (o->max_states && src.used > o->max_states) {
+            st = KT_ELIMIT;
+            break;
+        }
+        if (src.used > o->peak_states) o->peak_states = src.used;
+        if (!split_done && (src.used >= 4096u * (uint64_t)sn || t + 2 >= cg->n)) {
+            for (size_t i = 0; i < src.cap; i++)
+                if (src.key[i] != EMPTY && mix64(src.key[i] ^ 0x5bd1e995u) % sn != si) {
+                    src.key[i] = EMPTY;
+                    src.used--;
+                }
+            if (si != 0) total = 0;
+            split_done = true;
+        }
+        if (o->checkpoint != NULL && (kti_now() - last_ck >= o->checkpoint_interval || t + 1 == cg->n)) {
+            memset(&h, 0, sizeof h);
+            memcpy(h.magic, CK_MAGIC, 8);
+            h.tag = cg->tag;
+            h.steps_done = t + 1;
+            h.shard_index = si;
+            h.shard_count = sn;
+            h.split_done = split_done;
+            h.n = src.used;
+            h.nside = sside.n;
+            h.total_lo = (uint64_t)total;
+            h.total_hi = (uint64_t)(total >> 64);
+            h.last_n = last_n;
+            st = ck_write(o->checkpoint, &h, &src, &sside);
+            last_ck = kti_now();
+        }
+    }
+    if (st == KT_OK && !split_done && si != 0) total = 0;
+    table_free(&src, al);
+    table_free(&dst, al);
+    table_free(&spare, al);
+    side_clear(&sside, al);
+    side_clear(&dside, al);
+    pthread_mutex_destroy(&sside.mu);
+    pthread_mutex_destroy(&dside.mu);
+    kti_free(al, p.st);
+    if (st == KT_OK) *out = total;
+    return st;
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Internal: the frontier (transfer-matrix) dynamic programme behind
+ * count.c.  It counts Hamiltonian cycles (or paths) of an ordered graph
+ * whose edges carry a voltage in Z_q (q = 1, 2 or 4), so that the same
+ * engine counts tours of a board and symmetric tours through the quotient
+ * of the board by a symmetry.  Not installed.
+ */
+#ifndef KNIGHT_COUNT_FRONTIER_H
+#define KNIGHT_COUNT_FRONTIER_H
+
+#include "internal.h"
+
+__extension__ typedef unsigned __int128 kti_u128;
+
+/* An ordered graph: vertices 0..n-1 are processed in this order. */
+typedef struct kti_cgraph {
+    uint32_t n;
+    uint32_t *start;        /* n + 1 offsets into to[] / volt[] */
+    uint32_t *to;           /* neighbours (multi-edges allowed, no loops) */
+    uint8_t *volt;          /* voltage of the edge v -> to, in Z_q */
+    uint8_t *end_ok;        /* open mode: 1 if the vertex may be a path end */
+    unsigned q;             /* 1, 2 or 4 */
+    bool open;              /* count Hamiltonian paths instead of cycles */
+    uint64_t tag;           /* identifies the problem in checkpoints */
+} kti_cgraph;
+
+typedef struct kti_frontier_opts {
+    unsigned threads;           /* 0 or 1: the calling thread only */
+    uint32_t shard_index, shard_count;
+    const char *checkpoint;     /* NULL: none */
+    double checkpoint_interval; /* seconds between checkpoint writes */
+    kt_progress_fn progress;
+    void *progress_user;
+    uint64_t progress_base;     /* added to done; total is progress_total */
+    uint64_t progress_total;    /* 0: this run alone */
+    const kt_allocator *alloc;
+    /* statistics (out) */
+    uint64_t peak_states;
+    uint64_t peak_bytes;
+    uint32_t max_slots;
+    uint64_t max_states;        /* 0: no limit, else KT_ELIMIT */
+    void (*layer)(void *user, uint64_t cell, uint64_t states);
+    void *layer_user;
+} kti_frontier_opts;
+
+/* Count; *out receives the number of undirected cycles (paths) of cg. */
+KTI_HIDDEN kt_status kti_frontier_count(const kti_cgraph *cg, kti_frontier_opts *o, kti_u128 *out);
+/* Progress units per vertex. */
+#define KTI_FRONTIER_UNITS 1024u
+
+#endif /* KNIGHT_COUNT_FRONTIER_H */

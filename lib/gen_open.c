@@ -1,0 +1,285 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Open tours with optional ends (kt_generate_open_tour).
+ *
+ * Existence: the table of kt_board_has_open_tour(), and the colour
+ * conditions, which are proofs on every board: a path alternates colours,
+ * so on a board with an even number of cells its ends differ in colour, and
+ * on an odd board both ends have the majority colour (that of the corners).
+ * Conrad et al. (1994) proved these conditions sufficient when both sides
+ * are >= 5.  On 4 x n boards both ends lie in the outer rows (see below); smaller boards (<= 40 cells) are settled by exhaustive search.
+ *
+ * Construction, linear unless both ends are given:
+ *  - boards with a closed tour: the block tour with one edge at the start
+ *    (or end) removed;
+ *  - odd x odd boards and 3 x odd boards: the block constructions of
+ *    gen_blocks.c;
+ *  - 4 x n: random Warnsdorff from a corner (each walk succeeds with
+ *    probability ~0.3 independently of n, measured; up to 256 walks);
+ *  - a given start (or end) on a board with a side of 3 or 4: random
+ *    Warnsdorff walks from that cell (up to 128).
+ * Given ends the construction does not provide are reached by Posa
+ * rotations of the path (bounded work; KT_ENOTFOUND when exhausted).
+ */
+#include "gen_blocks.h"
+#include "gen_internal.h"
+
+#define SMALL_CELLS 30u
+#define SMALL_NODES 50000000u
+
+/* ---- exhaustive search on boards of at most 64 cells ---- */
+typedef struct xs {
+    unsigned n;
+    uint64_t nb[64];
+    kt_cell path[64];
+    kt_cell end;
+    uint64_t nodes, limit;
+} xs;
+
+static int xs_dfs(xs *x, unsigned depth, uint64_t vis)
+{
+    kt_cell cur = x->path[depth - 1];
+    if (depth == x->n) return x->end == KT_CELL_NONE || cur == x->end;
+    if (++x->nodes > x->limit) return -1;
+    uint64_t cand = x->nb[cur] & ~vis;
+    if (x->end != KT_CELL_NONE && depth + 1 < x->n) cand &= ~((uint64_t)1 << x->end);
+    kt_cell order[8];
+    unsigned key[8], k = 0;
+    while (cand) {
+        kt_cell c = (kt_cell)__builtin_ctzll(cand);
+        cand &= cand - 1;
+        order[k] = c;
+        key[k++] = (unsigned)__builtin_popcountll(x->nb[c] & ~vis);
+    }
+    for (unsigned i = 1; i < k; i++)
+        for (unsigned j = i; j > 0 && key[j] < key[j - 1]; j--) {
+            unsigned t = key[j]; key[j] = key[j - 1]; key[j - 1] = t;
+            kt_cell u = order[j]; order[j] = order[j - 1]; order[j - 1] = u;
+        }
+    for (unsigned i = 0; i < k; i++) {
+        kt_cell c = order[i];
+        uint64_t v2 = vis | ((uint64_t)1 << c);
+        /* every unvisited neighbour of cur needs two ways in (one if it
+         * may be the last cell) */
+        bool ok = true;
+        uint64_t around = x->nb[cur] & ~v2;
+        unsigned ends = 0;
+        while (around && ok) {
+            kt_cell y = (kt_cell)__builtin_ctzll(around);
+            around &= around - 1;
+            unsigned a = (unsigned)__builtin_popcountll(x->nb[y] & ~v2) + ((x->nb[y] >> c) & 1u);
+            bool may_end = x->end == KT_CELL_NONE || x->end == y;
+            if (a == 0 || (a == 1 && (!may_end || ++ends > 1))) ok = false;
+        }
+        if (!ok) continue;
+        x->path[depth] = c;
+        int r = xs_dfs(x, depth + 1, v2);
+        if (r != 0) return r;
+    }
+    return 0;
+}
+
+/* KT_OK with order filled, KT_ENOTOUR, or KT_ENOTFOUND on the node limit. */
+static kt_status exhaustive_path(const kt_graph *g, kt_cell s, kt_cell t, kt_cell *order)
+{
+    xs x;
+    memset(&x, 0, sizeof x);
+    x.n = (unsigned)g->ncells;
+    for (kt_cell c = 0; c < x.n; c++)
+        for (int m = 0; m < 8; m++) {
+            kt_cell d = kti_step(g, c, m);
+            if (d != KT_CELL_NONE) x.nb[c] |= (uint64_t)1 << d;
+        }
+    x.limit = SMALL_NODES;
+    bool rev = false;
+    if (s == KT_CELL_NONE && t != KT_CELL_NONE) {
+        s = t;
+        t = KT_CELL_NONE;
+        rev = true;
+    }
+    bool limited = false;
+    for (kt_cell first = 0; first < x.n; first++) {
+        kt_cell st = s == KT_CELL_NONE ? first : s;
+        x.end = t;
+        x.path[0] = st;
+        x.nodes = 0;
+        int r = xs_dfs(&x, 1, (uint64_t)1 << st);
+        if (r == 1) {
+            for (unsigned i = 0; i < x.n; i++) order[i] = x.path[rev ? x.n - 1 - i : i];
+            return KT_OK;
+        }
+        if (r < 0) limited = true;
+        if (s != KT_CELL_NONE) break;
+    }
+    return limited ? KT_ENOTFOUND : KT_ENOTOUR;
+}
+
+/* ---- constructions ---- */
+
+static inline unsigned colour(const kt_graph *g, kt_cell c)
+{
+    return (unsigned)((c % g->width + c / g->width) & 1u);
+}
+
+/* The path of t (shape PATH) as an order from its end `from`. */
+static kt_status path_order(const kt_tourney *t, kt_cell from, kt_cell *ord)
+{
+    size_t len = 0;
+    return kt_tourney_order(t, from, 0, ord, t->g->ncells, &len);
+}
+
+static kt_status open_once(kt_tourney **out, const kt_graph *g, kt_cell start, kt_cell end,
+                           uint64_t seed);
+
+kt_status kt_generate_open_tour(kt_tourney **out, const kt_graph *g, kt_cell start, kt_cell end,
+                                uint64_t seed)
+{
+    kt_status st = KT_ENOTFOUND;
+    /* rotations may fail on one base tour and succeed on another */
+    for (int attempt = 0; attempt < 12 && st == KT_ENOTFOUND; attempt++)
+        st = open_once(out, g, start, end, seed + 0x9E3779B97F4A7C15u * (uint64_t)attempt);
+    return st;
+}
+
+static kt_status open_once(kt_tourney **out, const kt_graph *g, kt_cell start, kt_cell end,
+                           uint64_t seed)
+{
+    if (out) *out = NULL;
+    if (out == NULL || g == NULL) return KT_EINVAL;
+    if (!kti_gen_plain(g)) return KT_EUNSUPPORTED;
+    size_t n = g->ncells;
+    if ((start != KT_CELL_NONE && start >= n) || (end != KT_CELL_NONE && end >= n)) return KT_EINVAL;
+    if (n == 1) {
+        kt_cell only = 0;
+        return kt_tourney_from_order(out, g, &only, 1, KT_SHAPE_PATH, NULL, NULL);
+    }
+    if (start != KT_CELL_NONE && start == end) return KT_EINVAL;
+    if (!kt_board_has_open_tour(g->width, g->height)) return KT_ENOTOUR;
+    if (n & 1) {
+        if ((start != KT_CELL_NONE && colour(g, start)) || (end != KT_CELL_NONE && colour(g, end)))
+            return KT_ENOTOUR;
+    } else if (start != KT_CELL_NONE && end != KT_CELL_NONE && colour(g, start) == colour(g, end)) {
+        return KT_ENOTOUR;
+    }
+    /* 4 x n: the outer rows are independent and hold half the cells, so a
+     * path alternates outer/inner except once and both ends are outer. */
+    if (g->width == 4 || g->height == 4) {
+        for (int k = 0; k < 2; k++) {
+            kt_cell c = k ? end : start;
+            if (c == KT_CELL_NONE) continue;
+            uint32_t along = g->height == 4 ? c / g->width : c % g->width;
+            if (along == 1 || along == 2) return KT_ENOTOUR;
+        }
+    }
+    kt_status st;
+    if (n <= SMALL_CELLS) {
+        kt_cell order[64];
+        st = exhaustive_path(g, start, end, order);
+        if (st != KT_OK) return st;
+        return kt_tourney_from_order(out, g, order, n, KT_SHAPE_PATH, NULL, NULL);
+    }
+    kti_rng rng;
+    kti_rng_seed(&rng, seed ^ 0x6F70656E746F7572u);
+    kt_tourney *t = NULL;
+    st = kti_tourney_alloc(&t, g);
+    if (st != KT_OK) return st;
+    if (kt_board_has_closed_tour(g->width, g->height)) {
+        st = kti_blocks_closed(t, seed);
+        if (st != KT_OK) goto fail;
+        /* cut at the start (else the end, else a random cell) */
+        kt_cell a = start != KT_CELL_NONE ? start : end != KT_CELL_NONE ? end : (kt_cell)kti_rng_below(&rng, n);
+        unsigned p = t->mv[a];
+        unsigned m = (kti_rng_next(&rng) & 1) ? (p >> 4) : (p & 0xF);
+        if (start != KT_CELL_NONE && end != KT_CELL_NONE) {
+            /* if the end is a cycle neighbour of the start, cut that edge */
+            for (int k = 0; k < 2; k++) {
+                unsigned mm = k ? (p >> 4) : (p & 0xF);
+                if (kti_step(g, a, (int)mm) == end) m = mm;
+            }
+        }
+        kt_cell b = kti_step(g, a, (int)m);
+        kti_pair_replace(t->mv, a, m, KTI_NOMOVE);
+        kti_pair_replace(t->mv, b, (m + 4) & 7, KTI_NOMOVE);
+        t->shape = KT_SHAPE_PATH;
+        t->size = 1;
+        if (start == KT_CELL_NONE || end == KT_CELL_NONE || b == end) {
+            *out = t;
+            return KT_OK;
+        }
+    } else {
+        kt_cell first = start != KT_CELL_NONE ? start : end;
+        st = KT_ENOTFOUND;
+        if (first != KT_CELL_NONE && (g->width <= 4 || g->height <= 4)) {
+            /* thin boards: a random Warnsdorff walk from the given end */
+            kt_tourney_free(t);
+            t = NULL;
+            st = kt_warnsdorff_tour(&t, g, KT_SHAPE_PATH, first, KT_TIE_RANDOM, seed, 128);
+            if (st == KT_OK && (start == KT_CELL_NONE || end == KT_CELL_NONE)) {
+                *out = t;
+                return KT_OK;
+            }
+            if (st != KT_OK) {
+                kt_tourney_free(t);
+                t = NULL;
+                st = kti_tourney_alloc(&t, g);
+                if (st != KT_OK) return st;
+                st = KT_ENOTFOUND;
+            }
+        }
+        if (st == KT_ENOTFOUND) st = kti_blocks_open(t, start, seed);
+        if (st == KT_ENOTFOUND) {
+            kt_tourney_free(t);
+            t = NULL;
+            st = kt_warnsdorff_tour(&t, g, KT_SHAPE_PATH, 0, KT_TIE_RANDOM, seed, 256);
+        }
+        if (st != KT_OK) goto fail;
+        if (start == KT_CELL_NONE && end == KT_CELL_NONE) {
+            *out = t;
+            return KT_OK;
+        }
+    }
+    /* Move the ends with rotations: first end `start` (or `end`), then the other. */
+    {
+        kt_cell *ord = kti_calloc(&g->alloc, n, sizeof(kt_cell));
+        uint32_t *pos = kti_calloc(&g->alloc, n, sizeof(uint32_t));
+        if (ord == NULL || pos == NULL) {
+            kti_free(&g->alloc, ord);
+            kti_free(&g->alloc, pos);
+            st = KT_ENOMEM;
+            goto fail;
+        }
+        kt_cell e0, e1;
+        kt_tourney_ends(t, &e0, &e1);
+        kt_cell first = start != KT_CELL_NONE ? start : end;
+        kt_cell second = start != KT_CELL_NONE ? end : KT_CELL_NONE;
+        uint64_t side = g->width > g->height ? g->width : g->height;
+        uint64_t work = (8 * side + 256) * (uint64_t)n;
+        bool ok = true;
+        /* make `first` an end: start from the end that is not first and rotate the other */
+        kt_cell from = e0 == first ? e1 : e0;
+        path_order(t, from, ord);
+        for (size_t i = 0; i < n; i++) pos[ord[i]] = (uint32_t)i;
+        if (ord[n - 1] != first) ok = kti_rotate_end(g, ord, pos, n, first, true, work, &rng);
+        if (ok && second != KT_CELL_NONE) {
+            /* reverse so that `first` is fixed at the front, then rotate the back */
+            for (size_t i = 0, j = n - 1; i < j; i++, j--) {
+                kt_cell u = ord[i];
+                ord[i] = ord[j];
+                ord[j] = u;
+            }
+            for (size_t i = 0; i < n; i++) pos[ord[i]] = (uint32_t)i;
+            ok = kti_rotate_end(g, ord, pos, n, second, true, work, &rng);
+        }
+        kt_tourney_free(t);
+        t = NULL;
+        st = ok ? kt_tourney_from_order(&t, g, ord, n, KT_SHAPE_PATH, NULL, NULL) : KT_ENOTFOUND;
+        kti_free(&g->alloc, ord);
+        kti_free(&g->alloc, pos);
+        if (st != KT_OK) goto fail;
+    }
+    *out = t;
+    return KT_OK;
+fail:
+    kt_tourney_free(t);
+    return st;
+}

@@ -1,0 +1,1053 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Rails, the rail graph, join, shatter and obfuscate (Parberry's tourney
+ * paper, seed 001; definitions in the spec, section Rails).
+ *
+ * Representation: the tourney's byte per cell holds two neighbour moves
+ * as nibbles.  A rail (u, a, b) with a, b in 4-7 has u' = u+b, v = u+a,
+ * w = u+a+b; it is a rail when u and u' carry move a and neither u nor v
+ * carries move b.  Switching it is four nibble replacements.
+ *
+ * Geometry: a move from u is checked against the board with two small
+ * per-column and per-row masks of the downward moves that stay on the
+ * board; holes carry the byte 0xFF, which contains no move, so a rail
+ * test reading a hole fails by itself.
+ */
+#include "internal.h"
+#include "rng.h"
+
+#define NO_LABEL UINT32_MAX
+
+/* ------------------------------------------------------------------ */
+/* nibble helpers                                                       */
+
+static inline bool has_move(uint8_t p, unsigned m)
+{
+    return (p & 15u) == m || (unsigned)(p >> 4) == m;
+}
+
+/* Replace move `old` of pair p by `nw`, keeping low <= high. */
+static inline uint8_t pair_replace(uint8_t p, unsigned old, unsigned nw)
+{
+    unsigned lo = p & 15u, hi = (unsigned)p >> 4;
+    unsigned other = lo == old ? hi : lo;
+    return other < nw ? (uint8_t)((nw << 4) | other) : (uint8_t)((other << 4) | nw);
+}
+
+/* Board geometry for fast scans. */
+typedef struct geo {
+    size_t n;            /* cells */
+    uint32_t w, h;
+    int64_t off[8];
+    uint8_t *colmask;    /* per column: bit m (4-7) when x + dx[m] stays on the board */
+    uint8_t *rowmask;    /* per row: bit m (4-7) when y + dy[m] stays on the board */
+    const kt_allocator *al;
+} geo;
+
+static kt_status geo_init(geo *G, const kt_graph *g)
+{
+    G->n = g->ncells;
+    G->w = g->width;
+    G->h = g->height;
+    G->al = &g->alloc;
+    for (int m = 0; m < 8; m++) G->off[m] = g->off[m];
+    G->colmask = kti_alloc(&g->alloc, (size_t)g->width + (size_t)g->height);
+    if (G->colmask == NULL) return KT_ENOMEM;
+    G->rowmask = G->colmask + g->width;
+    for (uint32_t x = 0; x < g->width; x++) {
+        unsigned bits = 0;
+        for (int m = 4; m < 8; m++) {
+            int64_t nx = (int64_t)x + g->dx[m];
+            if (nx >= 0 && nx < (int64_t)g->width) bits |= 1u << m;
+        }
+        G->colmask[x] = (uint8_t)bits;
+    }
+    for (uint32_t y = 0; y < g->height; y++) {
+        unsigned bits = 0;
+        for (int m = 4; m < 8; m++)
+            if ((int64_t)y + g->dy[m] < (int64_t)g->height) bits |= 1u << m;
+        G->rowmask[y] = (uint8_t)bits;
+    }
+    return KT_OK;
+}
+
+static void geo_free(geo *G)
+{
+    kti_free(G->al, G->colmask);
+    G->colmask = G->rowmask = NULL;
+}
+
+/* Whether (u, a, b) is a rail; the caller checked that u+b is on the board. */
+static inline bool rail_at(const uint8_t *mv, const int64_t *off, size_t u, unsigned a, unsigned b)
+{
+    uint8_t pu = mv[u];
+    return has_move(pu, a) && !has_move(pu, b) && has_move(mv[(size_t)((int64_t)u + off[b])], a) &&
+           !has_move(mv[(size_t)((int64_t)u + off[a])], b);
+}
+
+static inline void rail_switch(uint8_t *mv, const int64_t *off, size_t u, unsigned a, unsigned b)
+{
+    size_t v = (size_t)((int64_t)u + off[a]);
+    size_t up = (size_t)((int64_t)u + off[b]);
+    size_t w = (size_t)((int64_t)v + off[b]);
+    mv[u] = pair_replace(mv[u], a, b);
+    mv[v] = pair_replace(mv[v], a ^ 4u, b);
+    mv[up] = pair_replace(mv[up], a, b ^ 4u);
+    mv[w] = pair_replace(mv[w], a ^ 4u, b ^ 4u);
+}
+
+/* Label each cycle 0..k-1 (holes NO_LABEL); returns k. */
+static size_t label_cycles(const uint8_t *mv, size_t n, const int64_t *off, uint32_t *lab)
+{
+    memset(lab, 0xFF, n * sizeof *lab);
+    size_t k = 0;
+    for (size_t s = 0; s < n; s++) {
+        if (lab[s] != NO_LABEL || mv[s] == KTI_PAIR_EMPTY) continue;
+        uint32_t id = (uint32_t)k++;
+        lab[s] = id;
+        unsigned out = mv[s] & 15u;
+        size_t c = (size_t)((int64_t)s + off[out]);
+        while (c != s) {
+            lab[c] = id;
+            uint8_t p = mv[c];
+            unsigned back = out ^ 4u;
+            out = (p & 15u) == back ? (unsigned)(p >> 4) : (p & 15u);
+            c = (size_t)((int64_t)c + off[out]);
+        }
+    }
+    return k;
+}
+
+/* Count cycles with a stamp array (stamp value `gen`, cells != gen unseen). */
+static size_t count_cycles_stamp(const uint8_t *mv, size_t n, const int64_t *off, uint8_t *seen,
+                                 uint8_t gen)
+{
+    size_t k = 0;
+    for (size_t s = 0; s < n; s++) {
+        if (seen[s] == gen || mv[s] == KTI_PAIR_EMPTY) continue;
+        k++;
+        seen[s] = gen;
+        unsigned out = mv[s] & 15u;
+        size_t c = (size_t)((int64_t)s + off[out]);
+        while (c != s) {
+            seen[c] = gen;
+            uint8_t p = mv[c];
+            unsigned back = out ^ 4u;
+            out = (p & 15u) == back ? (unsigned)(p >> 4) : (p & 15u);
+            c = (size_t)((int64_t)c + off[out]);
+        }
+    }
+    return k;
+}
+
+static inline uint32_t uf_find(uint32_t *p, uint32_t x)
+{
+    while (p[x] != x) {
+        p[x] = p[p[x]];
+        x = p[x];
+    }
+    return x;
+}
+
+/* ------------------------------------------------------------------ */
+/* the working state of join, shatter and obfuscate                     */
+
+typedef struct work {
+    const kt_graph *g;
+    geo G;
+    uint8_t *mv;        /* working copy of the move pairs */
+    uint8_t *backup;    /* for reverting a failed perturbation (lazily allocated) */
+    uint32_t *lab;      /* cycle labels */
+    uint32_t *uf;       /* union-find over labels */
+    uint8_t *used;      /* stamps for shatter */
+    uint8_t gen;
+    size_t ncyc;        /* cycles now (exact after label/passes) */
+    kti_rng rng;
+    uint64_t bits;      /* random bits buffer */
+    unsigned nbits;
+} work;
+
+static void work_free(work *W)
+{
+    const kt_allocator *al = W->G.al;
+    if (al == NULL) return;
+    kti_free(al, W->mv);
+    kti_free(al, W->backup);
+    kti_free(al, W->lab);
+    kti_free(al, W->uf);
+    kti_free(al, W->used);
+    geo_free(&W->G);
+}
+
+/* Allocate the working state; `join` also allocates labels and union-find. */
+static kt_status work_init(work *W, const kt_tourney *t, bool join, uint64_t seed)
+{
+    memset(W, 0, sizeof *W);
+    const kt_graph *g = t->g;
+    W->g = g;
+    kt_status st = geo_init(&W->G, g);
+    if (st != KT_OK) return st;
+    size_t n = g->ncells;
+    W->mv = kti_alloc(&g->alloc, n + 1);  /* mv[n] = 0xFF: a pad to read instead of off-board cells */
+    W->used = kti_calloc(&g->alloc, n, 1);
+    if (W->mv == NULL || W->used == NULL) goto nomem;
+    if (join) {
+        W->lab = kti_calloc(&g->alloc, n, sizeof *W->lab);
+        W->uf = kti_calloc(&g->alloc, n / 2 + 2, sizeof *W->uf);
+        if (W->lab == NULL || W->uf == NULL) goto nomem;
+    }
+    memcpy(W->mv, t->mv, n);
+    W->mv[n] = KTI_PAIR_EMPTY;
+    W->ncyc = t->size;
+    kti_rng_seed(&W->rng, seed);
+    return KT_OK;
+nomem:
+    work_free(W);
+    return KT_ENOMEM;
+}
+
+static inline unsigned rnd_bits(work *W, unsigned k)
+{
+    if (W->nbits < k) {
+        W->bits = kti_rng_next(&W->rng);
+        W->nbits = 64;
+    }
+    unsigned r = (unsigned)(W->bits & ((1u << k) - 1u));
+    W->bits >>= k;
+    W->nbits -= k;
+    return r;
+}
+
+static uint8_t next_gen(work *W)
+{
+    if (++W->gen == 0) {
+        memset(W->used, 0, W->G.n);
+        W->gen = 1;
+    }
+    return W->gen;
+}
+
+/* Downward moves of a pair as bits 4-7 (0xF nibbles fall outside). */
+static inline unsigned down_mask(uint8_t p)
+{
+    return ((1u << (p & 15u)) | (1u << (p >> 4))) & 0xF0u;
+}
+
+/* Bit matrices over (a, b) in 4-7: bit (a-4)*4 + (b-4). */
+static const uint16_t row_spread[16] = { /* row a full when bit a-4 set */
+    0x0000, 0x000F, 0x00F0, 0x00FF, 0x0F00, 0x0F0F, 0x0FF0, 0x0FFF,
+    0xF000, 0xF00F, 0xF0F0, 0xF0FF, 0xFF00, 0xFF0F, 0xFFF0, 0xFFFF,
+};
+static const uint16_t col_spread[16] = { /* bit a-4 to (a-4)*4: one column */
+    0x0000, 0x0001, 0x0010, 0x0011, 0x0100, 0x0101, 0x0110, 0x0111,
+    0x1000, 0x1001, 0x1010, 0x1011, 0x1100, 0x1101, 0x1110, 0x1111,
+};
+
+static inline unsigned popcount16(unsigned x)
+{
+    x = x - ((x >> 1) & 0x5555u);
+    x = (x & 0x3333u) + ((x >> 2) & 0x3333u);
+    x = (x + (x >> 4)) & 0x0F0Fu;
+    return (x + (x >> 8)) & 0x1Fu;
+}
+
+/* Clear all but one set bit of x (x != 0), chosen with 8 random bits. */
+static inline unsigned pick_bit(unsigned x, unsigned r8)
+{
+    unsigned k = (r8 * popcount16(x)) >> 8;
+    while (k--) x &= x - 1;
+    return (unsigned)__builtin_ctz(x);
+}
+
+/* The rails with top u as a bit matrix.  mv[pad] is 0xFF; cm is the mask
+ * of cross moves that stay on the board; du = down_mask(mv[u]) != 0.
+ * (a, b) is a rail when a is in du, b is in cm but not in du, b is not a
+ * move of v = u+a, and a is a move of u' = u+b. */
+static inline unsigned rails_at(const uint8_t *mv, const int64_t *off, size_t u, size_t pad,
+                                unsigned du, unsigned cm)
+{
+    unsigned rowok = 0, colok = 0;
+    for (unsigned m = 4; m < 8; m++) {
+        size_t ix = ((cm >> m) & 1u) ? (size_t)((int64_t)u + off[m]) : pad;
+        unsigned d = down_mask(mv[ix]) >> 4;
+        rowok |= (~d & 15u) << ((m - 4) * 4);     /* row m: b not a move of u+m */
+        colok |= (unsigned)col_spread[d] << (m - 4); /* column m: a is a move of u+m */
+    }
+    unsigned cols = ((cm & ~du) >> 4) & 15u;
+    return row_spread[du >> 4] & (cols * 0x1111u) & rowok & colok;
+}
+
+/* Shatter the rails whose top lies in rows y0..y1-1, columns x0..x1-1,
+ * with stamp generation gen: every cell, with probability 1/2 (a coin
+ * tossed first, 64 cells at a time), switches one of the rails it tops,
+ * chosen uniformly, when none of that rail's four cells is used yet.
+ * Rows and columns are visited in a random one of the four directions.
+ * Returns the number switched. */
+static size_t shatter_box(work *W, uint32_t x0, uint32_t x1, uint32_t y0, uint32_t y1, uint8_t gen)
+{
+    const geo *G = &W->G;
+    uint8_t *mv = W->mv, *used = W->used;
+    const int64_t *off = G->off;
+    size_t pad = G->n, switched = 0;
+    unsigned dir = rnd_bits(W, 2);
+    for (uint32_t yy = y0; yy < y1; yy++) {
+        uint32_t y = (dir & 2u) ? y1 - 1 - (yy - y0) : yy;
+        uint8_t rm = G->rowmask[y];
+        size_t row = (size_t)y * G->w;
+        for (uint32_t cc = 0; cc < x1 - x0; cc += 64) {
+            /* chunk [c0, c0 + len) of the row segment, in scan order */
+            uint32_t len = x1 - x0 - cc < 64 ? x1 - x0 - cc : 64;
+            uint32_t c0 = (dir & 1u) ? x1 - cc - len : x0 + cc;
+            uint64_t coins = kti_rng_next(&W->rng);
+            if (len < 64) coins &= ((uint64_t)1 << len) - 1u;
+            while (coins) {
+                unsigned i;
+                if (dir & 1u) {
+                    i = 63u - (unsigned)__builtin_clzll(coins);
+                    coins &= ~((uint64_t)1 << i);
+                } else {
+                    i = (unsigned)__builtin_ctzll(coins);
+                    coins &= coins - 1u;
+                }
+                uint32_t x = c0 + i;
+                size_t u = row + x;
+                unsigned du = down_mask(mv[u]);
+                if (du == 0 || used[u] == gen) continue;
+                unsigned rails = rails_at(mv, off, u, pad, du, G->colmask[x] & rm);
+                if (rails == 0) continue;
+                unsigned bit = pick_bit(rails, rnd_bits(W, 8));
+                unsigned a = 4 + bit / 4, b = 4 + bit % 4;
+                size_t v = (size_t)((int64_t)u + off[a]);
+                size_t up = (size_t)((int64_t)u + off[b]);
+                size_t w = (size_t)((int64_t)v + off[b]);
+                if (used[v] == gen || used[up] == gen || used[w] == gen) continue;
+                rail_switch(mv, off, u, a, b);
+                used[u] = used[v] = used[up] = used[w] = gen;
+                switched++;
+            }
+        }
+    }
+    return switched;
+}
+
+/* One rail pass: at every cell, in a random one of the four scan
+ * directions, switch rails joining two different cycles (by the
+ * union-find over labels), chosen at random among those at the cell and
+ * checked at their turn, until none is left there.  Returns merges. */
+static size_t rail_pass(work *W)
+{
+    const geo *G = &W->G;
+    uint8_t *mv = W->mv;
+    const uint32_t *lab = W->lab;
+    uint32_t *uf = W->uf;
+    const int64_t *off = G->off;
+    size_t merges = 0, pad = G->n;
+    unsigned dir = rnd_bits(W, 2);
+    for (uint32_t yy = 0; yy < G->h; yy++) {
+        uint32_t y = (dir & 2u) ? G->h - 1 - yy : yy;
+        uint8_t rm = G->rowmask[y];
+        for (uint32_t xx = 0; xx < G->w; xx++) {
+            uint32_t x = (dir & 1u) ? G->w - 1 - xx : xx;
+            size_t u = (size_t)y * G->w + x;
+            unsigned cm = G->colmask[x] & rm;
+            for (;;) {
+                unsigned du = down_mask(mv[u]);
+                if (du == 0) break;
+                unsigned rails = rails_at(mv, off, u, pad, du, cm);
+                if (rails == 0) break;
+                uint32_t A = uf_find(uf, lab[u]);
+                unsigned cols = (rails | rails >> 4 | rails >> 8 | rails >> 12) & 15u, joining = 0;
+                for (unsigned b = 4; b < 8; b++)
+                    if (((cols >> (b - 4)) & 1u) &&
+                        uf_find(uf, lab[(size_t)((int64_t)u + off[b])]) != A)
+                        joining |= 0x1111u << (b - 4);
+                rails &= joining;
+                if (rails == 0) break;
+                unsigned bit = pick_bit(rails, rnd_bits(W, 8));
+                unsigned a = 4 + bit / 4, b = 4 + bit % 4;
+                uint32_t B = uf_find(uf, lab[(size_t)((int64_t)u + off[b])]);
+                rail_switch(mv, off, u, a, b);
+                uf[A] = B;
+                merges++;
+            }
+        }
+    }
+    return merges;
+}
+
+/* Label, then rail passes until one cycle remains or nothing merges. */
+static void join_passes(work *W)
+{
+    size_t k = label_cycles(W->mv, W->G.n, W->G.off, W->lab);
+    for (size_t i = 0; i < k; i++) W->uf[i] = (uint32_t)i;
+    W->ncyc = k;
+    while (W->ncyc > 1) {
+        size_t m = rail_pass(W);
+        W->ncyc -= m;
+        if (m == 0) break;
+    }
+}
+
+typedef struct box {
+    uint32_t x0, y0, x1, y1; /* inclusive */
+    uint32_t size;
+} box;
+
+/* Perturb around every cycle but the largest (at most 256 chosen at
+ * random), margin r; relabels first.  Returns false when out of memory. */
+static bool perturb(work *W, uint32_t r)
+{
+    const geo *G = &W->G;
+    size_t k = label_cycles(W->mv, G->n, G->off, W->lab);
+    box *bx = kti_alloc(G->al, k * sizeof *bx);
+    if (bx == NULL) return false;
+    for (size_t i = 0; i < k; i++) bx[i] = (box){UINT32_MAX, UINT32_MAX, 0, 0, 0};
+    size_t c = 0;
+    for (uint32_t y = 0; y < G->h; y++)
+        for (uint32_t x = 0; x < G->w; x++, c++) {
+            uint32_t l = W->lab[c];
+            if (l == NO_LABEL) continue;
+            box *b = &bx[l];
+            if (x < b->x0) b->x0 = x;
+            if (x > b->x1) b->x1 = x;
+            if (y < b->y0) b->y0 = y;
+            if (y > b->y1) b->y1 = y;
+            b->size++;
+        }
+    size_t big = 0;
+    for (size_t i = 1; i < k; i++)
+        if (bx[i].size > bx[big].size) big = i;
+    /* choose up to 256 of the others */
+    size_t others = k - 1, want = others < 256 ? others : 256;
+    uint8_t gen = next_gen(W);
+    size_t taken = 0;
+    for (size_t i = 0; i < k && taken < want; i++) {
+        if (i == big) continue;
+        size_t left = others - (i < big ? i : i - 1);
+        if (kti_rng_below(&W->rng, left) >= want - taken) continue;
+        taken++;
+        box b = bx[i];
+        uint32_t x0 = b.x0 > r ? b.x0 - r : 0, y0 = b.y0 > r ? b.y0 - r : 0;
+        uint32_t x1 = b.x1 + r + 1 < G->w ? b.x1 + r + 1 : G->w;
+        uint32_t y1 = b.y1 + r + 1 < G->h ? b.y1 + r + 1 : G->h;
+        shatter_box(W, x0, x1, y0, y1, gen);
+    }
+    kti_free(G->al, bx);
+    return true;
+}
+
+/* Boards of at most this many vertices end with an exact search. */
+#define EXACT_MAX_VERTICES 64
+#define EXACT_MAX_NODES 20000000u
+
+/* Last resort on small boards: any closed tour by exact search (it need
+ * not resemble the input).  KT_ENOTOUR when the search proves there is none. */
+static kt_status exact_fallback(work *W)
+{
+    const kt_graph *g = W->g;
+    if (g->nverts > EXACT_MAX_VERTICES) return KT_ENOTFOUND;
+    kt_tourney *tour = NULL;
+    kt_status st = kt_exhaustive_tour(&tour, g, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE,
+                                      EXACT_MAX_NODES, NULL, NULL);
+    if (st == KT_OK) {
+        memcpy(W->mv, tour->mv, W->G.n);
+        W->ncyc = 1;
+        kt_tourney_free(tour);
+        return KT_OK;
+    }
+    kt_tourney_free(tour);
+    if (st == KT_ENOTOUR || st == KT_ENOMEM) return st;
+    return KT_ENOTFOUND;
+}
+
+/* The whole join on the working copy: returns KT_OK with one cycle,
+ * KT_ENOTFOUND when the budget ran out, KT_ENOMEM. */
+static kt_status join_work(work *W)
+{
+    join_passes(W);
+    if (W->ncyc <= 1) return KT_OK;
+    size_t n = W->G.n;
+    if (W->backup == NULL) {
+        W->backup = kti_alloc(W->G.al, n);
+        if (W->backup == NULL) return KT_ENOMEM;
+    }
+    /* Budget: 64 rounds plus about 4*10^6 cell operations. */
+    uint64_t rounds = 64 + (uint64_t)4000000u / (n + 1);
+    uint32_t fails = 0;
+    for (uint64_t it = 0; it < rounds && W->ncyc > 1; it++) {
+        size_t before = W->ncyc;
+        memcpy(W->backup, W->mv, n);
+        uint32_t r = 2 + (fails / 8 < 6 ? fails / 8 : 6);
+        if (!perturb(W, r)) return KT_ENOMEM;
+        join_passes(W);
+        if (W->ncyc > before) {
+            memcpy(W->mv, W->backup, n);
+            W->ncyc = before;
+            fails++;
+        } else if (W->ncyc < before) {
+            fails = 0;
+        } else {
+            fails++;
+        }
+    }
+    if (W->ncyc == 1) return KT_OK;
+    return exact_fallback(W);
+}
+
+/* ------------------------------------------------------------------ */
+/* public: single rails                                                 */
+
+kt_status kt_rail_cells(const kt_graph *g, kt_rail rail, kt_cell cells[4])
+{
+    if (g == NULL || cells == NULL) return KT_EINVAL;
+    unsigned a = rail.primary, b = rail.cross;
+    if (a < 4 || a > 7 || b < 4 || b > 7 || a == b) return KT_EINVAL;
+    if (!kti_is_vertex(g, rail.top)) return KT_EINVAL;
+    kt_cell v = kti_step(g, rail.top, (int)a);
+    kt_cell up = kti_step(g, rail.top, (int)b);
+    if (v == KT_CELL_NONE || up == KT_CELL_NONE) return KT_EINVAL;
+    kt_cell w = kti_step(g, v, (int)b);
+    if (w == KT_CELL_NONE) return KT_EINVAL;
+    cells[0] = rail.top;
+    cells[1] = v;
+    cells[2] = w;
+    cells[3] = up;
+    return KT_OK;
+}
+
+int kt_rail_is_rail(const kt_tourney *t, kt_rail rail)
+{
+    if (t == NULL) return 0;
+    kt_cell c[4];
+    if (kt_rail_cells(t->g, rail, c) != KT_OK) return 0;
+    return rail_at(t->mv, t->g->off, rail.top, rail.primary, rail.cross) ? 1 : 0;
+}
+
+/* Visit every rail of mv in order (top, primary, cross). */
+typedef void (*rail_visit)(void *ctx, kt_cell top, unsigned a, unsigned b);
+
+static void scan_rails(const geo *G, const uint8_t *mv, rail_visit fn, void *ctx)
+{
+    const int64_t *off = G->off;
+    size_t u = 0;
+    for (uint32_t y = 0; y < G->h; y++) {
+        uint8_t rm = G->rowmask[y];
+        for (uint32_t x = 0; x < G->w; x++, u++) {
+            uint8_t pu = mv[u];
+            unsigned hi = (unsigned)pu >> 4;
+            if (pu == KTI_PAIR_EMPTY || hi < 4) continue; /* lo <= hi: no downward move */
+            unsigned cm = G->colmask[x] & rm;
+            for (unsigned a = 4; a < 8; a++) {
+                if (!has_move(pu, a)) continue;
+                for (unsigned b = 4; b < 8; b++) {
+                    if (b == a || !((cm >> b) & 1u) || has_move(pu, b)) continue;
+                    if (!has_move(mv[(size_t)((int64_t)u + off[b])], a)) continue;
+                    if (has_move(mv[(size_t)((int64_t)u + off[a])], b)) continue;
+                    fn(ctx, (kt_cell)u, a, b);
+                }
+            }
+        }
+    }
+}
+
+static void count_visit(void *ctx, kt_cell top, unsigned a, unsigned b)
+{
+    (void)top;
+    (void)a;
+    (void)b;
+    (*(uint64_t *)ctx)++;
+}
+
+kt_status kt_tourney_count_rails(const kt_tourney *t, uint64_t *count)
+{
+    if (t == NULL || count == NULL) return KT_EINVAL;
+    geo G;
+    if (geo_init(&G, t->g) != KT_OK) return KT_ENOMEM;
+    uint64_t k = 0;
+    scan_rails(&G, t->mv, count_visit, &k);
+    geo_free(&G);
+    *count = k;
+    return KT_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* public: join, shatter, obfuscate                                     */
+
+/* Whether the vertices of g are connected (BFS, O(cells)); true when
+ * memory runs out (the check is only a shortcut). */
+static bool board_connected(const kt_graph *g)
+{
+    size_t n = g->ncells;
+    kt_cell *queue = kti_alloc(&g->alloc, n * sizeof *queue);
+    uint8_t *seen = kti_calloc(&g->alloc, n, 1);
+    bool ok = true;
+    if (queue != NULL && seen != NULL) {
+        size_t head = 0, tail = 0, start = 0;
+        while (start < n && !kti_is_vertex(g, start)) start++;
+        if (start < n) {
+            seen[start] = 1;
+            queue[tail++] = (kt_cell)start;
+            while (head < tail) {
+                kt_cell c = queue[head++];
+                for (int m = 0; m < 8; m++) {
+                    kt_cell d = kti_step(g, c, m);
+                    if (d != KT_CELL_NONE && !seen[d]) {
+                        seen[d] = 1;
+                        queue[tail++] = d;
+                    }
+                }
+            }
+            ok = tail == g->nverts;
+        }
+    }
+    kti_free(&g->alloc, queue);
+    kti_free(&g->alloc, seen);
+    return ok;
+}
+
+/* Necessary conditions for a closed tour that are cheap to check. */
+static bool board_may_have_tour(const kt_graph *g)
+{
+    if (g->mask == NULL && g->a == 2 && g->b == 1)
+        return kt_board_has_closed_tour(g->width, g->height) != 0;
+    if (((g->a + g->b) & 1u) == 1u) {
+        /* bipartite: a Hamiltonian cycle needs equal colour classes */
+        size_t col[2] = {0, 0};
+        for (size_t c = 0; c < g->ncells; c++)
+            if (kti_is_vertex(g, c)) col[((c % g->width) + (c / g->width)) & 1u]++;
+        if (col[0] != col[1]) return false;
+    }
+    return board_connected(g);
+}
+
+static kt_status check_cycles(const kt_tourney *t)
+{
+    if (t == NULL) return KT_EINVAL;
+    if (t->shape != KT_SHAPE_CYCLES) return KT_EUNSUPPORTED;
+    return KT_OK;
+}
+
+kt_status kt_join(kt_tourney *t, uint64_t seed)
+{
+    kt_status st = check_cycles(t);
+    if (st != KT_OK) return st;
+    if (t->size <= 1) return KT_OK;
+    if (!board_may_have_tour(t->g)) return KT_ENOTOUR;
+    work W;
+    st = work_init(&W, t, true, seed);
+    if (st != KT_OK) return st;
+    st = join_work(&W);
+    if (st == KT_OK) {
+        memcpy(t->mv, W.mv, W.G.n);
+        t->size = 1;
+    }
+    work_free(&W);
+    return st;
+}
+
+kt_status kt_shatter(kt_tourney *t, uint64_t seed)
+{
+    kt_status st = check_cycles(t);
+    if (st != KT_OK) return st;
+    work W;
+    st = work_init(&W, t, false, seed);
+    if (st != KT_OK) return st;
+    if (shatter_box(&W, 0, W.G.w, 0, W.G.h, next_gen(&W)) > 0) {
+        size_t k = count_cycles_stamp(W.mv, W.G.n, W.G.off, W.used, next_gen(&W));
+        memcpy(t->mv, W.mv, W.G.n);
+        t->size = k;
+    }
+    work_free(&W);
+    return KT_OK;
+}
+
+kt_status kt_obfuscate(kt_tourney *t, unsigned rounds, uint64_t seed)
+{
+    kt_status st = check_cycles(t);
+    if (st != KT_OK) return st;
+    if (!board_may_have_tour(t->g)) return KT_ENOTOUR;
+    if (rounds == 0) rounds = KT_OBFUSCATE_DEFAULT_ROUNDS;
+    work W;
+    st = work_init(&W, t, true, seed);
+    if (st != KT_OK) return st;
+    for (unsigned i = 0; i < rounds; i++) shatter_box(&W, 0, W.G.w, 0, W.G.h, next_gen(&W));
+    st = join_work(&W);
+    if (st == KT_OK) {
+        memcpy(t->mv, W.mv, W.G.n);
+        t->size = 1;
+    }
+    work_free(&W);
+    return st;
+}
+
+/* ------------------------------------------------------------------ */
+/* public: the kt_rails handle                                          */
+
+struct kt_rails {
+    kt_tourney *t;
+    geo G;
+    kt_rail *rails;      /* snapshot */
+    size_t nrails;
+    uint32_t *cyc;       /* per cell: raw cycle id (union-find element) */
+    uint32_t *pos;       /* per cell: position along its cycle, when numbered */
+    uint32_t *parent;    /* per id */
+    uint32_t *len;       /* per root id: cells */
+    uint8_t *numbered;   /* per root id: positions valid */
+    uint32_t *base;      /* per root id: the cycle's positions are the arc */
+    uint32_t *modu;      /* base, base+1, ... (len of them) taken mod modu */
+    size_t nids, idcap;
+};
+
+typedef struct rail_list {
+    const kt_allocator *al;
+    kt_rail *v;
+    size_t n, cap;
+    bool failed;
+} rail_list;
+
+static void list_visit(void *ctx, kt_cell top, unsigned a, unsigned b)
+{
+    rail_list *L = ctx;
+    if (L->failed) return;
+    if (L->n == L->cap) {
+        size_t nc = L->cap ? L->cap * 2 : 1024, bytes;
+        if (!kti_mul_ok(nc, sizeof(kt_rail), &bytes)) {
+            L->failed = true;
+            return;
+        }
+        kt_rail *nv = kti_alloc(L->al, bytes);
+        if (nv == NULL) {
+            L->failed = true;
+            return;
+        }
+        if (L->n) memcpy(nv, L->v, L->n * sizeof(kt_rail));
+        kti_free(L->al, L->v);
+        L->v = nv;
+        L->cap = nc;
+    }
+    L->v[L->n++] = (kt_rail){top, (uint8_t)a, (uint8_t)b};
+}
+
+static uint32_t h_find(kt_rails *r, uint32_t x)
+{
+    uint32_t *p = r->parent;
+    while (p[x] != x) {
+        p[x] = p[p[x]];
+        x = p[x];
+    }
+    return x;
+}
+
+/* Number the cycle through `start` (root id A): cyc and pos. */
+static void h_number(kt_rails *r, uint32_t A, size_t start)
+{
+    const uint8_t *mv = r->t->mv;
+    const int64_t *off = r->G.off;
+    uint32_t i = 0;
+    r->cyc[start] = A;
+    r->pos[start] = i++;
+    unsigned out = mv[start] & 15u;
+    size_t c = (size_t)((int64_t)start + off[out]);
+    while (c != start) {
+        r->cyc[c] = A;
+        r->pos[c] = i++;
+        uint8_t p = mv[c];
+        unsigned back = out ^ 4u;
+        out = (p & 15u) == back ? (unsigned)(p >> 4) : (p & 15u);
+        c = (size_t)((int64_t)c + off[out]);
+    }
+    r->len[A] = i;
+    r->numbered[A] = 1;
+    r->base[A] = 0;
+    r->modu[A] = i;
+}
+
+static void h_release(kt_rails *r)
+{
+    const kt_allocator *al = r->G.al;
+    kti_free(al, r->rails);
+    kti_free(al, r->cyc);
+    kti_free(al, r->pos);
+    kti_free(al, r->parent);
+    kti_free(al, r->len);
+    kti_free(al, r->numbered);
+    kti_free(al, r->base);
+    kti_free(al, r->modu);
+    r->base = r->modu = NULL;
+    r->rails = NULL;
+    r->cyc = r->pos = r->parent = r->len = NULL;
+    r->numbered = NULL;
+}
+
+/* Ensure room for `need` cycle ids. */
+static bool h_grow_ids(kt_rails *r, size_t need)
+{
+    if (need <= r->idcap) return true;
+    const kt_allocator *al = r->G.al;
+    size_t nc = r->idcap * 2 > need ? r->idcap * 2 : need;
+    if (nc > UINT32_MAX) return false;
+    uint32_t *np = kti_alloc(al, nc * sizeof *np);
+    uint32_t *nl = kti_alloc(al, nc * sizeof *nl);
+    uint32_t *nb = kti_alloc(al, nc * sizeof *nb);
+    uint32_t *nm = kti_alloc(al, nc * sizeof *nm);
+    uint8_t *nn = kti_alloc(al, nc);
+    if (np == NULL || nl == NULL || nb == NULL || nm == NULL || nn == NULL) {
+        kti_free(al, np);
+        kti_free(al, nl);
+        kti_free(al, nb);
+        kti_free(al, nm);
+        kti_free(al, nn);
+        return false;
+    }
+    if (r->nids) {
+        memcpy(np, r->parent, r->nids * sizeof *np);
+        memcpy(nl, r->len, r->nids * sizeof *nl);
+        memcpy(nb, r->base, r->nids * sizeof *nb);
+        memcpy(nm, r->modu, r->nids * sizeof *nm);
+        memcpy(nn, r->numbered, r->nids);
+    }
+    kti_free(al, r->parent);
+    kti_free(al, r->len);
+    kti_free(al, r->base);
+    kti_free(al, r->modu);
+    kti_free(al, r->numbered);
+    r->parent = np;
+    r->len = nl;
+    r->base = nb;
+    r->modu = nm;
+    r->numbered = nn;
+    r->idcap = nc;
+    return true;
+}
+
+/* Build everything into a fresh handle body; on failure nothing leaks. */
+static kt_status h_build(kt_rails *r)
+{
+    kt_tourney *t = r->t;
+    const kt_allocator *al = r->G.al;
+    size_t n = r->G.n;
+    rail_list L = {al, NULL, 0, 0, false};
+    scan_rails(&r->G, t->mv, list_visit, &L);
+    kt_rails tmp = *r;
+    tmp.rails = L.v;
+    tmp.nrails = L.n;
+    tmp.cyc = kti_alloc(al, n * sizeof(uint32_t));
+    tmp.pos = kti_alloc(al, n * sizeof(uint32_t));
+    tmp.parent = NULL;
+    tmp.len = NULL;
+    tmp.numbered = NULL;
+    tmp.base = tmp.modu = NULL;
+    tmp.nids = tmp.idcap = 0;
+    if (L.failed || tmp.cyc == NULL || tmp.pos == NULL) goto fail;
+    size_t k = label_cycles(t->mv, n, r->G.off, tmp.cyc);
+    if (!h_grow_ids(&tmp, k + 16)) goto fail;
+    tmp.nids = k;
+    for (size_t i = 0; i < k; i++) {
+        tmp.parent[i] = (uint32_t)i;
+        tmp.numbered[i] = 0;
+        tmp.len[i] = 0;
+    }
+    /* number every cycle from its smallest cell */
+    for (size_t c = 0; c < n; c++) {
+        uint32_t id = tmp.cyc[c];
+        if (id != NO_LABEL && !tmp.numbered[id]) h_number(&tmp, id, c);
+    }
+    h_release(r);
+    *r = tmp;
+    return KT_OK;
+fail:
+    h_release(&tmp);
+    return KT_ENOMEM;
+}
+
+kt_status kt_rails_new(kt_rails **out, kt_tourney *t)
+{
+    if (out == NULL) return KT_EINVAL;
+    *out = NULL;
+    kt_status st = check_cycles(t);
+    if (st != KT_OK) return st;
+    kt_rails *r = kti_calloc(&t->g->alloc, 1, sizeof *r);
+    if (r == NULL) return KT_ENOMEM;
+    r->t = t;
+    if (geo_init(&r->G, t->g) != KT_OK) {
+        kti_free(&t->g->alloc, r);
+        return KT_ENOMEM;
+    }
+    st = h_build(r);
+    if (st != KT_OK) {
+        geo_free(&r->G);
+        kti_free(&t->g->alloc, r);
+        return st;
+    }
+    *out = r;
+    return KT_OK;
+}
+
+void kt_rails_free(kt_rails *r)
+{
+    if (r == NULL) return;
+    const kt_allocator *al = r->G.al;
+    h_release(r);
+    geo_free(&r->G);
+    kti_free(al, r);
+}
+
+kt_status kt_rails_refresh(kt_rails *r)
+{
+    if (r == NULL) return KT_EINVAL;
+    if (r->t->shape != KT_SHAPE_CYCLES) return KT_EUNSUPPORTED;
+    return h_build(r);
+}
+
+size_t kt_rails_count(const kt_rails *r) { return r ? r->nrails : 0; }
+
+kt_status kt_rails_get(const kt_rails *r, size_t index, kt_rail *rail)
+{
+    if (r == NULL || rail == NULL || index >= r->nrails) return KT_EINVAL;
+    *rail = r->rails[index];
+    return KT_OK;
+}
+
+kt_status kt_rails_counts(const kt_rails *r, uint64_t counts[4][4])
+{
+    if (r == NULL || counts == NULL) return KT_EINVAL;
+    memset(counts, 0, 16 * sizeof(uint64_t));
+    for (size_t i = 0; i < r->nrails; i++) counts[r->rails[i].primary - 4][r->rails[i].cross - 4]++;
+    return KT_OK;
+}
+
+kt_status kt_rails_cycle(kt_rails *r, kt_cell cell, uint32_t *cycle)
+{
+    if (r == NULL || cycle == NULL || !kti_is_vertex(r->t->g, cell)) return KT_EINVAL;
+    *cycle = h_find(r, r->cyc[cell]);
+    return KT_OK;
+}
+
+int kt_rails_joins(kt_rails *r, kt_rail rail, uint32_t *c1, uint32_t *c2)
+{
+    if (r == NULL || !kt_rail_is_rail(r->t, rail)) return -1;
+    size_t up = (size_t)((int64_t)rail.top + r->G.off[rail.cross]);
+    uint32_t A = h_find(r, r->cyc[rail.top]), B = h_find(r, r->cyc[up]);
+    if (c1) *c1 = A;
+    if (c2) *c2 = B;
+    return A != B;
+}
+
+kt_status kt_rails_graph(kt_rails *r, size_t *edges, size_t *components)
+{
+    if (r == NULL) return KT_EINVAL;
+    const kt_allocator *al = r->G.al;
+    uint32_t *p = kti_alloc(al, (r->nids ? r->nids : 1) * sizeof *p);
+    if (p == NULL) return KT_ENOMEM;
+    for (size_t i = 0; i < r->nids; i++) p[i] = (uint32_t)i;
+    size_t e = 0, unions = 0;
+    for (size_t i = 0; i < r->nrails; i++) {
+        uint32_t A, B;
+        if (kt_rails_joins(r, r->rails[i], &A, &B) != 1) continue;
+        e++;
+        A = uf_find(p, A);
+        B = uf_find(p, B);
+        if (A != B) {
+            p[A] = B;
+            unions++;
+        }
+    }
+    kti_free(al, p);
+    if (edges) *edges = e;
+    if (components) *components = r->t->size - unions;
+    return KT_OK;
+}
+
+/* Position of c along root A's numbering, 0 .. len-1. */
+static inline uint32_t h_rel(const kt_rails *r, uint32_t A, size_t c)
+{
+    return (uint32_t)(((uint64_t)r->pos[c] + r->modu[A] - r->base[A]) % r->modu[A]);
+}
+
+/* Walk `count` cells from `start` (coming from `prev`) along the tourney,
+ * giving the k-th cell the position top - k (mod L) of root A. */
+static void h_renumber_walk(kt_rails *r, uint32_t A, size_t start, size_t prev, uint32_t count,
+                            uint32_t top, uint32_t L)
+{
+    const uint8_t *mv = r->t->mv;
+    const int64_t *off = r->G.off;
+    size_t c = start;
+    uint64_t base = r->base[A], modu = r->modu[A];
+    for (uint32_t k = 0; k < count; k++) {
+        uint64_t rel = ((uint64_t)top + L - k) % L;
+        r->pos[c] = (uint32_t)((rel + base) % modu);
+        uint8_t p = mv[c];
+        size_t n1 = (size_t)((int64_t)c + off[p & 15u]);
+        size_t nx = n1 != prev ? n1 : (size_t)((int64_t)c + off[p >> 4]);
+        prev = c;
+        c = nx;
+    }
+}
+
+kt_status kt_rails_switch(kt_rails *r, kt_rail rail, kt_switch_effect *effect)
+{
+    if (r == NULL || !kt_rail_is_rail(r->t, rail)) return KT_EINVAL;
+    kt_tourney *t = r->t;
+    uint8_t *mv = t->mv;
+    const int64_t *off = r->G.off;
+    unsigned a = rail.primary, b = rail.cross;
+    size_t u = rail.top;
+    size_t v = (size_t)((int64_t)u + off[a]);
+    size_t up = (size_t)((int64_t)u + off[b]);
+    size_t w = (size_t)((int64_t)v + off[b]);
+    uint32_t A = h_find(r, r->cyc[u]), B = h_find(r, r->cyc[up]);
+    if (A != B) {
+        rail_switch(mv, off, u, a, b);
+        if (r->len[A] < r->len[B]) {
+            uint32_t x = A;
+            A = B;
+            B = x;
+        }
+        r->parent[B] = A;
+        r->len[A] += r->len[B];
+        r->numbered[A] = 0;
+        t->size--;
+        if (effect) *effect = KT_SWITCH_MERGE;
+        return KT_OK;
+    }
+    if (!h_grow_ids(r, r->nids + 1)) return KT_ENOMEM;
+    if (!r->numbered[A]) h_number(r, A, u);
+    uint32_t L = r->len[A];
+    uint32_t ru = h_rel(r, A, u), rv = h_rel(r, A, v), rup = h_rel(r, A, up), rw = h_rel(r, A, w);
+    bool u_tail = rv == (ru + 1) % L;
+    bool up_tail = rw == (rup + 1) % L;
+    /* along the numbering: t1 -> h1 ... t2 -> h2 ... t1 */
+    size_t h1 = u_tail ? v : u, h2 = up_tail ? w : up;
+    uint32_t s0 = u_tail ? rv : ru;                       /* rel(h1) */
+    uint32_t s1 = up_tail ? rup : rw;                     /* rel(t2) */
+    uint32_t len1 = (s1 + L - s0) % L + 1;                /* [h1 .. t2] */
+    rail_switch(mv, off, u, a, b);
+    if (u_tail == up_tail) {
+        /* new edges t1-t2 and h1-h2: one of the two segments is reversed;
+         * renumber the shorter one so the numbering stays valid */
+        if (len1 <= L - len1) {
+            h_renumber_walk(r, A, h1, h2, len1, s0 + len1 - 1, L); /* t2 gets s0 */
+        } else {
+            h_renumber_walk(r, A, h2, h1, L - len1, s1 + (L - len1), L); /* t1 gets s1 + 1 */
+        }
+        if (effect) *effect = KT_SWITCH_KEEP;
+        return KT_OK;
+    }
+    /* split: segments [h1 .. t2] and [h2 .. t1]; the smaller gets a fresh
+     * id and numbering, the larger keeps its positions as a shorter arc */
+    bool first_small = len1 <= L - len1;
+    uint32_t small = first_small ? len1 : L - len1;
+    uint32_t id = (uint32_t)r->nids++;
+    r->parent[id] = id;
+    h_number(r, id, first_small ? h1 : h2);
+    /* the larger part's positions stay one arc unless it crosses the
+     * numbering's wrap-around (from L-1 back to 0): then renumber lazily */
+    size_t head = first_small ? h2 : h1;                  /* its first cell */
+    uint32_t hr = first_small ? (s1 + 1) % L : s0;        /* rel(head) */
+    if ((uint64_t)hr + (L - small) <= L) r->base[A] = r->pos[head];
+    else r->numbered[A] = 0;
+    r->len[A] = L - small;
+    t->size++;
+    if (effect) *effect = KT_SWITCH_SPLIT;
+    return KT_OK;
+}

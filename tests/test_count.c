@@ -1,0 +1,364 @@
+/* SPDX-License-Identifier: MIT */
+/* Tests of the exact tour counts: published numbers, and every small board
+ * against an independent brute-force enumeration (including the numbers of
+ * tours fixed by each symmetry, hence the Burnside classes). */
+#include <knight/knight.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures;
+
+#define CHECK(cond)                                                              \
+    do {                                                                         \
+        if (!(cond)) {                                                           \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+            failures++;                                                          \
+        }                                                                        \
+    } while (0)
+
+static uint64_t count(uint32_t w, uint32_t h, unsigned flags, unsigned threads)
+{
+    kt_graph *g = NULL;
+    if (kt_graph_new(&g, w, h) != KT_OK) return UINT64_MAX;
+    kt_count_options opt;
+    kt_count_options_init(&opt);
+    opt.flags = flags;
+    opt.threads = threads;
+    kt_count_value v = {7, 7};
+    kt_status st = kt_count_tours(g, &opt, &v, NULL);
+    kt_graph_free(g);
+    uint64_t r = UINT64_MAX;
+    if (st != KT_OK || kt_count_value_u64(v, &r) != KT_OK) {
+        fprintf(stderr, "count %ux%u flags %u: %s\n", w, h, flags, kt_strerror(st));
+        return UINT64_MAX;
+    }
+    return r;
+}
+
+/* ---- brute force: every Hamiltonian cycle / path by depth-first search ---- */
+
+typedef struct bf {
+    uint32_t w, h, n;
+    int adj[64][8], deg[64];
+    int path[64], pos[64];
+    uint64_t closed, open;
+    uint64_t fixed[5];   /* closed tours fixed by id, r180, mirror x, mirror y, r90 */
+} bf;
+
+static int sym_cell(const bf *b, int s, int c)
+{
+    int x = c % (int)b->w, y = c / (int)b->w, W = (int)b->w, H = (int)b->h;
+    switch (s) {
+    case 1: return (H - 1 - y) * W + (W - 1 - x);
+    case 2: return y * W + (W - 1 - x);
+    case 3: return (H - 1 - y) * W + x;
+    case 4: return W == H ? x * W + (W - 1 - y) : -1;   /* (x,y) -> (W-1-y, x) */
+    default: return c;
+    }
+}
+
+static int is_adj(const bf *b, int a, int c)
+{
+    for (int k = 0; k < b->deg[a]; k++)
+        if (b->adj[a][k] == c) return 1;
+    return 0;
+}
+
+static void record_cycle(bf *b)
+{
+    int succ[64], pred[64];
+    for (uint32_t i = 0; i < b->n; i++) {
+        succ[b->path[i]] = b->path[(i + 1) % b->n];
+        pred[b->path[(i + 1) % b->n]] = b->path[i];
+    }
+    b->closed++;
+    for (int s = 0; s < 5; s++) {
+        int ok = 1;
+        for (uint32_t c = 0; c < b->n && ok; c++) {
+            int sc = sym_cell(b, s, (int)c);
+            if (sc < 0) { ok = 0; break; }
+            int sn = sym_cell(b, s, succ[c]);
+            ok = succ[sc] == sn || pred[sc] == sn;
+        }
+        b->fixed[s] += (uint64_t)ok;
+    }
+}
+
+static void dfs(bf *b, int c, uint32_t depth, int start, int want_open)
+{
+    b->path[depth - 1] = c;
+    if (depth == b->n) {
+        if (want_open) b->open++;
+        else if (is_adj(b, c, start)) record_cycle(b);
+        return;
+    }
+    for (int k = 0; k < b->deg[c]; k++) {
+        int d = b->adj[c][k];
+        if (b->pos[d] >= 0) continue;
+        b->pos[d] = (int)depth;
+        dfs(b, d, depth + 1, start, want_open);
+        b->pos[d] = -1;
+    }
+}
+
+static void brute(bf *b, uint32_t w, uint32_t h, int want_open)
+{
+    memset(b, 0, sizeof *b);
+    b->w = w;
+    b->h = h;
+    b->n = w * h;
+    kt_graph *g = NULL;
+    if (kt_graph_new(&g, w, h) != KT_OK) return;
+    for (uint32_t c = 0; c < b->n; c++)
+        for (int m = 0; m < 8; m++) {
+            kt_cell d = kt_graph_neighbor(g, c, m);
+            if (d != KT_CELL_NONE) b->adj[c][b->deg[c]++] = (int)d;
+        }
+    kt_graph_free(g);
+    for (uint32_t c = 0; c < b->n; c++) b->pos[c] = -1;
+    if (want_open) {
+        for (uint32_t s = 0; s < b->n; s++) {
+            b->pos[s] = 0;
+            dfs(b, (int)s, 1, (int)s, 1);
+            b->pos[s] = -1;
+        }
+        b->open /= 2; /* each path from both ends */
+    } else {
+        b->pos[0] = 0;
+        dfs(b, 0, 1, 0, 0);
+        b->closed /= 2;
+        for (int s = 0; s < 5; s++) b->fixed[s] /= 2;
+    }
+}
+
+static void check_closed_board(uint32_t w, uint32_t h)
+{
+    bf b;
+    brute(&b, w, h, 0);
+    uint64_t n = count(w, h, 0, 1);
+    CHECK(n == b.closed);
+    CHECK(count(h, w, 0, 2) == b.closed);           /* orientation, threads */
+    CHECK(count(w, h, KT_COUNT_DIRECTED, 1) == 2 * b.closed);
+    CHECK(count(w, h, KT_COUNT_SYMMETRIC, 1) == b.fixed[1]);
+    uint64_t sum = b.fixed[0] + b.fixed[1] + b.fixed[2] + b.fixed[3], ord = 4;
+    if (w == h) {
+        sum += 2 * b.fixed[4];
+        ord = 8;
+    }
+    CHECK(sum % ord == 0);
+    CHECK(count(w, h, KT_COUNT_CLASSES, 1) == sum / ord);
+    uint64_t ssum = 2 * b.fixed[1] + (w == h ? 2 * b.fixed[4] : 0);
+    CHECK(count(w, h, KT_COUNT_CLASSES | KT_COUNT_SYMMETRIC, 1) == ssum / ord);
+    printf("%ux%u closed %llu (r180 %llu, mirrors %llu %llu, r90 %llu)\n", w, h,
+           (unsigned long long)b.closed, (unsigned long long)b.fixed[1], (unsigned long long)b.fixed[2],
+           (unsigned long long)b.fixed[3], (unsigned long long)b.fixed[4]);
+}
+
+static void check_open_board(uint32_t w, uint32_t h)
+{
+    bf b;
+    brute(&b, w, h, 1);
+    CHECK(count(w, h, KT_COUNT_OPEN, 1) == b.open);
+    CHECK(count(h, w, KT_COUNT_OPEN, 2) == b.open);
+    CHECK(count(w, h, KT_COUNT_OPEN | KT_COUNT_DIRECTED, 1) == 2 * b.open);
+    printf("%ux%u open %llu\n", w, h, (unsigned long long)b.open);
+}
+
+static int cancel_cb(void *user, uint64_t done, uint64_t total)
+{
+    (void)done;
+    (void)total;
+    return ++*(int *)user > 0;
+}
+
+int main(void)
+{
+    /* Brute force against the frontier DP. */
+    check_closed_board(3, 10);
+    check_closed_board(3, 12);
+    check_closed_board(5, 6);
+    check_closed_board(6, 5);
+    check_closed_board(4, 4);
+    check_closed_board(3, 4);
+    check_closed_board(5, 5);
+    check_open_board(3, 4);
+    check_open_board(4, 5);
+    check_open_board(3, 7);
+    check_open_board(5, 5);
+    check_open_board(4, 4);
+    CHECK(count(1, 1, KT_COUNT_OPEN, 1) == 1);   /* the trivial tour */
+    CHECK(count(1, 1, 0, 1) == 0);
+    check_open_board(3, 8);
+
+    /* Published numbers. */
+    CHECK(count(6, 6, 0, 1) == 9862);
+    CHECK(count(6, 6, 0, 2) == 9862);
+    CHECK(count(6, 6, KT_COUNT_CLASSES, 1) == 1245);
+    CHECK(count(5, 5, KT_COUNT_OPEN | KT_COUNT_DIRECTED, 1) == 1728);
+    CHECK(count(5, 8, 0, 2) == 44202);
+    CHECK(count(3, 12, 0, 1) == 176);
+    /* 8x8 symmetric tours (4 x 608,233 = 2,432,932) take about 10 s: see
+     * bench/bench_count.c and BENCHMARKS.md.  Here the same quotient code
+     * on 6x6, whose numbers agree with the published 1,245 classes. */
+    CHECK(count(6, 6, KT_COUNT_SYMMETRIC, 2) == 78);
+    CHECK(count(6, 6, KT_COUNT_SYMMETRIC | KT_COUNT_CLASSES, 1) == 22);
+    CHECK(count(6, 7, KT_COUNT_SYMMETRIC, 1) == count(7, 6, KT_COUNT_SYMMETRIC, 2));
+    /* The second, independent method (McKay's half-tours joined across
+     * the middle, halftour.h) must agree. */
+    {
+        static const uint32_t boards[][2] = {{3, 10}, {5, 6}, {6, 6}, {5, 8}, {8, 5}, {3, 12}};
+        for (size_t i = 0; i < sizeof boards / sizeof boards[0]; i++) {
+            uint32_t w = boards[i][0], h = boards[i][1];
+            uint64_t hi = 1, lo = 0;
+            CHECK(kt_halftours_count_closed(w, h, h / 2, 2, NULL, NULL, &hi, &lo) == KT_OK);
+            CHECK(hi == 0 && lo == count(w, h, 0, 1));
+        }
+    }
+    /* Boards with no closed tour (Schwenk). */
+    CHECK(count(4, 7, 0, 1) == 0);
+    CHECK(count(3, 8, 0, 1) == 0);
+    CHECK(count(5, 7, 0, 1) == 0);
+
+    /* Shards sum exactly to the total. */
+    {
+        kt_graph *g = NULL;
+        CHECK(kt_graph_new(&g, 6, 6) == KT_OK);
+        uint64_t sum = 0;
+        for (uint32_t i = 0; i < 5; i++) {
+            kt_count_options opt;
+            kt_count_options_init(&opt);
+            opt.shard_index = i;
+            opt.shard_count = 5;
+            kt_count_value v;
+            CHECK(kt_count_tours(g, &opt, &v, NULL) == KT_OK);
+            sum += v.lo;
+        }
+        CHECK(sum == 9862);
+        /* Checkpoint: a run that saves every cell, then a resume. */
+        char path[] = "test_count_ckpt.bin";
+        remove(path);
+        kt_count_options opt;
+        kt_count_options_init(&opt);
+        opt.checkpoint = path;
+        opt.checkpoint_interval = 0;
+        int calls = -3; /* cancel on the third report */
+        opt.progress = cancel_cb;
+        opt.progress_user = &calls;
+        kt_count_value v = {0, 0};
+        kt_status st = kt_count_tours(g, &opt, &v, NULL);
+        CHECK(st == KT_ECANCELED || st == KT_OK);
+        opt.progress = NULL;
+        /* Stop half-way through a state budget, then resume from the file. */
+        remove(path);
+        opt.max_states = 300;
+        CHECK(kt_count_tours(g, &opt, &v, NULL) == KT_ELIMIT);
+        FILE *f = fopen(path, "rb");
+        CHECK(f != NULL);
+        if (f) fclose(f);
+        opt.max_states = 0;
+        CHECK(kt_count_tours(g, &opt, &v, NULL) == KT_OK && v.lo == 9862 && v.hi == 0);
+        /* Shards with checkpoints. */
+        {
+            uint64_t ssum = 0;
+            for (uint32_t i = 0; i < 3; i++) {
+                kt_count_options so = opt;
+                char sp[64];
+                snprintf(sp, sizeof sp, "test_count_ckpt.%u.bin", i);
+                remove(sp);
+                so.checkpoint = sp;
+                so.shard_index = i;
+                so.shard_count = 3;
+                so.max_states = 2000;
+                kt_status r1 = kt_count_tours(g, &so, &v, NULL);
+                CHECK(r1 == KT_ELIMIT || r1 == KT_OK);
+                so.max_states = 0;
+                CHECK(kt_count_tours(g, &so, &v, NULL) == KT_OK);
+                ssum += v.lo;
+                remove(sp);
+            }
+            CHECK(ssum == 9862);
+        }
+        /* The finished file answers at once. */
+        CHECK(kt_count_tours(g, &opt, &v, NULL) == KT_OK && v.lo == 9862);
+        /* ...and belongs to this count only. */
+        opt.flags = KT_COUNT_OPEN;
+        CHECK(kt_count_tours(g, &opt, &v, NULL) == KT_EMISMATCH);
+        remove(path);
+        /* Cancel. */
+        kt_count_options_init(&opt);
+        calls = 0;
+        opt.progress = cancel_cb;
+        opt.progress_user = &calls;
+        kt_graph *g8 = NULL;
+        CHECK(kt_graph_new(&g8, 6, 40) == KT_OK);
+        CHECK(kt_count_tours(g8, &opt, &v, NULL) == KT_ECANCELED);
+        kt_graph_free(g8);
+        /* Bad arguments. */
+        kt_count_options_init(&opt);
+        opt.shard_index = 3;
+        opt.shard_count = 3;
+        CHECK(kt_count_tours(g, &opt, &v, NULL) == KT_EINVAL);
+        CHECK(kt_count_tours(NULL, NULL, &v, NULL) == KT_EINVAL);
+        CHECK(kt_count_tours(g, NULL, NULL, NULL) == KT_EINVAL);
+        kt_graph_free(g);
+        /* Too wide for the state encoding. */
+        CHECK(kt_graph_new(&g, 9, 9) == KT_OK);
+        CHECK(kt_count_tours(g, NULL, &v, NULL) == KT_EUNSUPPORTED);
+        kt_graph_free(g);
+    }
+
+    /* 128-bit formatting. */
+    {
+        char buf[48];
+        kt_count_value v = {0, 1};
+        CHECK(kt_count_value_string(v, buf, sizeof buf) == KT_OK && strcmp(buf, "18446744073709551616") == 0);
+        uint64_t x;
+        CHECK(kt_count_value_u64(v, &x) == KT_EOVERFLOW);
+        v.lo = UINT64_MAX;
+        v.hi = UINT64_MAX;
+        CHECK(kt_count_value_string(v, buf, sizeof buf) == KT_OK &&
+              strcmp(buf, "340282366920938463463374607431768211455") == 0);
+        CHECK(kt_count_value_string(v, buf, 10) == KT_ERANGE && buf[0] == '\0');
+        v.lo = 0;
+        v.hi = 0;
+        CHECK(kt_count_value_string(v, buf, 2) == KT_OK && strcmp(buf, "0") == 0);
+    }
+    /* Counts beyond 2^64: closed tours of 3 x 50 (about 9.6e20), the same
+     * with one thread (plain carries) and two (atomic carries); the 3 x n
+     * counts grow geometrically, so c(40)^2 ~ c(30) c(50).  3 x 100 needs
+     * more than 128 bits. */
+    {
+        kt_graph *g = NULL;
+        kt_count_value v1, v2, v30, v40;
+        kt_count_options opt;
+        kt_count_options_init(&opt);
+        CHECK(kt_graph_new(&g, 3, 50) == KT_OK);
+        CHECK(kt_count_tours(g, &opt, &v1, NULL) == KT_OK);
+        opt.threads = 2;
+        CHECK(kt_count_tours(g, &opt, &v2, NULL) == KT_OK);
+        CHECK(v1.hi != 0 && v1.hi == v2.hi && v1.lo == v2.lo);
+        char buf[48];
+        CHECK(kt_count_value_string(v1, buf, sizeof buf) == KT_OK);
+        printf("3x50 closed %s\n", buf);
+        kt_graph_free(g);
+        CHECK(kt_graph_new(&g, 3, 30) == KT_OK);
+        CHECK(kt_count_tours(g, NULL, &v30, NULL) == KT_OK);
+        kt_graph_free(g);
+        CHECK(kt_graph_new(&g, 50, 3) == KT_OK);
+        CHECK(kt_count_tours(g, NULL, &v2, NULL) == KT_OK && v2.lo == v1.lo && v2.hi == v1.hi);
+        kt_graph_free(g);
+        CHECK(kt_graph_new(&g, 3, 40) == KT_OK);
+        CHECK(kt_count_tours(g, NULL, &v40, NULL) == KT_OK && v40.hi == 0);
+        kt_graph_free(g);
+        double r = ((double)v1.hi * 18446744073709551616.0 + (double)v1.lo) * (double)v30.lo /
+                   ((double)v40.lo * (double)v40.lo);
+        CHECK(r > 0.999 && r < 1.001);
+        CHECK(kt_graph_new(&g, 3, 100) == KT_OK);
+        CHECK(kt_count_tours(g, NULL, &v1, NULL) == KT_EOVERFLOW);
+        kt_graph_free(g);
+    }
+    if (failures) fprintf(stderr, "%d failures\n", failures);
+    return failures ? 1 : 0;
+}

@@ -1,0 +1,397 @@
+/* SPDX-License-Identifier: MIT */
+/* Generation: closed tours on every admissible board (Schwenk's theorem),
+ * open tours with and without ends (the open-tour table, the colour
+ * conditions, exhaustive search on small boards), Warnsdorff's tie-breaks,
+ * and every tourney generator; every result is re-validated from its move
+ * pairs, and seeds are reproducible. */
+#include <knight/knight.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+
+/* Rebuild t from its move pairs (full validation) and return the copy. */
+static kt_tourney *revalidate(const kt_tourney *t)
+{
+    const kt_graph *g = kt_tourney_graph(t);
+    size_t n = kt_graph_cell_count(g);
+    uint8_t *mv = malloc(n);
+    CHECK(mv != NULL);
+    CHECK_OK(kt_tourney_move_pairs(t, mv, n));
+    kt_tourney *u = NULL;
+    kt_rule rule = KT_RULE_NONE;
+    kt_cell cell = 0;
+    kt_status st = kt_tourney_from_move_pairs(&u, g, mv, n, &rule, &cell);
+    if (st != KT_OK)
+        fprintf(stderr, "invalid %ux%u: %s at cell %u\n", kt_graph_width(g), kt_graph_height(g),
+                kt_rule_describe(rule), cell);
+    CHECK_OK(st);
+    free(mv);
+    if (u != NULL) {
+        CHECK_EQ_U64(kt_tourney_size(u), kt_tourney_size(t)); /* size bookkeeping exact */
+        CHECK(kt_tourney_shape(u) == kt_tourney_shape(t));
+    }
+    return u;
+}
+
+/* Schwenk's theorem, written out independently of graph.c. */
+static bool schwenk(uint32_t w, uint32_t h)
+{
+    uint32_t m = w < h ? w : h, n = w < h ? h : w;
+    if (m == 1 && n == 1) return true;
+    if ((m & 1) && (n & 1)) return false;
+    if (m == 1 || m == 2 || m == 4) return false;
+    if (m == 3 && (n == 4 || n == 6 || n == 8)) return false;
+    return true;
+}
+
+static bool open_table(uint32_t w, uint32_t h)
+{
+    uint32_t m = w < h ? w : h, n = w < h ? h : w;
+    if (m == 1) return n == 1;
+    if (m == 2) return false;
+    if (m == 3) return n == 4 || n >= 7;
+    if (m == 4) return n >= 5;
+    return true;
+}
+
+static void test_closed(void)
+{
+    for (uint32_t w = 1; w <= 40; w++)
+        for (uint32_t h = 1; h <= 40; h++) {
+            kt_graph *g = NULL;
+            CHECK_OK(kt_graph_new(&g, w, h));
+            bool want = schwenk(w, h);
+            CHECK(want == (kt_board_has_closed_tour(w, h) != 0));
+            int seeds = (w <= 16 && h <= 16) ? 3 : 1;
+            for (int s = 0; s < seeds; s++) {
+                kt_tourney *t = (kt_tourney *)1;
+                kt_status st = kt_generate_closed_tour(&t, g, (uint64_t)s * 7919u);
+                CHECK_ST(st, want ? KT_OK : KT_ENOTOUR);
+                if (st != KT_OK) {
+                    CHECK(t == NULL);
+                    continue;
+                }
+                CHECK(kt_tourney_is_closed_tour(t));
+                kt_tourney *u = revalidate(t);
+                CHECK(kt_tourney_is_closed_tour(u));
+                kt_tourney_free(u);
+                kt_tourney_free(t);
+            }
+            kt_graph_free(g);
+        }
+    /* divide-and-conquer, joined: every admissible board up to 24x24 */
+    for (uint32_t w = 1; w <= 24; w++)
+        for (uint32_t h = 1; h <= 24; h++) {
+            kt_graph *gd = NULL;
+            CHECK_OK(kt_graph_new(&gd, w, h));
+            kt_tourney *t = NULL, *t2 = NULL;
+            kt_status st = kt_divide_tour(&t, gd, 0);
+            CHECK_ST(st, schwenk(w, h) ? KT_OK : KT_ENOTOUR);
+            if (st == KT_OK) {
+                kt_tourney *u = revalidate(t);
+                CHECK(kt_tourney_is_closed_tour(u));
+                kt_tourney_free(u);
+                CHECK_OK(kt_divide_tour(&t2, gd, 0));
+                CHECK(kt_tourney_equal(t, t2)); /* seed 0: the canonical structured tour */
+            }
+            kt_tourney_free(t);
+            kt_tourney_free(t2);
+            kt_graph_free(gd);
+        }
+    /* seeds: reproducible, and different seeds give different tours */
+    kt_graph *g = NULL;
+    CHECK_OK(kt_graph_new(&g, 60, 46));
+    kt_tourney *a = NULL, *b = NULL, *c = NULL;
+    CHECK_OK(kt_generate_closed_tour(&a, g, 42));
+    CHECK_OK(kt_generate_closed_tour(&b, g, 42));
+    CHECK_OK(kt_generate_closed_tour(&c, g, 43));
+    CHECK(kt_tourney_equal(a, b));
+    CHECK(!kt_tourney_equal(a, c));
+    kt_tourney_free(a);
+    kt_tourney_free(b);
+    kt_tourney_free(c);
+    kt_graph_free(g);
+    /* a few large and odd-shaped boards */
+    static const uint32_t big[][2] = {{3, 1000}, {1002, 3}, {5, 998}, {513, 70}, {301, 300}, {1000, 1000}};
+    for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) {
+        CHECK_OK(kt_graph_new(&g, big[i][0], big[i][1]));
+        kt_tourney *t = NULL;
+        CHECK_OK(kt_generate_closed_tour(&t, g, i));
+        kt_tourney *u = revalidate(t);
+        CHECK(kt_tourney_is_closed_tour(u));
+        kt_tourney_free(u);
+        kt_tourney_free(t);
+        kt_graph_free(g);
+    }
+}
+
+static unsigned colour(uint32_t w, kt_cell c) { return (c % w + c / w) & 1u; }
+
+/* Check an open tour with the given ends (KT_CELL_NONE: any). */
+static void check_open(const kt_tourney *t, kt_cell s, kt_cell e)
+{
+    kt_tourney *u = revalidate(t);
+    if (u == NULL) return;
+    CHECK(kt_tourney_is_open_tour(u));
+    if (kt_graph_cell_count(kt_tourney_graph(u)) > 1) {
+        kt_cell a, b;
+        CHECK_OK(kt_tourney_ends(u, &a, &b));
+        if (s != KT_CELL_NONE) CHECK(a == s || b == s);
+        if (e != KT_CELL_NONE) CHECK(a == e || b == e);
+    }
+    kt_tourney_free(u);
+}
+
+static void test_open(void)
+{
+    /* no ends: exactly the table, on every board up to 16x16 */
+    for (uint32_t w = 1; w <= 16; w++)
+        for (uint32_t h = 1; h <= 16; h++) {
+            kt_graph *g = NULL;
+            CHECK_OK(kt_graph_new(&g, w, h));
+            bool want = open_table(w, h);
+            CHECK(want == (kt_board_has_open_tour(w, h) != 0));
+            kt_tourney *t = NULL;
+            kt_status st = kt_generate_open_tour(&t, g, KT_CELL_NONE, KT_CELL_NONE, w * 31u + h);
+            CHECK_ST(st, want ? KT_OK : KT_ENOTOUR);
+            if (st == KT_OK) check_open(t, KT_CELL_NONE, KT_CELL_NONE);
+            kt_tourney_free(t);
+            kt_graph_free(g);
+        }
+    /* every start cell, up to 12x12: a tour from it, or a proof that none exists */
+    size_t found = 0, none = 0, gaveup = 0;
+    for (uint32_t w = 3; w <= 12; w++)
+        for (uint32_t h = w; h <= 12; h++) {
+            if (!open_table(w, h)) continue;
+            kt_graph *g = NULL;
+            CHECK_OK(kt_graph_new(&g, w, h));
+            size_t n = (size_t)w * h;
+            for (kt_cell s = 0; s < n; s++) {
+                kt_tourney *t = NULL;
+                kt_status st = kt_generate_open_tour(&t, g, s, KT_CELL_NONE, s);
+                if (st == KT_OK) {
+                    check_open(t, s, KT_CELL_NONE);
+                    found++;
+                } else if (st == KT_ENOTOUR) {
+                    none++;
+                    /* with both sides >= 5 the only obstruction is colour (Conrad et
+                     * al.), except on boards small enough for exhaustive search */
+                    if (w >= 5 && n > 30) CHECK((n & 1) && colour(w, s));
+                } else {
+                    CHECK_ST(st, KT_ENOTFOUND);
+                    if (w > 4) fprintf(stderr, "undecided: %ux%u from %u\n", w, h, s);
+                    CHECK(w <= 4); /* only thin boards may stay undecided */
+                    gaveup++;
+                }
+                kt_tourney_free(t);
+            }
+            kt_graph_free(g);
+        }
+    printf("open tours by start: %zu found, %zu proved impossible, %zu undecided (3/4-row boards)\n", found,
+           none, gaveup);
+    /* start and end on boards with both sides >= 5 */
+    size_t pairs = 0, pfail = 0;
+    for (uint32_t w = 5; w <= 12; w++)
+        for (uint32_t h = w; h <= 12; h++) {
+            kt_graph *g = NULL;
+            CHECK_OK(kt_graph_new(&g, w, h));
+            size_t n = (size_t)w * h;
+            for (kt_cell s = 0; s < n; s += 3)
+                for (kt_cell e = (s * 7u + 1) % (kt_cell)n; e < n; e += 11) {
+                    if (e == s) continue;
+                    kt_tourney *t = NULL;
+                    kt_status st = kt_generate_open_tour(&t, g, s, e, s + e);
+                    bool possible = (n & 1) ? (!colour(w, s) && !colour(w, e)) : colour(w, s) != colour(w, e);
+                    if (!possible) CHECK_ST(st, KT_ENOTOUR);
+                    else if (st == KT_OK) check_open(t, s, e);
+                    else if (n <= 30 && st == KT_ENOTOUR) possible = false; /* proved by exhaustive search */
+                    else {
+                        CHECK_ST(st, KT_ENOTFOUND);
+                        pfail++;
+                    }
+                    pairs += possible;
+                    kt_tourney_free(t);
+                }
+            kt_graph_free(g);
+        }
+    printf("open tours by start and end: %zu possible pairs, %zu not found by rotations\n", pairs, pfail);
+    CHECK(pfail * 20 <= pairs); /* the rotations find at least 95% */
+    /* small boards against exhaustive search (kt_exhaustive_tour) */
+    for (uint32_t w = 1; w <= 6; w++)
+        for (uint32_t h = 1; h <= 6 && w * h <= 30; h++) {
+            kt_graph *g = NULL;
+            CHECK_OK(kt_graph_new(&g, w, h));
+            kt_tourney *x = NULL, *t = NULL;
+            kt_status sx = kt_exhaustive_tour(&x, g, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE, 0, NULL, NULL);
+            kt_tourney_free(x);
+            kt_status sc = kt_generate_closed_tour(&t, g, 1);
+            kt_tourney_free(t);
+            CHECK_ST(sc, sx);
+            size_t n = (size_t)w * h;
+            for (kt_cell s = 0; s < n; s++)
+                for (kt_cell e = 0; e < n; e += (n > 12 ? 5 : 1)) {
+                    kt_cell ee = e == s ? KT_CELL_NONE : e;
+                    if (ee == KT_CELL_NONE && n > 1 && e != s) continue;
+                    x = NULL;
+                    sx = kt_exhaustive_tour(&x, g, KT_SHAPE_PATH, s, ee, 0, NULL, NULL);
+                    kt_tourney_free(x);
+                    t = NULL;
+                    kt_status so = kt_generate_open_tour(&t, g, s, ee, 7);
+                    if (so == KT_OK) check_open(t, s, ee);
+                    kt_tourney_free(t);
+                    if (n == 1 && ee == KT_CELL_NONE) continue;
+                    CHECK_ST(so, sx);
+                }
+            kt_graph_free(g);
+        }
+    /* large boards: linear constructions with a start */
+    static const uint32_t big[][3] = {{201, 199, 0}, {4, 500, 3}, {3, 501, 0}, {400, 300, 777}};
+    for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) {
+        kt_graph *g = NULL;
+        CHECK_OK(kt_graph_new(&g, big[i][0], big[i][1]));
+        kt_tourney *t = NULL;
+        kt_cell s = big[i][2];
+        CHECK_OK(kt_generate_open_tour(&t, g, s, KT_CELL_NONE, i));
+        if (t) check_open(t, s, KT_CELL_NONE);
+        kt_tourney_free(t);
+        kt_graph_free(g);
+    }
+}
+
+static void test_warnsdorff(void)
+{
+    for (uint32_t n = 5; n <= 40; n++) {
+        kt_graph *g = NULL;
+        CHECK_OK(kt_graph_new(&g, n, n));
+        for (int tie = 0; tie < KT_TIE_COUNT; tie++) {
+            kt_tourney *t = NULL;
+            kt_status st = kt_warnsdorff_tour(&t, g, KT_SHAPE_PATH, KT_CELL_NONE, (kt_tiebreak)tie, n, 0);
+            if (tie >= KT_TIE_POHL) CHECK_OK(st); /* Pohl and Roth never fail this small */
+            if (st == KT_OK) check_open(t, 0, KT_CELL_NONE);
+            else CHECK_ST(st, KT_ENOTFOUND);
+            kt_tourney_free(t);
+            t = NULL;
+            st = kt_warnsdorff_tour(&t, g, KT_SHAPE_CYCLES, KT_CELL_NONE, (kt_tiebreak)tie, n, 0);
+            if (n & 1) CHECK_ST(st, KT_ENOTOUR);
+            else if (tie != KT_TIE_FIRST) CHECK_OK(st);
+            if (st == KT_OK) {
+                kt_tourney *u = revalidate(t);
+                CHECK(kt_tourney_is_closed_tour(u));
+                kt_tourney_free(u);
+            }
+            kt_tourney_free(t);
+        }
+        kt_graph_free(g);
+    }
+    /* Roth's tie-break far beyond where plain Warnsdorff fails (~50-64) */
+    kt_graph *g = NULL;
+    CHECK_OK(kt_graph_new(&g, 300, 300));
+    kt_tourney *t = NULL, *u = NULL;
+    CHECK_OK(kt_warnsdorff_tour(&t, g, KT_SHAPE_PATH, KT_CELL_NONE, KT_TIE_ROTH, 5, 0));
+    if (t) check_open(t, 0, KT_CELL_NONE);
+    CHECK_OK(kt_warnsdorff_tour(&u, g, KT_SHAPE_PATH, KT_CELL_NONE, KT_TIE_ROTH, 5, 0));
+    CHECK(kt_tourney_equal(t, u)); /* reproducible */
+    kt_tourney_free(t);
+    kt_tourney_free(u);
+    kt_graph_free(g);
+}
+
+static bool applies(kt_gen_method m, uint32_t w, uint32_t h)
+{
+    switch (m) {
+    case KT_METHOD_BLOCKS:
+    case KT_METHOD_DIVIDE: return schwenk(w, h) && w * h > 1;
+    case KT_METHOD_BRAID: return w == h && !(w & 1) && w >= 4;
+    case KT_METHOD_FOUR_COVER: return w % 4 == 0 && h % 4 == 0;
+    default: return !((w * h) & 1) && w >= 3 && h >= 3;
+    }
+}
+
+static void test_tourneys(void)
+{
+    for (int m = 0; m < KT_METHOD_COUNT; m++) {
+        kt_gen_method parsed;
+        CHECK_OK(kt_gen_method_parse(kt_gen_method_name((kt_gen_method)m), &parsed));
+        CHECK(parsed == (kt_gen_method)m);
+        for (uint32_t n = 3; n <= 40; n++) {
+            uint32_t shapes[3][2] = {{n, n}, {n, n + 2}, {n + 4, n}};
+            for (int k = 0; k < 3; k++) {
+                uint32_t w = shapes[k][0], h = shapes[k][1];
+                if (k > 0 && (m == KT_METHOD_NEURAL || m == KT_METHOD_WARNSDORFF) && n > 24) continue;
+                kt_graph *g = NULL;
+                CHECK_OK(kt_graph_new(&g, w, h));
+                kt_tourney *t = NULL;
+                kt_status st = kt_generate_tourney(&t, g, (kt_gen_method)m, n, 0);
+                bool ok = applies((kt_gen_method)m, w, h);
+                /* 4-row boards have tourneys only sometimes; the heuristics may give up there */
+                if (ok && (m == KT_METHOD_NEURAL || m == KT_METHOD_WARNSDORFF) && (w == 4 || h == 4 || w == 3 || h == 3)) {
+                    if (st == KT_ELIMIT) ok = false, st = KT_EUNSUPPORTED;
+                }
+                CHECK_ST(st, ok ? KT_OK : KT_EUNSUPPORTED);
+                if (st == KT_OK) {
+                    CHECK(kt_tourney_shape(t) == KT_SHAPE_CYCLES);
+                    kt_tourney *u = revalidate(t);
+                    kt_tourney_free(u);
+                    if (m == KT_METHOD_FOUR_COVER) CHECK_EQ_U64(kt_tourney_size(t), w * h / 4);
+                    kt_tourney *v = NULL;
+                    CHECK_OK(kt_generate_tourney(&v, g, (kt_gen_method)m, n, 0));
+                    CHECK(kt_tourney_equal(t, v)); /* reproducible */
+                    kt_tourney_free(v);
+                }
+                kt_tourney_free(t);
+                kt_graph_free(g);
+            }
+        }
+    }
+    /* the braid's size: 4 cycles per ring of side 8 mod... as measured; the
+     * rings are forced, so the count is a property of n alone */
+    kt_graph *g = NULL;
+    CHECK_OK(kt_graph_new(&g, 8, 8));
+    kt_tourney *t = NULL;
+    CHECK_OK(kt_generate_tourney(&t, g, KT_METHOD_BRAID, 0, 0));
+    CHECK_EQ_U64(kt_tourney_size(t), 8); /* one braid of 4 cycles around the 4x4 four-cover */
+    kt_tourney_free(t);
+    kt_graph_free(g);
+}
+
+static void test_errors(void)
+{
+    kt_graph *g = NULL;
+    CHECK_OK(kt_graph_new(&g, 8, 8));
+    kt_tourney *t = NULL;
+    CHECK_ST(kt_generate_closed_tour(NULL, g, 0), KT_EINVAL);
+    CHECK_ST(kt_generate_closed_tour(&t, NULL, 0), KT_EINVAL);
+    CHECK_ST(kt_generate_open_tour(&t, g, 64, KT_CELL_NONE, 0), KT_EINVAL);
+    CHECK_ST(kt_generate_open_tour(&t, g, 5, 5, 0), KT_EINVAL);
+    CHECK_ST(kt_generate_open_tour(&t, g, 0, 9, 0), KT_ENOTOUR); /* same colour on an even board */
+    CHECK_ST(kt_warnsdorff_tour(&t, g, KT_SHAPE_PATH, KT_CELL_NONE, (kt_tiebreak)9, 0, 0), KT_EINVAL);
+    CHECK_ST(kt_generate_tourney(&t, g, (kt_gen_method)99, 0, 0), KT_EINVAL);
+    CHECK(t == NULL);
+    kt_graph_free(g);
+    uint8_t mask[64];
+    memset(mask, 1, sizeof mask);
+    mask[27] = 0;
+    CHECK_OK(kt_graph_new_custom(&g, 8, 8, 2, 1, mask, NULL));
+    CHECK_ST(kt_generate_closed_tour(&t, g, 0), KT_EUNSUPPORTED);
+    CHECK_ST(kt_generate_tourney(&t, g, KT_METHOD_NEURAL, 0, 0), KT_EUNSUPPORTED);
+    kt_graph_free(g);
+    CHECK_OK(kt_graph_new_custom(&g, 8, 8, 3, 1, NULL, NULL));
+    CHECK_ST(kt_generate_open_tour(&t, g, KT_CELL_NONE, KT_CELL_NONE, 0), KT_EUNSUPPORTED);
+    kt_graph_free(g);
+    /* the budget is honoured */
+    CHECK_OK(kt_graph_new(&g, 40, 40));
+    CHECK_ST(kt_generate_tourney(&t, g, KT_METHOD_NEURAL, 1, 1), KT_ELIMIT);
+    kt_graph_free(g);
+}
+
+int main(void)
+{
+    test_closed();
+    test_open();
+    test_warnsdorff();
+    test_tourneys();
+    test_errors();
+    return check_done("generate");
+}

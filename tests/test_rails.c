@@ -1,0 +1,580 @@
+/* SPDX-License-Identifier: MIT */
+/* Rails, switching, join, shatter and obfuscate. */
+#include <knight/knight.h>
+
+#include "check.h"
+#include "rails_boards.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- helpers ------------------------------------------------------- */
+
+static uint8_t *pairs_of(const kt_tourney *t)
+{
+    size_t n = kt_graph_cell_count(kt_tourney_graph(t));
+    uint8_t *mv = malloc(n);
+    if (mv != NULL && kt_tourney_move_pairs(t, mv, n) != KT_OK) {
+        free(mv);
+        return NULL;
+    }
+    return mv;
+}
+
+/* Size by an independent rebuild (full validation and recount). */
+static size_t recount(const kt_tourney *t)
+{
+    const kt_graph *g = kt_tourney_graph(t);
+    size_t n = kt_graph_cell_count(g);
+    uint8_t *mv = pairs_of(t);
+    kt_tourney *u = NULL;
+    size_t size = 0;
+    if (mv != NULL && kt_tourney_from_move_pairs(&u, g, mv, n, NULL, NULL) == KT_OK)
+        size = kt_tourney_size(u);
+    kt_tourney_free(u);
+    free(mv);
+    return size;
+}
+
+static bool is_valid_tour(const kt_tourney *t)
+{
+    return kt_tourney_shape(t) == KT_SHAPE_CYCLES && kt_tourney_size(t) == 1 && recount(t) == 1;
+}
+
+static int has_edge(const uint8_t *mv, const kt_graph *g, kt_cell c, kt_cell d)
+{
+    int m = kt_graph_move(g, c, d);
+    if (m < 0) return 0;
+    return (mv[c] & 15) == m || (mv[c] >> 4) == m;
+}
+
+/* Rails by brute force: every unordered pair of disjoint tourney edges
+ * {p,q}, {r,s} whose other two sides p-r, q-s (or p-s, q-r) are knight
+ * edges not in the tourney is one rail (a knight 4-cycle alternating
+ * between tourney edges and non-edges). */
+static uint64_t brute_rails(const kt_tourney *t)
+{
+    const kt_graph *g = kt_tourney_graph(t);
+    size_t n = kt_graph_cell_count(g);
+    uint8_t *mv = pairs_of(t);
+    kt_cell (*e)[2] = malloc(n * sizeof *e);
+    size_t ne = 0;
+    for (kt_cell c = 0; c < n; c++) {
+        kt_cell a, b;
+        if (kt_tourney_neighbors(t, c, &a, &b) != KT_OK) continue;
+        if (a != KT_CELL_NONE && a > c) e[ne][0] = c, e[ne][1] = a, ne++;
+        if (b != KT_CELL_NONE && b > c) e[ne][0] = c, e[ne][1] = b, ne++;
+    }
+    uint64_t count = 0;
+    for (size_t i = 0; i < ne; i++)
+        for (size_t j = i + 1; j < ne; j++) {
+            kt_cell p = e[i][0], q = e[i][1], r = e[j][0], s = e[j][1];
+            if (p == r || p == s || q == r || q == s) continue;
+            for (int k = 0; k < 2; k++) {
+                kt_cell x = k ? s : r, y = k ? r : s; /* p-x and q-y */
+                if (kt_graph_move(g, p, x) >= 0 && kt_graph_move(g, q, y) >= 0 &&
+                    !has_edge(mv, g, p, x) && !has_edge(mv, g, q, y))
+                    count++;
+            }
+        }
+    free(e);
+    free(mv);
+    return count;
+}
+
+static kt_tourney *block_tour(uint32_t w, uint32_t h)
+{
+    kt_graph *g = NULL;
+    kt_tourney *t = NULL;
+    CHECK_OK(kt_graph_new(&g, w, h));
+    CHECK_OK(kt_block_tourney(&t, g));
+    kt_graph_free(g);
+    if (t == NULL) return NULL;
+    CHECK_OK(kt_join(t, 12345));
+    CHECK(is_valid_tour(t));
+    return t;
+}
+
+static kt_tourney *from_pairs(uint32_t w, uint32_t h, const uint8_t *mv)
+{
+    kt_graph *g = NULL;
+    kt_tourney *t = NULL;
+    CHECK_OK(kt_graph_new(&g, w, h));
+    CHECK_OK(kt_tourney_from_move_pairs(&t, g, mv, (size_t)w * h, NULL, NULL));
+    kt_graph_free(g);
+    return t;
+}
+
+/* ---- tests ---------------------------------------------------------- */
+
+/* Rail counts: the O(cells) scan, the handle and a brute force agree. */
+static void test_counts(void)
+{
+    static const uint32_t boards[][2] = {{6, 6}, {8, 8}, {6, 8}, {8, 6}, {10, 10}, {12, 6}};
+    for (size_t b = 0; b < sizeof boards / sizeof boards[0]; b++) {
+        uint32_t w = boards[b][0], h = boards[b][1];
+        kt_graph *g = NULL;
+        kt_tourney *blk = NULL;
+        CHECK_OK(kt_graph_new(&g, w, h));
+        CHECK_OK(kt_block_tourney(&blk, g));
+        kt_tourney *tour = block_tour(w, h);
+        for (int variant = 0; variant < 12; variant++) {
+            kt_tourney *t = NULL;
+            CHECK_OK(kt_tourney_copy(&t, variant == 0 ? blk : tour));
+            if (variant >= 2) CHECK_OK(kt_shatter(t, (uint64_t)variant * 77));
+            if (variant >= 6) CHECK_OK(kt_obfuscate(t, 3, (uint64_t)variant));
+            uint64_t fast = 0;
+            CHECK_OK(kt_tourney_count_rails(t, &fast));
+            uint64_t brute = brute_rails(t);
+            CHECK_EQ_U64(fast, brute);
+            kt_rails *r = NULL;
+            CHECK_OK(kt_rails_new(&r, t));
+            CHECK_EQ_U64(kt_rails_count(r), brute);
+            uint64_t by[4][4], sum = 0;
+            CHECK_OK(kt_rails_counts(r, by));
+            for (int i = 0; i < 4; i++)
+                for (int j = 0; j < 4; j++) {
+                    sum += by[i][j];
+                    if (i == j) CHECK_EQ_U64(by[i][j], 0);
+                }
+            CHECK_EQ_U64(sum, brute);
+            for (size_t i = 0; i < kt_rails_count(r); i++) {
+                kt_rail rl;
+                kt_cell cells[4];
+                CHECK_OK(kt_rails_get(r, i, &rl));
+                CHECK(kt_rail_is_rail(t, rl));
+                CHECK_OK(kt_rail_cells(g, rl, cells));
+                CHECK(kt_tourney_has_edge(t, cells[0], cells[1]));
+                CHECK(kt_tourney_has_edge(t, cells[3], cells[2]));
+                CHECK(!kt_tourney_has_edge(t, cells[0], cells[3]));
+                CHECK(!kt_tourney_has_edge(t, cells[1], cells[2]));
+            }
+            kt_rails_free(r);
+            kt_tourney_free(t);
+        }
+        kt_tourney_free(blk);
+        kt_tourney_free(tour);
+        kt_graph_free(g);
+    }
+}
+
+/* Switching every rail and back restores the tourney, with the size exact
+ * and the effect right; a long random walk of switches keeps the size and
+ * the cycle ids exact. */
+static void test_switch(void)
+{
+    static const uint32_t boards[][2] = {{6, 6}, {8, 8}, {10, 12}};
+    for (size_t b = 0; b < sizeof boards / sizeof boards[0]; b++) {
+        uint32_t w = boards[b][0], h = boards[b][1];
+        kt_tourney *tour = block_tour(w, h);
+        for (int variant = 0; variant < 3; variant++) {
+            kt_tourney *t = NULL, *orig = NULL;
+            CHECK_OK(kt_tourney_copy(&t, tour));
+            if (variant) CHECK_OK(kt_shatter(t, (uint64_t)variant));
+            CHECK_OK(kt_tourney_copy(&orig, t));
+            kt_rails *r = NULL;
+            CHECK_OK(kt_rails_new(&r, t));
+            size_t n = kt_rails_count(r);
+            for (size_t i = 0; i < n; i++) {
+                kt_rail rl, back;
+                CHECK_OK(kt_rails_get(r, i, &rl));
+                size_t before = kt_tourney_size(t);
+                int joins = kt_rails_joins(r, rl, NULL, NULL);
+                CHECK(joins == 0 || joins == 1);
+                kt_switch_effect eff;
+                CHECK_OK(kt_rails_switch(r, rl, &eff));
+                size_t after = kt_tourney_size(t);
+                CHECK_EQ_U64(after, recount(t));
+                if (eff == KT_SWITCH_MERGE) CHECK(joins == 1 && after + 1 == before);
+                if (eff == KT_SWITCH_SPLIT) CHECK(joins == 0 && after == before + 1);
+                if (eff == KT_SWITCH_KEEP) CHECK(joins == 0 && after == before);
+                CHECK(!kt_rail_is_rail(t, rl));
+                back = (kt_rail){rl.top, rl.cross, rl.primary};
+                CHECK(kt_rail_is_rail(t, back));
+                CHECK_OK(kt_rails_switch(r, back, NULL));
+                CHECK(kt_tourney_equal(t, orig));
+                CHECK_EQ_U64(kt_tourney_size(t), before);
+            }
+            /* not a rail any more: refused, nothing changes */
+            if (n > 0) {
+                kt_rail rl;
+                CHECK_OK(kt_rails_get(r, 0, &rl));
+                kt_rail bogus = {rl.top, rl.cross, rl.primary};
+                CHECK_ST(kt_rails_switch(r, bogus, NULL), KT_EINVAL);
+                CHECK(kt_tourney_equal(t, orig));
+            }
+            /* random walk */
+            uint64_t x = 0x9E3779B97F4A7C15u * (b + 1) + (uint64_t)variant;
+            size_t gcells = (size_t)w * h;
+            uint32_t *lab = malloc(gcells * sizeof *lab);
+            for (int step = 0; step < 600; step++) {
+                CHECK_OK(kt_rails_refresh(r));
+                size_t k = kt_rails_count(r);
+                if (k == 0) break;
+                x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+                kt_rail rl;
+                CHECK_OK(kt_rails_get(r, (size_t)(x % k), &rl));
+                /* several switches between refreshes exercise the lazy numbering */
+                for (int rep = 0; rep < 4; rep++) {
+                    if (kt_rail_is_rail(t, rl)) CHECK_OK(kt_rails_switch(r, rl, NULL));
+                    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+                    CHECK_OK(kt_rails_get(r, (size_t)(x % k), &rl));
+                }
+                CHECK_EQ_U64(kt_tourney_size(t), recount(t));
+                if (step % 50 == 0) {
+                    /* cycle ids agree with the labels */
+                    CHECK_OK(kt_tourney_cycle_labels(t, lab, gcells));
+                    for (kt_cell c = 0; c + 1 < gcells; c++) {
+                        uint32_t i1, i2;
+                        CHECK_OK(kt_rails_cycle(r, c, &i1));
+                        CHECK_OK(kt_rails_cycle(r, c + 1, &i2));
+                        CHECK((i1 == i2) == (lab[c] == lab[c + 1]));
+                    }
+                }
+            }
+            /* long runs of switches inside cycles (no merges), refreshing
+             * rarely: the numbering kept across splits and rewirings */
+            for (int round = 0; round < 20; round++) {
+                CHECK_OK(kt_rails_refresh(r));
+                size_t k = kt_rails_count(r);
+                for (int step = 0; step < 60 && k > 0; step++) {
+                    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+                    kt_rail rl;
+                    CHECK_OK(kt_rails_get(r, (size_t)(x % k), &rl));
+                    if (kt_rails_joins(r, rl, NULL, NULL) != 0) continue;
+                    size_t before = kt_tourney_size(t);
+                    kt_switch_effect eff;
+                    CHECK_OK(kt_rails_switch(r, rl, &eff));
+                    size_t after = recount(t);
+                    CHECK_EQ_U64(kt_tourney_size(t), after);
+                    CHECK(eff == KT_SWITCH_SPLIT ? after == before + 1 : after == before);
+                }
+            }
+            free(lab);
+            kt_rails_free(r);
+            kt_tourney_free(orig);
+            kt_tourney_free(t);
+        }
+        kt_tourney_free(tour);
+    }
+}
+
+/* Join and obfuscate over every even n from 6 to 32 and rectangles. */
+static void test_join_many(void)
+{
+    const char *env = getenv("KT_RAILS_RUNS");
+    unsigned scale = env ? (unsigned)strtoul(env, NULL, 10) : 5;
+    if (scale == 0) scale = 1;
+    uint32_t boards[64][2];
+    size_t nb = 0;
+    for (uint32_t n = 6; n <= 32; n += 2) boards[nb][0] = boards[nb][1] = n, nb++;
+    static const uint32_t rect[][2] = {{6, 8},  {8, 6},   {6, 10}, {10, 6},  {8, 10},
+                                       {6, 12}, {12, 8},  {10, 14}, {6, 20}, {20, 6},
+                                       {16, 30}, {8, 32}};
+    for (size_t i = 0; i < sizeof rect / sizeof rect[0]; i++)
+        boards[nb][0] = rect[i][0], boards[nb][1] = rect[i][1], nb++;
+    unsigned long runs = 0, ok = 0;
+    for (size_t b = 0; b < nb; b++) {
+        uint32_t w = boards[b][0], h = boards[b][1];
+        kt_tourney *tour = block_tour(w, h);
+        unsigned reps = (w * h <= 64 ? 600 : w * h <= 256 ? 60 : 12) * scale;
+        for (unsigned s = 0; s < reps; s++) {
+            kt_tourney *t = NULL;
+            CHECK_OK(kt_tourney_copy(&t, tour));
+            kt_status st;
+            if (s % 3 == 0) {
+                st = kt_shatter(t, s);
+                CHECK(st == KT_OK);
+                CHECK_EQ_U64(kt_tourney_size(t), recount(t));
+                st = kt_join(t, s + 1);
+            } else {
+                st = kt_obfuscate(t, s % 3 == 1 ? 0 : 1 + s % 5, s);
+            }
+            runs++;
+            if (st == KT_OK && is_valid_tour(t)) ok++;
+            else fprintf(stderr, "join/obfuscate failed on %ux%u seed %u: %s\n", w, h, s, kt_status_name(st));
+            kt_tourney_free(t);
+        }
+        kt_tourney_free(tour);
+    }
+    CHECK_EQ_U64(ok, runs);
+    printf("join/obfuscate: %lu runs, %lu valid closed tours\n", runs, ok);
+}
+
+/* Tourneys whose rail graph has no edge: the original join never ends on
+ * them.  Found by search with this library (random joins and simulated
+ * annealing over rail switches) and frozen here. */
+static const uint8_t stuck_6x6[36] = { /* an 8-cycle and a 28-cycle */
+    0x76, 0x76, 0x76, 0x76, 0x64, 0x54, 0x76, 0x65, 0x30, 0x30, 0x53, 0x53,
+    0x76, 0x52, 0x32, 0x72, 0x21, 0x52, 0x61, 0x52, 0x32, 0x71, 0x61, 0x53,
+    0x71, 0x72, 0x74, 0x74, 0x41, 0x43, 0x10, 0x20, 0x30, 0x30, 0x31, 0x32,
+};
+static const uint8_t stuck_8x8[64] = { /* a 4-cycle and a 60-cycle */
+    0x76, 0x65, 0x76, 0x64, 0x76, 0x76, 0x64, 0x54, 0x76, 0x60, 0x73, 0x64, 0x30, 0x40,
+    0x63, 0x53, 0x71, 0x20, 0x32, 0x20, 0x32, 0x42, 0x21, 0x52, 0x76, 0x52, 0x32, 0x40,
+    0x42, 0x75, 0x41, 0x42, 0x76, 0x50, 0x30, 0x65, 0x70, 0x40, 0x61, 0x43, 0x61, 0x52,
+    0x63, 0x60, 0x71, 0x60, 0x63, 0x54, 0x71, 0x72, 0x41, 0x74, 0x42, 0x70, 0x43, 0x42,
+    0x10, 0x20, 0x30, 0x32, 0x20, 0x30, 0x21, 0x32,
+};
+
+static const uint8_t stuck_8x8_32[64] = { /* two interleaved 32-cycles */
+    0x76, 0x65, 0x64, 0x65, 0x75, 0x65, 0x64, 0x54, 0x60, 0x65, 0x43, 0x76, 0x50, 0x60,
+    0x63, 0x54, 0x10, 0x52, 0x21, 0x21, 0x21, 0x30, 0x21, 0x42, 0x71, 0x72, 0x72, 0x71,
+    0x72, 0x50, 0x21, 0x52, 0x61, 0x65, 0x43, 0x43, 0x53, 0x53, 0x63, 0x54, 0x60, 0x50,
+    0x65, 0x65, 0x71, 0x50, 0x61, 0x54, 0x71, 0x72, 0x42, 0x71, 0x71, 0x70, 0x31, 0x42,
+    0x10, 0x21, 0x31, 0x32, 0x21, 0x30, 0x31, 0x32,
+};
+
+static void check_stuck(uint32_t w, uint32_t h, const uint8_t *mv)
+{
+    kt_tourney *t = from_pairs(w, h, mv);
+    if (t == NULL) return;
+    CHECK_EQ_U64(kt_tourney_size(t), 2);
+    kt_rails *r = NULL;
+    CHECK_OK(kt_rails_new(&r, t));
+    size_t edges = 99, comps = 99;
+    CHECK_OK(kt_rails_graph(r, &edges, &comps));
+    CHECK_EQ_U64(edges, 0);
+    CHECK_EQ_U64(comps, 2);
+    CHECK(kt_rails_count(r) > 0);
+    kt_rails_free(r);
+    for (uint64_t s = 0; s < 200; s++) {
+        kt_tourney *u = NULL;
+        CHECK_OK(kt_tourney_copy(&u, t));
+        CHECK_OK(kt_join(u, s));
+        CHECK(is_valid_tour(u));
+        kt_tourney_free(u);
+    }
+    kt_tourney_free(t);
+}
+
+static void test_stuck(void)
+{
+    check_stuck(6, 6, stuck_6x6);
+    check_stuck(8, 8, stuck_8x8);
+    check_stuck(8, 8, stuck_8x8_32);
+    /* its cycles have 32 cells each */
+    kt_tourney *t = from_pairs(8, 8, stuck_8x8_32);
+    uint32_t lab[64];
+    size_t n0 = 0;
+    CHECK_OK(kt_tourney_cycle_labels(t, lab, 64));
+    for (int i = 0; i < 64; i++) n0 += lab[i] == 0;
+    CHECK_EQ_U64(n0, 32);
+    kt_tourney_free(t);
+}
+
+static void test_no_tour(void)
+{
+    /* 4x8: tourneys exist, closed tours do not (Schwenk). */
+    kt_graph *g = NULL;
+    kt_tourney *t = NULL, *orig = NULL;
+    CHECK_OK(kt_graph_new(&g, 8, 4));
+    CHECK_OK(kt_block_tourney(&t, g));
+    CHECK_OK(kt_tourney_copy(&orig, t));
+    CHECK_ST(kt_join(t, 1), KT_ENOTOUR);
+    CHECK(kt_tourney_equal(t, orig));
+    CHECK_EQ_U64(kt_tourney_size(t), kt_tourney_size(orig));
+    CHECK_ST(kt_obfuscate(t, 0, 1), KT_ENOTOUR);
+    CHECK(kt_tourney_equal(t, orig));
+    CHECK_OK(kt_shatter(t, 3)); /* shattering is fine */
+    CHECK_EQ_U64(kt_tourney_size(t), recount(t));
+    kt_tourney_free(t);
+    kt_tourney_free(orig);
+    kt_graph_free(g);
+
+    /* 12x8 with the middle four columns removed: two separate 4x8 halves. */
+    uint8_t mask[96], mv[96];
+    kt_graph *full = NULL;
+    kt_tourney *ft = NULL;
+    CHECK_OK(kt_graph_new(&full, 12, 8));
+    CHECK_OK(kt_block_tourney(&ft, full));
+    CHECK_OK(kt_tourney_move_pairs(ft, mv, 96));
+    for (int c = 0; c < 96; c++) {
+        int x = c % 12;
+        mask[c] = (uint8_t)(x < 4 || x >= 8);
+        if (!mask[c]) mv[c] = 0xFF;
+    }
+    CHECK_OK(kt_graph_new_custom(&g, 12, 8, 2, 1, mask, NULL));
+    CHECK_OK(kt_tourney_from_move_pairs(&t, g, mv, 96, NULL, NULL));
+    CHECK_OK(kt_tourney_copy(&orig, t));
+    CHECK_ST(kt_join(t, 1), KT_ENOTOUR);
+    CHECK(kt_tourney_equal(t, orig));
+    kt_tourney_free(t);
+    kt_tourney_free(orig);
+    kt_graph_free(g);
+
+    /* 12x12 with the central 4x4 removed: joins into a closed tour. */
+    kt_tourney_free(ft);
+    kt_graph_free(full);
+    uint8_t mask2[144], mv2[144];
+    CHECK_OK(kt_graph_new(&full, 12, 12));
+    CHECK_OK(kt_block_tourney(&ft, full));
+    CHECK_OK(kt_tourney_move_pairs(ft, mv2, 144));
+    for (int c = 0; c < 144; c++) {
+        int x = c % 12, y = c / 12;
+        mask2[c] = (uint8_t)!(x >= 4 && x < 8 && y >= 4 && y < 8);
+        if (!mask2[c]) mv2[c] = 0xFF;
+    }
+    CHECK_OK(kt_graph_new_custom(&g, 12, 12, 2, 1, mask2, NULL));
+    CHECK_OK(kt_tourney_from_move_pairs(&t, g, mv2, 144, NULL, NULL));
+    for (uint64_t s = 0; s < 50; s++) {
+        kt_tourney *u = NULL;
+        CHECK_OK(kt_tourney_copy(&u, t));
+        CHECK_OK(kt_obfuscate(u, 0, s));
+        CHECK(is_valid_tour(u));
+        kt_tourney_free(u);
+    }
+    kt_tourney_free(t);
+    kt_graph_free(g);
+    kt_tourney_free(ft);
+    kt_graph_free(full);
+}
+
+/* 12x12 with 4x4 blocks removed: one block removed leaves boards with
+ * closed tours (joined every time); removing the three blocks next to a
+ * corner block but one diagonal one leaves none (the corner block would
+ * need a Hamiltonian path of 4x4), which join must report without
+ * hanging and without touching the tourney. */
+static void test_masks(void)
+{
+    kt_graph *full = NULL;
+    kt_tourney *ft = NULL;
+    uint8_t base[144], mask[144], mv[144];
+    CHECK_OK(kt_graph_new(&full, 12, 12));
+    CHECK_OK(kt_block_tourney(&ft, full));
+    CHECK_OK(kt_tourney_move_pairs(ft, base, 144));
+    for (unsigned m = 0; m <= 9; m++) {
+        unsigned removed = m < 9 ? 1u << m : 0xE0u; /* 0xE0: blocks 5, 6, 7 */
+        for (int c = 0; c < 144; c++) {
+            unsigned b = (unsigned)((c / 12 / 4) * 3 + (c % 12) / 4);
+            mask[c] = (uint8_t)!((removed >> b) & 1u);
+            mv[c] = mask[c] ? base[c] : 0xFF;
+        }
+        kt_graph *g = NULL;
+        kt_tourney *t = NULL;
+        CHECK_OK(kt_graph_new_custom(&g, 12, 12, 2, 1, mask, NULL));
+        CHECK_OK(kt_tourney_from_move_pairs(&t, g, mv, 144, NULL, NULL));
+        if (t == NULL) {
+            kt_graph_free(g);
+            continue;
+        }
+        for (uint64_t s = 0; s < (m < 9 ? 8u : 1u); s++) {
+            kt_tourney *u = NULL;
+            CHECK_OK(kt_tourney_copy(&u, t));
+            kt_status st = kt_obfuscate(u, 0, s);
+            if (m < 9) {
+                CHECK_OK(st);
+                CHECK(is_valid_tour(u));
+            } else {
+                CHECK(st == KT_ENOTFOUND || st == KT_ENOTOUR);
+                CHECK(kt_tourney_equal(u, t));
+                CHECK_EQ_U64(kt_tourney_size(u), kt_tourney_size(t));
+            }
+            kt_tourney_free(u);
+        }
+        kt_tourney_free(t);
+        kt_graph_free(g);
+    }
+    kt_tourney_free(ft);
+    kt_graph_free(full);
+}
+
+static void test_reproducible(void)
+{
+    kt_tourney *tour = block_tour(16, 16);
+    kt_tourney *a = NULL, *b = NULL, *c = NULL;
+    CHECK_OK(kt_tourney_copy(&a, tour));
+    CHECK_OK(kt_tourney_copy(&b, tour));
+    CHECK_OK(kt_tourney_copy(&c, tour));
+    CHECK_OK(kt_obfuscate(a, 0, 42));
+    CHECK_OK(kt_obfuscate(b, 0, 42));
+    CHECK_OK(kt_obfuscate(c, 0, 43));
+    CHECK(kt_tourney_equal(a, b));
+    CHECK(!kt_tourney_equal(a, c));
+    CHECK(!kt_tourney_equal(a, tour));
+    CHECK_OK(kt_shatter(a, 7));
+    CHECK_OK(kt_shatter(b, 7));
+    CHECK(kt_tourney_equal(a, b));
+    kt_tourney_free(a);
+    kt_tourney_free(b);
+    kt_tourney_free(c);
+    kt_tourney_free(tour);
+}
+
+static void test_errors(void)
+{
+    kt_graph *g = NULL;
+    CHECK_OK(kt_graph_new(&g, 8, 8));
+    kt_rails *r = NULL;
+    uint64_t cnt;
+    CHECK_ST(kt_join(NULL, 1), KT_EINVAL);
+    CHECK_ST(kt_shatter(NULL, 1), KT_EINVAL);
+    CHECK_ST(kt_obfuscate(NULL, 0, 1), KT_EINVAL);
+    CHECK_ST(kt_rails_new(NULL, NULL), KT_EINVAL);
+    CHECK_ST(kt_rails_new(&r, NULL), KT_EINVAL);
+    CHECK(r == NULL);
+    CHECK_ST(kt_tourney_count_rails(NULL, &cnt), KT_EINVAL);
+    kt_rails_free(NULL);
+    CHECK_EQ_U64(kt_rails_count(NULL), 0);
+    kt_cell cells[4];
+    CHECK_ST(kt_rail_cells(g, (kt_rail){0, 3, 5}, cells), KT_EINVAL);
+    CHECK_ST(kt_rail_cells(g, (kt_rail){0, 5, 5}, cells), KT_EINVAL);
+    CHECK_ST(kt_rail_cells(g, (kt_rail){7, 7, 6}, cells), KT_EINVAL); /* off the right edge */
+    CHECK_OK(kt_rail_cells(g, (kt_rail){0, 6, 7}, cells));
+    CHECK_EQ_U64(cells[1], 17);  /* (1,2) */
+    CHECK_EQ_U64(cells[3], 10);  /* (2,1) */
+    CHECK_EQ_U64(cells[2], 27);  /* (3,3) */
+    /* open tour: unsupported */
+    kt_tourney *open = NULL;
+    CHECK_OK(kt_exhaustive_tour(&open, g, KT_SHAPE_PATH, KT_CELL_NONE, KT_CELL_NONE, 0, NULL, NULL));
+    if (open != NULL) {
+        CHECK_ST(kt_join(open, 1), KT_EUNSUPPORTED);
+        CHECK_ST(kt_shatter(open, 1), KT_EUNSUPPORTED);
+        CHECK_ST(kt_rails_new(&r, open), KT_EUNSUPPORTED);
+        CHECK_OK(kt_tourney_count_rails(open, &cnt));
+        CHECK_EQ_U64(cnt, brute_rails(open));
+    }
+    kt_tourney_free(open);
+    /* the 1x1 board: a trivial closed tour with no rail */
+    {
+        kt_graph *g1 = NULL;
+        kt_tourney *t1 = NULL;
+        kt_cell c0 = 0;
+        CHECK_OK(kt_graph_new(&g1, 1, 1));
+        CHECK_OK(kt_tourney_from_order(&t1, g1, &c0, 1, KT_SHAPE_CYCLES, NULL, NULL));
+        if (t1 != NULL) {
+            CHECK_OK(kt_shatter(t1, 1));
+            CHECK_OK(kt_obfuscate(t1, 0, 1));
+            CHECK_OK(kt_join(t1, 1));
+            CHECK_EQ_U64(kt_tourney_size(t1), 1);
+            CHECK_OK(kt_rails_new(&r, t1));
+            CHECK_EQ_U64(kt_rails_count(r), 0);
+            CHECK_EQ_U64(kt_tourney_size(t1), 1);
+            kt_rails_free(r);
+            r = NULL;
+        }
+        kt_tourney_free(t1);
+        kt_graph_free(g1);
+    }
+    /* a closed tour joins to itself */
+    kt_tourney *t = block_tour(8, 8), *u = NULL;
+    CHECK_OK(kt_tourney_copy(&u, t));
+    CHECK_OK(kt_join(u, 9));
+    CHECK(kt_tourney_equal(t, u));
+    kt_tourney_free(t);
+    kt_tourney_free(u);
+    kt_graph_free(g);
+}
+
+int main(void)
+{
+    test_errors();
+    test_counts();
+    test_switch();
+    test_stuck();
+    test_no_tour();
+    test_masks();
+    test_reproducible();
+    test_join_many();
+    return check_done("test_rails");
+}

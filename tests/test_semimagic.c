@@ -1,0 +1,539 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Tests of the semimagic search module: the seed's eight nested semimagic
+ * tours, puzzle completion, constrained nested searches, symmetry classes
+ * and the reversal relation, the 5x5 open-tour count (1728 numberings),
+ * determinism across thread counts, magic checks, cancellation and
+ * argument errors.
+ */
+#include <knight/knight.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "semimagic_data.h"
+
+static int failures;
+
+#define CHECK(cond)                                                                  \
+    do {                                                                             \
+        if (!(cond)) {                                                               \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+            failures++;                                                              \
+        }                                                                            \
+    } while (0)
+
+/* ---- helpers ---- */
+
+static void image(int n, int t, const uint32_t *num, uint32_t *img)
+{
+    for (int y = 0; y < n; y++)
+        for (int x = 0; x < n; x++) {
+            int a = x, b = y;
+            if (t & 4) {
+                int s = a;
+                a = b;
+                b = s;
+            }
+            if (t & 1) a = n - 1 - a;
+            if (t & 2) b = n - 1 - b;
+            img[b * n + a] = num[y * n + x];
+        }
+}
+
+/* Independent validity check: numbered knight's tour with the line sums. */
+static int valid_tour(int n, const uint32_t *num, int nested)
+{
+    int N = n * n, pos[65];
+    for (int k = 0; k <= N; k++) pos[k] = -1;
+    for (int p = 0; p < N; p++) {
+        if (num[p] < 1 || (int)num[p] > N || pos[num[p]] >= 0) return 0;
+        pos[num[p]] = p;
+    }
+    for (int k = 1; k < N; k++) {
+        int dx = abs(pos[k] % n - pos[k + 1] % n), dy = abs(pos[k] / n - pos[k + 1] / n);
+        if (!((dx == 1 && dy == 2) || (dx == 2 && dy == 1))) return 0;
+    }
+    if (nested) {
+        int full = n * (N + 1) / 2;
+        for (int i = 0; i < n; i++) {
+            int r = 0, c = 0, rh = 0, ch = 0;
+            for (int j = 0; j < n; j++) {
+                r += (int)num[i * n + j];
+                c += (int)num[j * n + i];
+                if (j < n / 2) {
+                    rh += (int)num[i * n + j];
+                    ch += (int)num[j * n + i];
+                }
+            }
+            if (r != full || c != full || rh != full / 2 || ch != full / 2) return 0;
+        }
+    }
+    return 1;
+}
+
+static void seed_sol(int i, uint32_t *out)
+{
+    for (int p = 0; p < 64; p++) out[p] = kt_test_nested8[i][p];
+}
+
+/* Index of the seed solution whose class contains num, or -1. */
+static int seed_class_of(const uint32_t *num)
+{
+    uint32_t s[64], img[64];
+    for (int i = 0; i < 8; i++) {
+        seed_sol(i, s);
+        for (int t = 0; t < 8; t++) {
+            image(8, t, s, img);
+            if (memcmp(img, num, sizeof img) == 0) return i;
+        }
+    }
+    return -1;
+}
+
+typedef struct collect {
+    int n;
+    size_t count, cap;
+    uint32_t (*num)[64];
+    uint64_t *cls, *rev;
+    uint32_t *size, *member, *nsat;
+    int *sat, *revsat;
+    int stop_after; /* 0 = never */
+} collect;
+
+static int on_sol(void *user, const kt_semimagic_solution *s)
+{
+    collect *c = user;
+    if (c->count == c->cap) {
+        size_t nc = c->cap ? c->cap * 2 : 64;
+        c->num = realloc(c->num, nc * sizeof *c->num);
+        c->cls = realloc(c->cls, nc * sizeof *c->cls);
+        c->rev = realloc(c->rev, nc * sizeof *c->rev);
+        c->size = realloc(c->size, nc * sizeof *c->size);
+        c->member = realloc(c->member, nc * sizeof *c->member);
+        c->nsat = realloc(c->nsat, nc * sizeof *c->nsat);
+        c->sat = realloc(c->sat, nc * sizeof *c->sat);
+        c->revsat = realloc(c->revsat, nc * sizeof *c->revsat);
+        if (!c->num || !c->cls || !c->rev || !c->size || !c->member || !c->nsat || !c->sat ||
+            !c->revsat)
+            abort();
+        c->cap = nc;
+    }
+    size_t i = c->count++;
+    int n = (int)kt_semimagic_solution_size(s);
+    c->n = n;
+    memset(c->num[i], 0, sizeof c->num[i]);
+    memcpy(c->num[i], kt_semimagic_solution_numbers(s), (size_t)(n * n) * sizeof(uint32_t));
+    c->cls[i] = kt_semimagic_solution_class(s);
+    c->rev[i] = kt_semimagic_solution_reverse_class(s);
+    c->size[i] = kt_semimagic_solution_class_size(s);
+    c->member[i] = kt_semimagic_solution_member(s);
+    c->nsat[i] = kt_semimagic_solution_class_satisfying(s);
+    c->sat[i] = kt_semimagic_solution_satisfies(s);
+    c->revsat[i] = kt_semimagic_solution_reverse_satisfies(s);
+    return c->stop_after && (int)c->count >= c->stop_after;
+}
+
+static void collect_free(collect *c)
+{
+    free(c->num);
+    free(c->cls);
+    free(c->rev);
+    free(c->size);
+    free(c->member);
+    free(c->nsat);
+    free(c->sat);
+    free(c->revsat);
+    memset(c, 0, sizeof *c);
+}
+
+static kt_semimagic_opts *nested_opts(int rule)
+{
+    kt_semimagic_opts *o = NULL;
+    CHECK(kt_semimagic_opts_new(&o, 8, NULL) == KT_OK);
+    CHECK(kt_semimagic_opts_set_flags(o, KT_SM_NESTED) == KT_OK);
+    if (rule) CHECK(kt_semimagic_opts_set_puzzle_rule(o) == KT_OK);
+    return o;
+}
+
+/* ---- tests ---- */
+
+static void test_seed_solutions_check(void)
+{
+    kt_semimagic_opts *o = nested_opts(1);
+    kt_semimagic_opts *m = NULL;
+    CHECK(kt_semimagic_opts_new(&m, 8, NULL) == KT_OK);
+    CHECK(kt_semimagic_opts_set_flags(m, KT_SM_MAGIC) == KT_OK);
+    uint32_t s[64], img[64];
+    for (int i = 0; i < 8; i++) {
+        seed_sol(i, s);
+        CHECK(valid_tour(8, s, 1));
+        int ok = -1;
+        CHECK(kt_semimagic_check(o, s, 64, &ok) == KT_OK);
+        CHECK(ok == 1);
+        /* Not magic (the diagonals fail). */
+        CHECK(kt_semimagic_check(m, s, 64, &ok) == KT_OK);
+        CHECK(ok == 0);
+        /* Transposed, the puzzle rule no longer holds. */
+        image(8, 4, s, img);
+        CHECK(kt_semimagic_check(o, img, 64, &ok) == KT_OK);
+        CHECK(ok == 0);
+        /* A swap of two numbers breaks the tour. */
+        memcpy(img, s, sizeof img);
+        uint32_t t = img[0];
+        img[0] = img[9];
+        img[9] = t;
+        CHECK(kt_semimagic_check(o, img, 64, &ok) == KT_OK);
+        CHECK(ok == 0);
+    }
+    /* Seed pairing: #1/#2, #3/#4, #5/#7, #6/#8 are horizontal mirror + reversal. */
+    static const int pair[8] = {1, 0, 3, 2, 6, 7, 4, 5};
+    for (int i = 0; i < 8; i++) {
+        seed_sol(i, s);
+        image(8, 1, s, img);
+        for (int p = 0; p < 64; p++) img[p] = 65 - img[p];
+        uint32_t q[64];
+        seed_sol(pair[i], q);
+        CHECK(memcmp(img, q, sizeof q) == 0);
+    }
+    kt_semimagic_opts_free(o);
+    kt_semimagic_opts_free(m);
+}
+
+/* Keep the numbers k with k % mod == rem of seed solution i. */
+static void partial(int i, int mod, int rem, uint32_t *grid)
+{
+    for (int p = 0; p < 64; p++) {
+        uint32_t k = kt_test_nested8[i][p];
+        grid[p] = (int)(k % (uint32_t)mod) == rem ? k : 0;
+    }
+}
+
+/* Completions of a partial grid: exactly the images of seed solutions that
+ * satisfy the rule and agree with the grid. */
+static void test_completion(void)
+{
+    static const int mods[][2] = {{8, 1}, {6, 1}, {7, 3}};
+    for (int v = 0; v < 3; v++)
+        for (int i = 0; i < 8; i++) {
+            uint32_t grid[64];
+            partial(i, mods[v][0], mods[v][1], grid);
+            kt_semimagic_opts *o = nested_opts(1);
+            CHECK(kt_semimagic_opts_set_grid(o, grid, 64) == KT_OK);
+            collect c;
+            memset(&c, 0, sizeof c);
+            uint64_t classes = 0, sols = 0;
+            CHECK(kt_semimagic_search(o, on_sol, &c, &classes, &sols) == KT_OK);
+            /* expected: images of the 8 classes satisfying rule + grid */
+            size_t expect = 0;
+            uint32_t s[64], img[64];
+            for (int j = 0; j < 8; j++) {
+                seed_sol(j, s);
+                for (int t = 0; t < 8; t++) {
+                    image(8, t, s, img);
+                    int ok = 0;
+                    CHECK(kt_semimagic_check(o, img, 64, &ok) == KT_OK);
+                    expect += (size_t)ok;
+                }
+            }
+            CHECK(sols == expect);
+            CHECK(classes == c.count);
+            int found_self = 0;
+            for (size_t k = 0; k < c.count; k++) {
+                CHECK(valid_tour(8, c.num[k], 1));
+                CHECK(seed_class_of(c.num[k]) >= 0);
+                for (int p = 0; p < 64; p++) CHECK(grid[p] == 0 || grid[p] == c.num[k][p]);
+                seed_sol(i, s);
+                if (memcmp(s, c.num[k], sizeof s) == 0) found_self = 1;
+            }
+            CHECK(found_self);
+            collect_free(&c);
+            kt_semimagic_opts_free(o);
+        }
+}
+
+/* The nested search on a constrained instance: the first numbers of a seed
+ * solution fixed; the search must return that solution's class. */
+static void test_constrained_nested(void)
+{
+    for (int i = 0; i < 8; i++) {
+        uint32_t grid[64];
+        for (int p = 0; p < 64; p++) {
+            uint32_t k = kt_test_nested8[i][p];
+            grid[p] = (k <= 5 || k >= 60) ? k : 0;
+        }
+        kt_semimagic_opts *o = nested_opts(1);
+        CHECK(kt_semimagic_opts_set_grid(o, grid, 64) == KT_OK);
+        collect c;
+        memset(&c, 0, sizeof c);
+        uint64_t classes = 0, sols = 0;
+        CHECK(kt_semimagic_search(o, on_sol, &c, &classes, &sols) == KT_OK);
+        CHECK(classes >= 1);
+        int found = 0;
+        for (size_t k = 0; k < c.count; k++) {
+            CHECK(valid_tour(8, c.num[k], 1));
+            CHECK(seed_class_of(c.num[k]) >= 0);
+            uint32_t s[64];
+            seed_sol(i, s);
+            if (memcmp(s, c.num[k], sizeof s) == 0) found = 1;
+        }
+        CHECK(found);
+        collect_free(&c);
+        kt_semimagic_opts_free(o);
+    }
+}
+
+/* 5x5: 1728 numbered open tours (directed), 216 symmetry classes of 8. */
+static void test_5x5_counts(void)
+{
+    kt_semimagic_opts *o = NULL;
+    CHECK(kt_semimagic_opts_new(&o, 5, NULL) == KT_OK);
+    CHECK(kt_semimagic_opts_set_flags(o, 0) == KT_OK);
+    uint64_t classes = 0, sols = 0;
+    CHECK(kt_semimagic_opts_set_symmetry(o, KT_SM_ALL) == KT_OK);
+    CHECK(kt_semimagic_search(o, NULL, NULL, &classes, &sols) == KT_OK);
+    CHECK(sols == 1728);
+    CHECK(classes == 216);
+
+    CHECK(kt_semimagic_opts_set_symmetry(o, KT_SM_CLASSES) == KT_OK);
+    collect c1, c2;
+    memset(&c1, 0, sizeof c1);
+    memset(&c2, 0, sizeof c2);
+    CHECK(kt_semimagic_search(o, on_sol, &c1, &classes, &sols) == KT_OK);
+    CHECK(sols == 1728);
+    CHECK(classes == 216);
+    CHECK(c1.count == 216);
+    for (size_t k = 0; k < c1.count; k++) {
+        CHECK(c1.cls[k] == k);
+        CHECK(c1.size[k] == 8);
+        CHECK(c1.nsat[k] == 8);
+        CHECK(valid_tour(5, c1.num[k], 0));
+        /* the reversal relation is an involution */
+        CHECK(c1.rev[k] < c1.count);
+        if (c1.rev[k] < c1.count) CHECK(c1.rev[c1.rev[k]] == k);
+        /* the partner really is the reversed class */
+        if (c1.rev[k] < c1.count) {
+            uint32_t r[64], img[64];
+            for (int p = 0; p < 25; p++) r[p] = 26 - c1.num[k][p];
+            int same = 0;
+            for (int t = 0; t < 8; t++) {
+                image(5, t, r, img);
+                if (memcmp(img, c1.num[c1.rev[k]], 25 * sizeof(uint32_t)) == 0) same = 1;
+            }
+            CHECK(same);
+        }
+    }
+    /* Same sequence with two threads. */
+    CHECK(kt_semimagic_opts_set_threads(o, 2) == KT_OK);
+    CHECK(kt_semimagic_search(o, on_sol, &c2, &classes, &sols) == KT_OK);
+    CHECK(c2.count == c1.count);
+    if (c2.count == c1.count) {
+        for (size_t k = 0; k < c1.count; k++) {
+            CHECK(memcmp(c1.num[k], c2.num[k], sizeof c1.num[k]) == 0);
+            CHECK(c1.rev[k] == c2.rev[k]);
+        }
+    }
+    collect_free(&c2);
+    /* Members mode: 8 per class, all satisfying, distinct images. */
+    CHECK(kt_semimagic_opts_set_symmetry(o, KT_SM_MEMBERS) == KT_OK);
+    CHECK(kt_semimagic_search(o, on_sol, &c2, &classes, &sols) == KT_OK);
+    CHECK(classes == 216);
+    CHECK(c2.count == 1728);
+    for (size_t k = 0; k + 8 <= c2.count; k += 8) {
+        for (size_t j = 0; j < 8; j++) {
+            CHECK(c2.member[k + j] == j);
+            CHECK(c2.cls[k + j] == k / 8);
+            CHECK(c2.sat[k + j] == 1);
+            for (size_t i = 0; i < j; i++)
+                CHECK(memcmp(c2.num[k + i], c2.num[k + j], sizeof c2.num[k]) != 0);
+        }
+    }
+    collect_free(&c2);
+    /* Stopping from the solution callback. */
+    CHECK(kt_semimagic_opts_set_symmetry(o, KT_SM_CLASSES) == KT_OK);
+    c2.stop_after = 5;
+    CHECK(kt_semimagic_search(o, on_sol, &c2, &classes, &sols) == KT_ECANCELED);
+    CHECK(c2.count == 5);
+    CHECK(classes == 5);
+    collect_free(&c2);
+    collect_free(&c1);
+    kt_semimagic_opts_free(o);
+}
+
+/* 6x6 closed tours: 9862 undirected, so 2 * 9862 numberings start at a
+ * corner. */
+static void test_6x6_closed(void)
+{
+    kt_semimagic_opts *o = NULL;
+    CHECK(kt_semimagic_opts_new(&o, 6, NULL) == KT_OK);
+    CHECK(kt_semimagic_opts_set_flags(o, KT_SM_CLOSED) == KT_OK);
+    kt_cell corner = 0;
+    CHECK(kt_semimagic_opts_set_start_cells(o, &corner, 1) == KT_OK);
+    CHECK(kt_semimagic_opts_set_symmetry(o, KT_SM_ALL) == KT_OK);
+    CHECK(kt_semimagic_opts_set_threads(o, 2) == KT_OK);
+    uint64_t classes = 0, sols = 0;
+    CHECK(kt_semimagic_search(o, NULL, NULL, &classes, &sols) == KT_OK);
+    CHECK(sols == 2 * 9862);
+    kt_semimagic_opts_free(o);
+}
+
+/* 5x5 with a start column: classes reported through satisfying members. */
+static void test_asymmetric_constraints(void)
+{
+    kt_semimagic_opts *o = NULL;
+    CHECK(kt_semimagic_opts_new(&o, 5, NULL) == KT_OK);
+    CHECK(kt_semimagic_opts_set_flags(o, 0) == KT_OK);
+    CHECK(kt_semimagic_opts_set_puzzle_rule(o) == KT_OK);
+    uint64_t classes = 0, sols = 0, all = 0, allc = 0;
+    collect c;
+    memset(&c, 0, sizeof c);
+    CHECK(kt_semimagic_search(o, on_sol, &c, &classes, &sols) == KT_OK);
+    CHECK(kt_semimagic_opts_set_symmetry(o, KT_SM_ALL) == KT_OK);
+    CHECK(kt_semimagic_search(o, NULL, NULL, &allc, &all) == KT_OK);
+    CHECK(sols == all);
+    CHECK(classes == allc);
+    CHECK(all > 0);
+    uint64_t sum = 0;
+    for (size_t k = 0; k < c.count; k++) {
+        sum += c.nsat[k];
+        int ok = 0;
+        CHECK(kt_semimagic_check(o, c.num[k], 25, &ok) == KT_OK);
+        CHECK(ok == 1);
+        CHECK(c.num[k][0] != 0);
+    }
+    CHECK(sum == all);
+    collect_free(&c);
+    kt_semimagic_opts_free(o);
+}
+
+/* Magic checks: proved impossible on constrained instances. */
+static void test_magic(void)
+{
+    for (int i = 0; i < 8; i += 4) {
+        uint32_t grid[64];
+        for (int p = 0; p < 64; p++) {
+            uint32_t k = kt_test_nested8[i][p];
+            grid[p] = (k <= 4 || k >= 61) ? k : 0;
+        }
+        kt_semimagic_opts *o = NULL;
+        CHECK(kt_semimagic_opts_new(&o, 8, NULL) == KT_OK);
+        CHECK(kt_semimagic_opts_set_flags(o, KT_SM_MAGIC | KT_SM_NESTED) == KT_OK);
+        CHECK(kt_semimagic_opts_set_grid(o, grid, 64) == KT_OK);
+        int exists = -1;
+        CHECK(kt_semimagic_exists(o, &exists, NULL) == KT_OK);
+        CHECK(exists == 0);
+        /* The same grid without the diagonals has a witness. */
+        CHECK(kt_semimagic_opts_set_flags(o, KT_SM_NESTED) == KT_OK);
+        CHECK(kt_semimagic_opts_set_puzzle_rule(o) == KT_OK);
+        uint32_t w[64];
+        CHECK(kt_semimagic_exists(o, &exists, w) == KT_OK);
+        CHECK(exists == 1);
+        if (exists == 1) CHECK(valid_tour(8, w, 1));
+        kt_semimagic_opts_free(o);
+    }
+    /* Fully magic (rows, columns, diagonals; not nested), 12 numbers of
+     * seed solution 1 given. */
+    for (int i = 0; i < 1; i++) {
+        uint32_t grid[64];
+        for (int p = 0; p < 64; p++) {
+            uint32_t k = kt_test_nested8[i][p];
+            grid[p] = (k <= 6 || k >= 59) ? k : 0;
+        }
+        kt_semimagic_opts *o = NULL;
+        CHECK(kt_semimagic_opts_new(&o, 8, NULL) == KT_OK);
+        CHECK(kt_semimagic_opts_set_flags(o, KT_SM_MAGIC) == KT_OK);
+        CHECK(kt_semimagic_opts_set_grid(o, grid, 64) == KT_OK);
+        int exists = -1;
+        CHECK(kt_semimagic_exists(o, &exists, NULL) == KT_OK);
+        CHECK(exists == 0);
+        kt_semimagic_opts_free(o);
+    }
+}
+
+static int cancel_progress(void *user, uint64_t done, uint64_t total)
+{
+    (void)done;
+    (void)total;
+    (*(int *)user)++;
+    return 1;
+}
+
+static void test_errors(void)
+{
+    kt_semimagic_opts *o = NULL;
+    CHECK(kt_semimagic_opts_new(NULL, 8, NULL) == KT_EINVAL);
+    CHECK(kt_semimagic_opts_new(&o, 2, NULL) == KT_EUNSUPPORTED);
+    CHECK(o == NULL);
+    CHECK(kt_semimagic_opts_new(&o, 9, NULL) == KT_EUNSUPPORTED);
+    CHECK(kt_semimagic_opts_new(&o, 6, NULL) == KT_OK);
+    CHECK(kt_semimagic_opts_size(o) == 6);
+    CHECK(kt_semimagic_opts_set_flags(o, KT_SM_NESTED) == KT_EUNSUPPORTED);
+    CHECK(kt_semimagic_opts_flags(o) == KT_SM_SEMIMAGIC);
+    CHECK(kt_semimagic_opts_set_flags(o, 64) == KT_EINVAL);
+    CHECK(kt_semimagic_opts_set_flags(o, KT_SM_MAGIC) == KT_OK);
+    CHECK(kt_semimagic_opts_flags(o) == (KT_SM_MAGIC | KT_SM_SEMIMAGIC));
+    uint32_t g[36] = {0};
+    g[0] = 5;
+    g[1] = 5;
+    CHECK(kt_semimagic_opts_set_grid(o, g, 36) == KT_EINVAL);
+    g[1] = 37;
+    CHECK(kt_semimagic_opts_set_grid(o, g, 36) == KT_EINVAL);
+    CHECK(kt_semimagic_opts_set_grid(o, g, 35) == KT_EINVAL);
+    CHECK(kt_semimagic_opts_set_grid(o, NULL, 0) == KT_OK);
+    kt_cell bad = 36;
+    CHECK(kt_semimagic_opts_set_start_cells(o, &bad, 1) == KT_EINVAL);
+    CHECK(kt_semimagic_opts_set_end_cells(o, NULL, 1) == KT_EINVAL);
+    CHECK(kt_semimagic_opts_set_start_column(o, 6) == KT_EINVAL);
+    CHECK(kt_semimagic_opts_set_end_column(o, KT_SM_ANY) == KT_OK);
+    CHECK(kt_semimagic_opts_set_threads(o, 0) == KT_EINVAL);
+    CHECK(kt_semimagic_opts_set_symmetry(o, (kt_sm_symmetry)7) == KT_EINVAL);
+    CHECK(kt_semimagic_search(NULL, NULL, NULL, NULL, NULL) == KT_EINVAL);
+    int ok = 0;
+    CHECK(kt_semimagic_check(o, g, 35, &ok) == KT_EINVAL);
+    CHECK(kt_semimagic_exists(o, NULL, NULL) == KT_EINVAL);
+    kt_semimagic_opts_free(o);
+    /* A progress callback that cancels at once. */
+    CHECK(kt_semimagic_opts_new(&o, 5, NULL) == KT_OK);
+    CHECK(kt_semimagic_opts_set_flags(o, 0) == KT_OK);
+    int calls = 0;
+    CHECK(kt_semimagic_opts_set_progress(o, cancel_progress, &calls) == KT_OK);
+    uint64_t classes = 99;
+    CHECK(kt_semimagic_search(o, NULL, NULL, &classes, NULL) == KT_ECANCELED);
+    CHECK(calls >= 1);
+    kt_semimagic_opts_free(o);
+    kt_semimagic_opts_free(NULL);
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+#define RUN(f)                                               \
+    do {                                                     \
+        double t0_ = now();                                  \
+        f();                                                 \
+        printf("%-28s %.2f s\n", #f, now() - t0_);           \
+    } while (0)
+
+int main(void)
+{
+    RUN(test_errors);
+    RUN(test_seed_solutions_check);
+    RUN(test_completion);
+    RUN(test_constrained_nested);
+    RUN(test_5x5_counts);
+    RUN(test_asymmetric_constraints);
+    RUN(test_6x6_closed);
+    RUN(test_magic);
+    if (failures) {
+        fprintf(stderr, "%d check(s) failed\n", failures);
+        return 1;
+    }
+    printf("semimagic: all tests passed\n");
+    return 0;
+}

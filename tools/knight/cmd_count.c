@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: MIT */
+/* knight count: exact numbers of closed or open tours (frontier DP). */
+#include "cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static double t_start;
+
+static void trace_layer(void *user, uint64_t cell, uint64_t states)
+{
+    (void)user;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    fprintf(stderr, "cell %llu states %llu t %.1f s\n", (unsigned long long)cell,
+            (unsigned long long)states, (double)ts.tv_sec + ts.tv_nsec * 1e-9 - t_start);
+}
+
+int cmd_count(int argc, char **argv)
+{
+    const char *size = NULL, *v, *method = "frontier";
+    kt_count_options opt;
+    kt_count_options_init(&opt);
+    bool verbose = false;
+    for (int i = 1; i < argc; i++) {
+        if (cli_opt(argc, argv, &i, "--open", NULL)) {
+            opt.flags |= KT_COUNT_OPEN;
+        } else if (cli_opt(argc, argv, &i, "--directed", NULL)) {
+            opt.flags |= KT_COUNT_DIRECTED;
+        } else if (cli_opt(argc, argv, &i, "--symmetric", NULL)) {
+            opt.flags |= KT_COUNT_SYMMETRIC;
+        } else if (cli_opt(argc, argv, &i, "--classes", NULL)) {
+            opt.flags |= KT_COUNT_CLASSES;
+        } else if (cli_opt(argc, argv, &i, "--stats", NULL)) {
+            verbose = true;
+        } else if (cli_opt(argc, argv, &i, "--trace", NULL)) {
+            struct timespec ts;
+            clock_gettime(CLOCK_MONOTONIC, &ts);
+            t_start = (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+            opt.layer = trace_layer;
+        } else if (cli_opt(argc, argv, &i, "--max-states", &v)) {
+            if (!cli_parse_u64(v, &opt.max_states)) return cli_fail("--max-states wants a number");
+        } else if (cli_opt(argc, argv, &i, "--method", &v)) {
+            if (v == NULL) return cli_fail("--method wants frontier or halftours");
+            method = v;
+        } else if (cli_opt(argc, argv, &i, "--threads", &v)) {
+            uint64_t t;
+            if (!cli_parse_u64(v, &t) || t > 1024) return cli_fail("--threads wants a number");
+            opt.threads = (unsigned)t;
+        } else if (cli_opt(argc, argv, &i, "--shard", &v)) {
+            unsigned long a, b;
+            char *end;
+            if (v == NULL) return cli_fail("--shard wants i/N");
+            a = strtoul(v, &end, 10);
+            if (end == v || *end != '/') return cli_fail("--shard wants i/N (0 <= i < N)");
+            b = strtoul(end + 1, &end, 10);
+            if (*end != '\0' || b == 0 || a >= b || b > UINT32_MAX) return cli_fail("--shard wants i/N (0 <= i < N)");
+            opt.shard_index = (uint32_t)a;
+            opt.shard_count = (uint32_t)b;
+        } else if (cli_opt(argc, argv, &i, "--checkpoint", &v)) {
+            if (v == NULL) return cli_fail("--checkpoint wants a file");
+            opt.checkpoint = v;
+        } else if (cli_opt(argc, argv, &i, "--checkpoint-interval", &v)) {
+            uint64_t t;
+            if (!cli_parse_u64(v, &t)) return cli_fail("--checkpoint-interval wants seconds");
+            opt.checkpoint_interval = (double)t;
+        } else if (size == NULL && argv[i][0] != '-') {
+            size = argv[i];
+        } else {
+            return cli_fail("count: unexpected argument '%s'", argv[i]);
+        }
+    }
+    uint32_t w, h;
+    if (size == NULL || !cli_parse_size(size, &w, &h)) return cli_fail("count wants a board size WxH");
+    if (strcmp(method, "halftours") == 0) {
+        /* McKay's method (halftour.h): closed tours only, cut across the
+         * middle; the rows must be at most KT_HALFTOUR_MAX_WIDTH wide. */
+        if (opt.flags & (KT_COUNT_OPEN | KT_COUNT_SYMMETRIC | KT_COUNT_CLASSES))
+            return cli_fail("count: --method halftours counts closed tours only");
+        if (opt.shard_count > 1 || opt.checkpoint != NULL)
+            return cli_fail("count: --method halftours has no --shard or --checkpoint (see knight halftours)");
+        if (w > KT_HALFTOUR_MAX_WIDTH || (h < w && h >= 2)) {
+            uint32_t t = w;
+            w = h;
+            h = t;
+        }
+        if (w > KT_HALFTOUR_MAX_WIDTH || h < 2) return cli_fail("count: board too wide for --method halftours");
+        uint64_t hi = 0, lo = 0;
+        kt_status hs = kt_halftours_count_closed(w, h, h / 2, opt.threads, cli_progress, NULL, &hi, &lo);
+        cli_progress_done();
+        if (hs != KT_OK) return cli_fail_status("count", hs);
+        kt_count_value hv = {lo, hi};
+        if (opt.flags & KT_COUNT_DIRECTED) {
+            if (hi >> 63) return cli_fail_status("count", KT_EOVERFLOW);
+            hv.hi = hi << 1 | lo >> 63;
+            hv.lo = lo << 1;
+        }
+        char hb[48];
+        kt_count_value_string(hv, hb, sizeof hb);
+        printf("%s\n", hb);
+        return 0;
+    }
+    if (strcmp(method, "frontier") != 0) return cli_fail("--method wants frontier or halftours");
+    kt_graph *g = NULL;
+    kt_status st = kt_graph_new(&g, w, h);
+    if (st != KT_OK) return cli_fail_status("board", st);
+    opt.progress = cli_progress;
+    kt_count_value n;
+    kt_count_stats stats;
+    st = kt_count_tours(g, &opt, &n, &stats);
+    cli_progress_done();
+    kt_graph_free(g);
+    if (st != KT_OK) return cli_fail_status("count", st);
+    char buf[48];
+    kt_count_value_string(n, buf, sizeof buf);
+    if (verbose)
+        fprintf(stderr, "frontier %u cells, peak %llu states, %llu bytes of layers\n", stats.frontier,
+                (unsigned long long)stats.peak_states, (unsigned long long)stats.peak_bytes);
+    printf("%s\n", buf);
+    return 0;
+}
