@@ -91,6 +91,7 @@ int cmd_halftours(int argc, char **argv)
             printf("\n");
         }
     }
+    fflush(stdout);
     fprintf(stderr, "enumeration: %.2f s with %llu threads\n", t1 - t0,
             (unsigned long long)threads);
     if (join) {
@@ -113,6 +114,7 @@ int cmd_halftours(int argc, char **argv)
             kt_halftours_free(h);
             return cli_fail_status("join", st);
         }
+        fflush(stdout);
         fprintf(stderr, "join: %.2f s\n", now() - t2);
         printf("closed tours of %llux%llu (McKay's join):\n", (unsigned long long)width,
                (unsigned long long)(depth + other));
