@@ -56,6 +56,7 @@ typedef struct step {
     uint8_t end_ok[MAXW];     /* per working slot */
     uint8_t post[MAXS];       /* working slot of each post slot */
     uint8_t fut[MAXS];        /* future neighbours of each post slot */
+    const uint64_t *feas;     /* closed mode: realizable demand vectors, or NULL */
 } step;
 
 typedef struct plan {
@@ -63,9 +64,14 @@ typedef struct plan {
     unsigned q;
     bool open;
     step *st;
+    uint64_t *feas_mem;       /* one block holding every step's feas bitset */
     uint32_t max_slots;
     unsigned maxsucc;
 } plan;
+
+static const uint32_t pow3[MAXS + 1] = {
+    1u, 3u, 9u, 27u, 81u, 243u, 729u, 2187u, 6561u, 19683u, 59049u, 177147u,
+    531441u, 1594323u, 4782969u, 14348907u, 43046721u, 129140163u};
 
 typedef struct dstate {
     int8_t deg[MAXW];
@@ -148,6 +154,125 @@ static kt_status plan_build(const kti_cgraph *cg, const kt_allocator *al, plan *
         p->st = NULL;
     }
     return st;
+}
+
+/* ------------------------------------------------------------ lookahead */
+
+/*
+ * Closed mode only.  A state after step t can be completed only if the
+ * remaining degrees of its frontier vertices (its demand vector, 0..2 per
+ * slot) can be supplied by some subgraph on the unprocessed vertices in
+ * which every unprocessed vertex has degree 2.  The set R_t of such
+ * vectors is computed backwards (R_{n-1} = {0}; R_{t-1} from R_t by
+ * letting vertex t pick its edges to earlier vertices), once per plan.
+ * Without it, states that the last rows cannot finish survive until the
+ * vertices they starve leave the frontier: on 8x8 that is most of them.
+ *
+ * Bitset layout: bit (hi << 7 | lo), lo = the first four base-3 digits
+ * (0..80), hi = the others; so set bits decode without division.
+ */
+#define LA_LO 4u
+
+static inline size_t la_words(unsigned np)
+{
+    return np <= LA_LO ? 2u : (size_t)pow3[np - LA_LO] * 2u;
+}
+
+static inline size_t la_bit(const uint8_t *d, unsigned np)
+{
+    size_t lo = 0, hi = 0;
+    unsigned k = 0;
+    for (; k < np && k < LA_LO; k++) lo += d[k] * pow3[k];
+    for (; k < np; k++) hi += d[k] * pow3[k - LA_LO];
+    return hi << 7 | lo;
+}
+
+static void la_step(const step *s, const uint64_t *cur, uint64_t *prev)
+{
+    unsigned np = s->npost, nw = s->npre;
+    uint8_t d[MAXS], b[MAXW];
+    size_t nhi = np <= LA_LO ? 1u : pow3[np - LA_LO];
+    unsigned nlo = np <= LA_LO ? pow3[np] : pow3[LA_LO];
+    uint8_t hd[MAXS];
+    memset(hd, 0, sizeof hd);
+    for (size_t hi = 0; hi < nhi; hi++) {
+        if (hi) {                   /* odometer over the high digits */
+            for (unsigned k = LA_LO; k < np; k++) {
+                if (++hd[k] < 3) break;
+                hd[k] = 0;
+            }
+        }
+        for (unsigned lo = 0; lo < nlo; lo++) {
+            if (!(cur[hi * 2 + (lo >> 6)] >> (lo & 63) & 1u)) continue;
+            unsigned x = lo;
+            for (unsigned k = 0; k < LA_LO && k < np; k++, x /= 3) d[k] = (uint8_t)(x % 3);
+            for (unsigned k = LA_LO; k < np; k++) d[k] = hd[k];
+            unsigned dt = 0;
+            memset(b, 0, nw);
+            for (unsigned j = 0; j < np; j++) {
+                if (s->post[j] == nw) dt = d[j];
+                else b[s->post[j]] = d[j];
+            }
+            unsigned need = 2 - dt, nb = need ? s->nback : 0;
+            for (unsigned i = 0; i < nb; i++) {
+                for (unsigned j = i; j < nb; j++) {
+                    unsigned a1 = s->back_slot[i], a2 = s->back_slot[j];
+                    if (need == 1 && j != i) break;
+                    if (need == 2 && j == i) continue;
+                    b[a1]++;
+                    if (need == 2) b[a2]++;
+                    if (b[a1] <= 2 && b[a2] <= 2) {
+                        size_t bit = la_bit(b, nw);
+                        prev[bit >> 6] |= (uint64_t)1 << (bit & 63);
+                    }
+                    b[a1]--;
+                    if (need == 2) b[a2]--;
+                }
+            }
+            if (need == 0) {
+                size_t bit = la_bit(b, nw);
+                prev[bit >> 6] |= (uint64_t)1 << (bit & 63);
+            }
+        }
+    }
+}
+
+/* Builds the feas bitsets of the last steps, newest first, while they fit
+ * in budget bytes; earlier steps go unfiltered. */
+static void la_build(plan *p, const kt_allocator *al, size_t budget)
+{
+    if (p->open || p->n < 2) return;
+    size_t words = 0;
+    uint32_t first = p->n;
+    while (first > 1) {
+        size_t w = la_words(p->st[first - 2].npost);
+        if ((words + w) * sizeof(uint64_t) > budget) break;
+        words += w;
+        first--;
+    }
+    /* steps first-1 .. n-2 get a bitset (the last step needs none) */
+    if (first >= p->n) return;
+    uint64_t *mem = kti_calloc(al, words + 2, sizeof *mem);
+    if (mem == NULL) return;           /* an optimisation only: go without */
+    uint64_t last[2] = {1u, 0u};        /* R_{n-1} = {0} */
+    const uint64_t *cur = last;
+    size_t off = 0;
+    for (uint32_t t = p->n - 1; t >= first; t--) {
+        uint64_t *prev = mem + off;
+        off += la_words(p->st[t - 1].npost);
+        la_step(&p->st[t], cur, prev);
+        p->st[t - 1].feas = prev;
+        cur = prev;
+    }
+    p->feas_mem = mem;
+}
+
+static void plan_free(plan *p, const kt_allocator *al)
+{
+    kti_free(al, p->feas_mem);
+    kti_free(al, p->st);
+    p->feas_mem = NULL;
+    p->st = NULL;
 }
 
 /* ------------------------------------------------------------ encoding */
@@ -326,6 +451,12 @@ static unsigned expand(const plan *p, const step *s, uint64_t key, uint64_t *out
                 }
             }
             if (!ok || nt > 2) continue;
+            if (s->feas != NULL) {
+                uint8_t dem[MAXS];
+                for (unsigned jj = 0; jj < s->npost; jj++) dem[jj] = (uint8_t)(2 - e.deg[s->post[jj]]);
+                size_t bit = la_bit(dem, s->npost);
+                if (!(s->feas[bit >> 6] >> (bit & 63) & 1u)) continue;
+            }
             out[nout++] = encode(&e, s, q);
         }
     }
@@ -334,9 +465,13 @@ static unsigned expand(const plan *p, const step *s, uint64_t key, uint64_t *out
 
 /* ---------------------------------------------------------- hash tables */
 
+/* Key and count side by side: one cache line per probe. */
+typedef struct entry {
+    uint64_t key, cnt;
+} entry;
+
 typedef struct table {
-    uint64_t *key;
-    uint64_t *cnt;
+    entry *e;
     size_t cap;
     size_t used;
 } table;
@@ -367,23 +502,20 @@ static kt_status table_init(table *t, size_t cap, const kt_allocator *al)
 {
     t->cap = cap;
     t->used = 0;
-    t->key = kti_alloc(al, cap * sizeof *t->key);
-    t->cnt = kti_calloc(al, cap, sizeof *t->cnt);
-    if (t->key == NULL || t->cnt == NULL) {
-        kti_free(al, t->key);
-        kti_free(al, t->cnt);
-        t->key = t->cnt = NULL;
-        return KT_ENOMEM;
+    if (cap > SIZE_MAX / sizeof *t->e) return KT_ENOMEM;
+    t->e = kti_alloc(al, cap * sizeof *t->e);
+    if (t->e == NULL) return KT_ENOMEM;
+    for (size_t i = 0; i < cap; i++) {
+        t->e[i].key = EMPTY;
+        t->e[i].cnt = 0;
     }
-    memset(t->key, 0xFF, cap * sizeof *t->key);
     return KT_OK;
 }
 
 static void table_free(table *t, const kt_allocator *al)
 {
-    kti_free(al, t->key);
-    kti_free(al, t->cnt);
-    t->key = t->cnt = NULL;
+    kti_free(al, t->e);
+    t->e = NULL;
     t->cap = t->used = 0;
 }
 
@@ -391,10 +523,10 @@ static void table_free(table *t, const kt_allocator *al)
 static size_t table_put(table *t, uint64_t key)
 {
     size_t i = slot_of(key, t->cap);
-    while (t->key[i] != EMPTY && t->key[i] != key)
+    while (t->e[i].key != EMPTY && t->e[i].key != key)
         if (++i == t->cap) i = 0;
-    if (t->key[i] == EMPTY) {
-        t->key[i] = key;
+    if (t->e[i].key == EMPTY) {
+        t->e[i].key = key;
         t->used++;
     }
     return i;
@@ -502,11 +634,11 @@ static inline void insert(run *r, uint64_t key, size_t i, uint64_t lo, uint64_t 
     table *t = r->dst;
     if (r->mt) {
         for (;;) {
-            uint64_t k = __atomic_load_n(&t->key[i], __ATOMIC_RELAXED);
+            uint64_t k = __atomic_load_n(&t->e[i].key, __ATOMIC_RELAXED);
             if (k == key) break;
             if (k == EMPTY) {
                 uint64_t exp = EMPTY;
-                if (__atomic_compare_exchange_n(&t->key[i], &exp, key, false, __ATOMIC_RELAXED,
+                if (__atomic_compare_exchange_n(&t->e[i].key, &exp, key, false, __ATOMIC_RELAXED,
                                                 __ATOMIC_RELAXED)) {
                     (*fresh)++;
                     break;
@@ -515,7 +647,7 @@ static inline void insert(run *r, uint64_t key, size_t i, uint64_t lo, uint64_t 
             }
             if (++i == t->cap) i = 0;
         }
-        uint64_t old = __atomic_fetch_add(&t->cnt[i], lo, __ATOMIC_RELAXED);
+        uint64_t old = __atomic_fetch_add(&t->e[i].cnt, lo, __ATOMIC_RELAXED);
         hi += old + lo < old;
         if (hi != 0) {
             bool ok;
@@ -526,17 +658,17 @@ static inline void insert(run *r, uint64_t key, size_t i, uint64_t lo, uint64_t 
         }
     } else {
         for (;;) {
-            uint64_t k = t->key[i];
+            uint64_t k = t->e[i].key;
             if (k == key) break;
             if (k == EMPTY) {
-                t->key[i] = key;
+                t->e[i].key = key;
                 (*fresh)++;
                 break;
             }
             if (++i == t->cap) i = 0;
         }
-        uint64_t old = t->cnt[i];
-        t->cnt[i] = old + lo;
+        uint64_t old = t->e[i].cnt;
+        t->e[i].cnt = old + lo;
         hi += old + lo < old;
         if (hi != 0 && !side_add_locked(r->dst_side, key, hi, r->al, &r->overflow)) run_fail(r, KT_ENOMEM);
     }
@@ -574,16 +706,15 @@ static void *work(void *arg)
         size_t fresh = 0;
         unsigned np = 0;
         for (size_t i = lo; i < hi; i++) {
-            uint64_t key = r->src->key[i];
+            uint64_t key = r->src->e[i].key;
             if (key == EMPTY) continue;
-            uint64_t clo = r->src->cnt[i], chi = has_side ? side_get(r->src_side, key) : 0;
+            uint64_t clo = r->src->e[i].cnt, chi = has_side ? side_get(r->src_side, key) : 0;
             unsigned ndone = 0;
             unsigned n = expand(r->p, r->s, key, out, &ndone);
             if (ndone) wk->done += ((kti_u128)chi << 64 | clo) * ndone;
             for (unsigned k = 0; k < n; k++) {
                 size_t sl = slot_of(out[k], dt->cap);
-                __builtin_prefetch(&dt->key[sl], 1);
-                __builtin_prefetch(&dt->cnt[sl], 1);
+                __builtin_prefetch(&dt->e[sl], 1);
                 pb[np].key = out[k];
                 pb[np].lo = clo;
                 pb[np].hi = chi;
@@ -610,9 +741,9 @@ static kt_status table_grow(table *t, size_t ncap, const kt_allocator *al)
     kt_status st = table_init(&n, ncap, al);
     if (st != KT_OK) return st;
     for (size_t i = 0; i < t->cap; i++) {
-        if (t->key[i] == EMPTY) continue;
-        size_t j = table_put(&n, t->key[i]);
-        n.cnt[j] = t->cnt[i];
+        if (t->e[i].key == EMPTY) continue;
+        size_t j = table_put(&n, t->e[i].key);
+        n.e[j].cnt = t->e[i].cnt;
     }
     table_free(t, al);
     *t = n;
@@ -647,8 +778,8 @@ static kt_status ck_write(const char *path, const ckhead *h, const table *t, con
     }
     bool ok = fwrite(h, sizeof *h, 1, f) == 1;
     for (size_t i = 0; ok && i < t->cap; i++) {
-        if (t->key[i] == EMPTY) continue;
-        uint64_t rec[2] = {t->key[i], t->cnt[i]};
+        if (t->e[i].key == EMPTY) continue;
+        uint64_t rec[2] = {t->e[i].key, t->e[i].cnt};
         ok = fwrite(rec, sizeof rec, 1, f) == 1;
     }
     for (size_t i = 0; ok && i < s->cap; i++) {
@@ -690,7 +821,7 @@ static kt_status ck_read(const char *path, ckhead *h, table *t, side *s, const k
         uint64_t rec[2];
         if (fread(rec, sizeof rec, 1, f) != 1 || rec[0] == EMPTY) { st = KT_EPARSE; break; }
         size_t j = table_put(t, rec[0]);
-        t->cnt[j] = rec[1];
+        t->e[j].cnt = rec[1];
     }
     for (uint64_t i = 0; st == KT_OK && i < h->nside; i++) {
         uint64_t rec[2];
@@ -714,6 +845,7 @@ kt_status kti_frontier_count(const kti_cgraph *cg, kti_frontier_opts *o, kti_u12
     plan p;
     kt_status st = plan_build(cg, al, &p);
     if (st != KT_OK) return st;
+    la_build(&p, al, KTI_LOOKAHEAD_BYTES);
     o->max_slots = p.max_slots;
     if (cg->n == 0) {
         *out = 0;
@@ -725,12 +857,12 @@ kt_status kti_frontier_count(const kti_cgraph *cg, kti_frontier_opts *o, kti_u12
     table src = {0}, dst = {0}, spare = {0};
     side sside, dside;
     if (side_init(&sside) != KT_OK) {
-        kti_free(al, p.st);
+        plan_free(&p, al);
         return KT_ETHREAD;
     }
     if (side_init(&dside) != KT_OK) {
         pthread_mutex_destroy(&sside.mu);
-        kti_free(al, p.st);
+        plan_free(&p, al);
         return KT_ETHREAD;
     }
     kti_u128 total = 0;
@@ -753,9 +885,9 @@ kt_status kti_frontier_count(const kti_cgraph *cg, kti_frontier_opts *o, kti_u12
             st = KT_OK;
         }
     }
-    if (st == KT_OK && src.key == NULL && t0 == 0) {
+    if (st == KT_OK && src.e == NULL && t0 == 0) {
         st = table_init(&src, cap_for(1), al);
-        if (st == KT_OK) src.cnt[table_put(&src, 0)] = 1;
+        if (st == KT_OK) src.e[table_put(&src, 0)].cnt = 1;
     }
     uint64_t prev_n = src.used ? src.used : 1;
     for (uint64_t t = t0; st == KT_OK && t < cg->n; t++) {
@@ -766,7 +898,7 @@ kt_status kti_frontier_count(const kti_cgraph *cg, kti_frontier_opts *o, kti_u12
         if (ratio > 2.5) ratio = 2.5;
         uint64_t est = s->last ? 1 : (uint64_t)((double)src.used * ratio * 1.05) + 1024;
         if (est > (uint64_t)SIZE_MAX / 64) est = (uint64_t)SIZE_MAX / 64;
-        if (spare.key != NULL && spare.cap >= cap_for(est) && spare.cap <= 2 * cap_for(est)) {
+        if (spare.e != NULL && spare.cap >= cap_for(est) && spare.cap <= 2 * cap_for(est)) {
             dst = spare;        /* already cleared by the compaction */
             dst.used = 0;
             memset(&spare, 0, sizeof spare);
@@ -803,8 +935,7 @@ kt_status kti_frontier_count(const kti_cgraph *cg, kti_frontier_opts *o, kti_u12
             r.limit = dst.cap - dst.cap / 5;
             /* Shift the source window: work() indexes from slot 0. */
             table win = src;
-            win.key += pos;
-            win.cnt += pos;
+            win.e += pos;
             win.cap = src.cap - pos;
             r.src = &win;
             unsigned started = 0;
@@ -861,23 +992,18 @@ kt_status kti_frontier_count(const kti_cgraph *cg, kti_frontier_opts *o, kti_u12
         if (src.used + src.used / 8 < src.cap && src.used > 0) {
             table c;
             c.cap = c.used = src.used;
-            c.key = kti_alloc(al, src.used * sizeof *c.key);
-            c.cnt = kti_alloc(al, src.used * sizeof *c.cnt);
-            if (c.key != NULL && c.cnt != NULL) {
+            c.e = kti_alloc(al, src.used * sizeof *c.e);
+            if (c.e != NULL) {
                 size_t j = 0;
                 for (size_t i = 0; i < src.cap; i++) {
-                    if (src.key[i] == EMPTY) continue;
-                    c.key[j] = src.key[i];
-                    c.cnt[j++] = src.cnt[i];
-                    src.key[i] = EMPTY;
-                    src.cnt[i] = 0;
+                    if (src.e[i].key == EMPTY) continue;
+                    c.e[j++] = src.e[i];
+                    src.e[i].key = EMPTY;
+                    src.e[i].cnt = 0;
                 }
                 /* The cleared table serves the next layer: no page faults. */
                 spare = src;
                 src = c;
-            } else {
-                kti_free(al, c.key);
-                kti_free(al, c.cnt);
             }
         }
         if (o->layer) o->layer(o->layer_user, t, src.used);
@@ -888,8 +1014,8 @@ kt_status kti_frontier_count(const kti_cgraph *cg, kti_frontier_opts *o, kti_u12
         if (src.used > o->peak_states) o->peak_states = src.used;
         if (!split_done && (src.used >= 4096u * (uint64_t)sn || t + 2 >= cg->n)) {
             for (size_t i = 0; i < src.cap; i++)
-                if (src.key[i] != EMPTY && mix64(src.key[i] ^ 0x5bd1e995u) % sn != si) {
-                    src.key[i] = EMPTY;
+                if (src.e[i].key != EMPTY && mix64(src.e[i].key ^ 0x5bd1e995u) % sn != si) {
+                    src.e[i].key = EMPTY;
                     src.used--;
                 }
             if (si != 0) total = 0;
@@ -920,7 +1046,7 @@ kt_status kti_frontier_count(const kti_cgraph *cg, kti_frontier_opts *o, kti_u12
     side_clear(&dside, al);
     pthread_mutex_destroy(&sside.mu);
     pthread_mutex_destroy(&dside.mu);
-    kti_free(al, p.st);
+    plan_free(&p, al);
     if (st == KT_OK) *out = total;
     return st;
 }

@@ -46,6 +46,8 @@ typedef struct kti_frontier_opts {
 
 /* Count; *out receives the number of undirected cycles (paths) of cg. */
 KTI_HIDDEN kt_status kti_frontier_count(const kti_cgraph *cg, kti_frontier_opts *o, kti_u128 *out);
+/* Memory for the demand-vector lookahead (bitsets of the last steps). */
+#define KTI_LOOKAHEAD_BYTES ((size_t)1 << 30)
 /* Progress units per vertex. */
 #define KTI_FRONTIER_UNITS 1024u
 

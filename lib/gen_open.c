@@ -21,10 +21,15 @@
  * Given ends the construction does not provide are reached by Posa
  * rotations of the path (bounded work; KT_ENOTFOUND when exhausted).
  */
+#include <knight/exhaustive.h>
+
 #include "gen_blocks.h"
 #include "gen_internal.h"
 
 #define SMALL_CELLS 30u
+/* bounded proof search for a pair the rotations could not reach */
+#define PROVE_CELLS 100u
+#define PROVE_NODES 20000000u
 #define SMALL_NODES 50000000u
 
 /* ---- exhaustive search on boards of at most 64 cells ---- */
@@ -135,9 +140,23 @@ kt_status kt_generate_open_tour(kt_tourney **out, const kt_graph *g, kt_cell sta
                                 uint64_t seed)
 {
     kt_status st = KT_ENOTFOUND;
-    /* rotations may fail on one base tour and succeed on another */
-    for (int attempt = 0; attempt < 12 && st == KT_ENOTFOUND; attempt++)
-        st = open_once(out, g, start, end, seed + 0x9E3779B97F4A7C15u * (uint64_t)attempt);
+    /* Rotations may fail on one base tour and succeed on another, and
+     * fixing the other end first explores other rotations.  A path has no
+     * direction, so swapping the ends gives the same kind of answer. */
+    for (int attempt = 0; attempt < 24 && st == KT_ENOTFOUND; attempt++) {
+        bool swap = (attempt & 1) && end != KT_CELL_NONE;
+        st = open_once(out, g, swap ? end : start, swap ? start : end,
+                       seed + 0x9E3779B97F4A7C15u * (uint64_t)attempt);
+    }
+    /* Not every pair is possible on boards with a side of 5 or less (on 5x8
+     * the cells (2,1) and (2,6) pair with almost nothing): on boards small
+     * enough, a bounded exhaustive search finds the tour or proves there is
+     * none, so the caller gets KT_ENOTOUR rather than KT_ENOTFOUND. */
+    if (st == KT_ENOTFOUND && start != KT_CELL_NONE && end != KT_CELL_NONE &&
+        g->ncells <= PROVE_CELLS) {
+        kt_status ex = kt_exhaustive_tour(out, g, KT_SHAPE_PATH, start, end, PROVE_NODES, NULL, NULL);
+        if (ex == KT_OK || ex == KT_ENOTOUR || ex == KT_ENOMEM) st = ex;
+    }
     return st;
 }
 
