@@ -254,6 +254,7 @@ static void la_build(plan *p, const kt_allocator *al, size_t budget)
     if (first >= p->n) return;
     uint64_t *mem = kti_calloc(al, words + 2, sizeof *mem);
     if (mem == NULL) return;           /* an optimisation only: go without */
+    kti_advise_huge(mem, (words + 2) * sizeof *mem);
     uint64_t last[2] = {1u, 0u};        /* R_{n-1} = {0} */
     const uint64_t *cur = last;
     size_t off = 0;
@@ -505,6 +506,7 @@ static kt_status table_init(table *t, size_t cap, const kt_allocator *al)
     if (cap > SIZE_MAX / sizeof *t->e) return KT_ENOMEM;
     t->e = kti_alloc(al, cap * sizeof *t->e);
     if (t->e == NULL) return KT_ENOMEM;
+    kti_advise_huge(t->e, cap * sizeof *t->e);
     for (size_t i = 0; i < cap; i++) {
         t->e[i].key = EMPTY;
         t->e[i].cnt = 0;
@@ -993,6 +995,7 @@ kt_status kti_frontier_count(const kti_cgraph *cg, kti_frontier_opts *o, kti_u12
             table c;
             c.cap = c.used = src.used;
             c.e = kti_alloc(al, src.used * sizeof *c.e);
+            kti_advise_huge(c.e, src.used * sizeof *c.e);
             if (c.e != NULL) {
                 size_t j = 0;
                 for (size_t i = 0; i < src.cap; i++) {

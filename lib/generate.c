@@ -1,15 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Public entry points of the generation module (include/knight/generate.h). */
-#if defined(__linux__) && !defined(_GNU_SOURCE)
-#define _GNU_SOURCE /* madvise(MADV_HUGEPAGE) */
-#endif
 #include "gen_blocks.h"
 #include "gen_internal.h"
 
 #include <string.h>
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
 
 /* A tourney whose bytes the caller will overwrite entirely: no memset, and
  * on Linux the large array is advised into transparent huge pages, since
@@ -23,14 +17,7 @@ static kt_status alloc_for_overwrite(kt_tourney **out, const kt_graph *g)
         kti_free(&g->alloc, t);
         return KT_ENOMEM;
     }
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    const uintptr_t huge = (uintptr_t)2 << 20;
-    if (g->ncells >= 2 * huge) {
-        uintptr_t a = ((uintptr_t)t->mv + huge - 1) & ~(huge - 1);
-        uintptr_t b = ((uintptr_t)t->mv + g->ncells) & ~(huge - 1);
-        if (b > a) (void)madvise((void *)a, b - a, MADV_HUGEPAGE); /* advice only */
-    }
-#endif
+    kti_advise_huge(t->mv, g->ncells);
     t->g = kti_graph_ref(g);
     t->shape = KT_SHAPE_CYCLES;
     t->size = 0;

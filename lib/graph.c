@@ -1,8 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* The leaper graph of a board: geometry, holes, and the existence rules. */
+#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
+#define _DEFAULT_SOURCE 1 /* madvise */
+#endif
 #include "internal.h"
 
 #include <stdlib.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 static void *default_alloc(void *opaque, size_t size)
 {
@@ -35,6 +41,20 @@ void *kti_calloc(const kt_allocator *al, size_t count, size_t size)
 void kti_free(const kt_allocator *al, void *p)
 {
     if (p) al->free(al->opaque, p);
+}
+
+void kti_advise_huge(void *p, size_t bytes)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    const uintptr_t huge = (uintptr_t)2 << 20;
+    if (p == NULL || bytes < 2 * huge) return;
+    uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+    uintptr_t b = ((uintptr_t)p + bytes) & ~(huge - 1);
+    if (b > a) (void)madvise((void *)a, b - a, MADV_HUGEPAGE); /* advice only */
+#else
+    (void)p;
+    (void)bytes;
+#endif
 }
 
 kt_graph *kti_graph_ref(const kt_graph *g)

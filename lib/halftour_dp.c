@@ -9,15 +9,9 @@
  * Partitions are balanced by the hash, so the next phase A again gives
  * thread t partition t.
  */
-#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
-#define _DEFAULT_SOURCE 1   /* madvise */
-#endif
 #include "halftour_dp.h"
 
 #include <pthread.h>
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
 #include <stdlib.h>
 #ifdef KTI_HDP_TRACE
 #include <stdio.h>
@@ -65,13 +59,7 @@ static inline size_t ht_index(const htab *t, uint64_t h)
 static void *big_alloc(const kt_allocator *al, size_t bytes)
 {
     void *p = kti_alloc(al, bytes);
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    if (p != NULL && bytes >= ((size_t)4 << 20)) {
-        uintptr_t a = ((uintptr_t)p + 4095u) & ~(uintptr_t)4095u;
-        uintptr_t e = ((uintptr_t)p + bytes) & ~(uintptr_t)4095u;
-        if (e > a) (void)madvise((void *)a, e - a, MADV_HUGEPAGE);
-    }
-#endif
+    kti_advise_huge(p, bytes);
     return p;
 }
 

@@ -57,6 +57,9 @@ KTI_HIDDEN extern const kt_allocator kti_default_allocator; /* malloc and free *
 KTI_HIDDEN void *kti_alloc(const kt_allocator *al, size_t size);
 KTI_HIDDEN void *kti_calloc(const kt_allocator *al, size_t count, size_t size);
 KTI_HIDDEN void kti_free(const kt_allocator *al, void *p);
+/* Advise a large block into transparent huge pages (Linux; advice only):
+ * fewer first-touch faults and TLB misses for big arrays probed at random. */
+KTI_HIDDEN void kti_advise_huge(void *p, size_t bytes);
 /* Multiply two sizes; false on overflow. */
 static inline bool kti_mul_ok(size_t a, size_t b, size_t *out)
 {
