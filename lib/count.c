@@ -55,6 +55,17 @@ typedef struct orient {
     bool transposed;
 } orient;
 
+static orient orient_of(const kt_graph *g)
+{
+    orient o = {g, g->width, g->height, false};
+    if (g->width > g->height) {
+        o.w = g->height;
+        o.h = g->width;
+        o.transposed = true;
+    }
+    return o;
+}
+
 static kt_cell cell_of(const orient *o, uint32_t x, uint32_t y)
 {
     return o->transposed ? (kt_cell)((size_t)x * o->g->width + y) : (kt_cell)((size_t)y * o->g->width + x);
@@ -286,6 +297,36 @@ static kt_status run_one(ctx *c, enum sym s, bool open, const char *suffix, kti_
     return st;
 }
 
+kt_status kti_count_paths_between(const kt_graph *g, kt_cell a, kt_cell b, uint64_t max_states,
+                                  kti_u128 *out)
+{
+    if (g == NULL || out == NULL || a == b || !kti_is_vertex(g, a) || !kti_is_vertex(g, b))
+        return KT_EINVAL;
+    orient o = orient_of(g);
+    kti_cgraph cg;
+    bool loops;
+    kt_status st = build_cg(&o, SYM_ID, true, &cg, &loops);
+    if (st != KT_OK) return st;
+    /* Only a and b may end the path.  Vertex ids follow the oriented
+     * row-major order of the cells (build_cg). */
+    memset(cg.end_ok, 0, cg.n);
+    uint32_t v = 0;
+    for (size_t i = 0; i < (size_t)o.w * o.h; i++) {
+        kt_cell c = cell_of(&o, (uint32_t)(i % o.w), (uint32_t)(i / o.w));
+        if (!kti_is_vertex(g, c)) continue;
+        if (c == a || c == b) cg.end_ok[v] = 1;
+        v++;
+    }
+    kti_frontier_opts fo;
+    memset(&fo, 0, sizeof fo);
+    fo.threads = 1;
+    fo.alloc = &g->alloc;
+    fo.max_states = max_states;
+    st = kti_frontier_count(&cg, &fo, out);
+    cg_free(&cg, &g->alloc);
+    return st;
+}
+
 /* Closed tours fixed by the symmetry s (through the quotient graph). */
 static kt_status fixed_tours(ctx *c, enum sym s, kti_u128 *out)
 {
@@ -343,12 +384,7 @@ kt_status kt_count_tours(const kt_graph *g, const kt_count_options *opt, kt_coun
     if (opt->checkpoint_interval < 0) return KT_EINVAL;
     if ((sym || classes) && (g->mask != NULL || g->a != 2 || g->b != 1)) return KT_EUNSUPPORTED;
 
-    orient o = {g, g->width, g->height, false};
-    if (g->width > g->height) {
-        o.w = g->height;
-        o.h = g->width;
-        o.transposed = true;
-    }
+    orient o = orient_of(g);
     ctx c;
     memset(&c, 0, sizeof c);
     c.o = &o;

@@ -46,6 +46,12 @@ typedef struct kti_frontier_opts {
 
 /* Count; *out receives the number of undirected cycles (paths) of cg. */
 KTI_HIDDEN kt_status kti_frontier_count(const kti_cgraph *cg, kti_frontier_opts *o, kti_u128 *out);
+/* Undirected Hamiltonian paths of g from a to b (count.c); KT_ELIMIT when
+ * a layer passes max_states (0: no limit), KT_EUNSUPPORTED when the
+ * frontier is too wide.  Decides open tours with given ends on narrow
+ * boards (gen_open.c). */
+KTI_HIDDEN kt_status kti_count_paths_between(const kt_graph *g, kt_cell a, kt_cell b,
+                                             uint64_t max_states, kti_u128 *out);
 /* Memory for the demand-vector lookahead (bitsets of the last steps). */
 #define KTI_LOOKAHEAD_BYTES ((size_t)1 << 30)
 /* Progress units per vertex. */

@@ -23,6 +23,7 @@
  */
 #include <knight/exhaustive.h>
 
+#include "count_frontier.h"
 #include "gen_blocks.h"
 #include "gen_internal.h"
 
@@ -30,6 +31,10 @@
 /* bounded proof search for a pair the rotations could not reach */
 #define PROVE_CELLS 100u
 #define PROVE_NODES 20000000u
+/* exact decision and construction by the frontier DP on narrow boards */
+#define DP_WIDTH 5u
+#define DP_CELLS 1000u
+#define DP_STATES ((uint64_t)1 << 20)
 #define SMALL_NODES 50000000u
 
 /* ---- exhaustive search on boards of at most 64 cells ---- */
@@ -136,6 +141,83 @@ static kt_status path_order(const kt_tourney *t, kt_cell from, kt_cell *ord)
 static kt_status open_once(kt_tourney **out, const kt_graph *g, kt_cell start, kt_cell end,
                            uint64_t seed);
 
+/* Whether the cells left in mask hold a Hamiltonian path from a to b. */
+static kt_status dp_exists(const kt_graph *g, const uint8_t *mask, kt_cell a, kt_cell b, bool *yes)
+{
+    kt_graph *h = NULL;
+    kt_status st = kt_graph_new_custom(&h, g->width, g->height, 2, 1, mask, &g->alloc);
+    if (st != KT_OK) return st;
+    kti_u128 n = 0;
+    st = kti_count_paths_between(h, a, b, DP_STATES, &n);
+    kt_graph_free(h);
+    if (st == KT_OK) *yes = n != 0;
+    return st;
+}
+
+/* Exact on narrow boards: the frontier DP of the count module decides
+ * whether a path from s to e exists; walking from s and taking, in
+ * Warnsdorff order, the first move after which a path from there to e
+ * through the cells left still exists builds one (self-reduction).  About
+ * 3 DP runs per cell.  KT_ENOTOUR when none exists, KT_ENOTFOUND when the
+ * DP would need more than DP_STATES states. */
+static kt_status dp_path(kt_tourney **out, const kt_graph *g, kt_cell s, kt_cell e)
+{
+    size_t n = g->ncells;
+    uint8_t *mask = kti_alloc(&g->alloc, n);
+    kt_cell *ord = kti_alloc(&g->alloc, n * sizeof *ord);
+    kt_status st = mask == NULL || ord == NULL ? KT_ENOMEM : KT_OK;
+    bool yes = false;
+    if (st == KT_OK) {
+        memset(mask, 1, n);
+        st = dp_exists(g, mask, s, e, &yes);
+    }
+    if (st == KT_OK && !yes) st = KT_ENOTOUR;
+    size_t len = 0;
+    if (st == KT_OK) {
+        ord[len++] = s;
+        mask[s] = 0;
+    }
+    while (st == KT_OK && len < n) {
+        kt_cell v = ord[len - 1], next = KT_CELL_NONE;
+        if (len + 1 == n) {
+            next = e;                   /* the path exists, so e is a move away */
+        } else {
+            kt_cell cand[8];
+            unsigned deg[8], nc = 0;
+            for (int m = 0; m < 8; m++) {
+                kt_cell u = kti_step(g, v, m);
+                if (u == KT_CELL_NONE || !mask[u] || u == e) continue;
+                unsigned d = 0;
+                for (int k = 0; k < 8; k++) {
+                    kt_cell w = kti_step(g, u, k);
+                    d += w != KT_CELL_NONE && mask[w];
+                }
+                unsigned j = nc++;
+                for (; j > 0 && deg[j - 1] > d; j--) {
+                    cand[j] = cand[j - 1];
+                    deg[j] = deg[j - 1];
+                }
+                cand[j] = u;
+                deg[j] = d;
+            }
+            for (unsigned j = 0; j < nc && next == KT_CELL_NONE && st == KT_OK; j++) {
+                mask[cand[j]] = 1;
+                st = dp_exists(g, mask, cand[j], e, &yes);
+                if (st == KT_OK && yes) next = cand[j];
+            }
+            if (st == KT_OK && next == KT_CELL_NONE) st = KT_ENOTFOUND; /* cannot happen */
+        }
+        if (st != KT_OK) break;
+        ord[len++] = next;
+        mask[next] = 0;
+    }
+    if (st == KT_ELIMIT || st == KT_EUNSUPPORTED) st = KT_ENOTFOUND;
+    if (st == KT_OK) st = kt_tourney_from_order(out, g, ord, n, KT_SHAPE_PATH, NULL, NULL);
+    kti_free(&g->alloc, mask);
+    kti_free(&g->alloc, ord);
+    return st;
+}
+
 kt_status kt_generate_open_tour(kt_tourney **out, const kt_graph *g, kt_cell start, kt_cell end,
                                 uint64_t seed)
 {
@@ -152,6 +234,10 @@ kt_status kt_generate_open_tour(kt_tourney **out, const kt_graph *g, kt_cell sta
      * the cells (2,1) and (2,6) pair with almost nothing): on boards small
      * enough, a bounded exhaustive search finds the tour or proves there is
      * none, so the caller gets KT_ENOTOUR rather than KT_ENOTFOUND. */
+    uint32_t narrow = g->width < g->height ? g->width : g->height;
+    if (st == KT_ENOTFOUND && start != KT_CELL_NONE && end != KT_CELL_NONE && narrow <= DP_WIDTH &&
+        g->ncells <= DP_CELLS)
+        st = dp_path(out, g, start, end);
     if (st == KT_ENOTFOUND && start != KT_CELL_NONE && end != KT_CELL_NONE &&
         g->ncells <= PROVE_CELLS) {
         kt_status ex = kt_exhaustive_tour(out, g, KT_SHAPE_PATH, start, end, PROVE_NODES, NULL, NULL);

@@ -100,8 +100,14 @@ KT_EXPORT kt_status kt_divide_tour(kt_tourney **out, const kt_graph *g, uint64_t
  * (proofs on every board; sufficient when both sides are >= 5, Conrad et
  * al. 1994) decide existence, a linear construction gives a tour with one
  * end fixed where the board has a closed tour or both sides are odd, and
- * Posa rotations (bounded work) move the other end; they can fail, mostly
- * on boards with a side of 3 or 4, where not every pair is possible.
+ * Posa rotations (bounded work) move the other end, trying both ends
+ * first.  The colour rule is not the whole story on boards with a side of
+ * 5 (on 5x8 the cells (2,1) and (2,6) end hardly any tour): when the
+ * rotations give up on a board with a side of at most 5 and at most 1000
+ * cells, the frontier DP of kt_count_tours() decides exactly whether a
+ * tour between the two cells exists and, if so, builds one (a few DP runs
+ * per cell); elsewhere, on boards of at most 100 cells, a bounded
+ * exhaustive search does.
  * @param[out] out Receives the tour (an open tour, shape ::KT_SHAPE_PATH,
  *                 or the 1x1 board's single cell); NULL on failure.
  * @param g        A full knight's board.
@@ -109,8 +115,8 @@ KT_EXPORT kt_status kt_divide_tour(kt_tourney **out, const kt_graph *g, uint64_t
  * @param end      Last cell or ::KT_CELL_NONE.
  * @param seed     Any value.
  * @return ::KT_OK; ::KT_ENOTOUR when no such tour exists; ::KT_ENOTFOUND
- *         when the bounded search gave up (large boards with both ends
- *         given, rare); ::KT_EUNSUPPORTED; ::KT_EINVAL (a cell off the
+ *         when the bounded search gave up (both ends given, rare; never
+ *         seen from 5x5 to 12x12); ::KT_EUNSUPPORTED; ::KT_EINVAL (a cell off the
  *         board, or start == end on a board of more than one cell);
  *         ::KT_ENOMEM.
  */
