@@ -297,33 +297,69 @@ static kt_status run_one(ctx *c, enum sym s, bool open, const char *suffix, kti_
     return st;
 }
 
-kt_status kti_count_paths_between(const kt_graph *g, kt_cell a, kt_cell b, uint64_t max_states,
-                                  kti_u128 *out)
+/*
+ * A Hamiltonian path from a to b exists iff the board plus an apex vertex x
+ * adjacent to a and b only has a Hamiltonian cycle (it must run a-x-b).
+ * Closed mode, so the demand-vector lookahead applies.  x is numbered just
+ * after the later of a and b, so that only the earlier one waits for it in
+ * the frontier.
+ */
+kt_status kti_path_exists(const kt_graph *g, kt_cell a, kt_cell b, uint64_t max_states, bool *yes)
 {
-    if (g == NULL || out == NULL || a == b || !kti_is_vertex(g, a) || !kti_is_vertex(g, b))
+    if (g == NULL || yes == NULL || a == b || !kti_is_vertex(g, a) || !kti_is_vertex(g, b))
         return KT_EINVAL;
+    const kt_allocator *al = &g->alloc;
     orient o = orient_of(g);
-    kti_cgraph cg;
+    kti_cgraph cg, xg;
     bool loops;
-    kt_status st = build_cg(&o, SYM_ID, true, &cg, &loops);
+    kt_status st = build_cg(&o, SYM_ID, false, &cg, &loops);
     if (st != KT_OK) return st;
-    /* Only a and b may end the path.  Vertex ids follow the oriented
-     * row-major order of the cells (build_cg). */
-    memset(cg.end_ok, 0, cg.n);
-    uint32_t v = 0;
+    /* vertex ids follow the oriented row-major order of the cells */
+    uint32_t va = UINT32_MAX, vb = UINT32_MAX, v = 0;
     for (size_t i = 0; i < (size_t)o.w * o.h; i++) {
         kt_cell c = cell_of(&o, (uint32_t)(i % o.w), (uint32_t)(i / o.w));
         if (!kti_is_vertex(g, c)) continue;
-        if (c == a || c == b) cg.end_ok[v] = 1;
+        if (c == a) va = v;
+        if (c == b) vb = v;
         v++;
     }
-    kti_frontier_opts fo;
-    memset(&fo, 0, sizeof fo);
-    fo.threads = 1;
-    fo.alloc = &g->alloc;
-    fo.max_states = max_states;
-    st = kti_frontier_count(&cg, &fo, out);
-    cg_free(&cg, &g->alloc);
+    uint32_t n = cg.n, m = va > vb ? va : vb, x = m + 1;
+    size_t ne = cg.start[n];
+    memset(&xg, 0, sizeof xg);
+    xg.n = n + 1;
+    xg.q = 1;
+    xg.start = kti_calloc(al, (size_t)n + 2, sizeof *xg.start);
+    xg.to = kti_alloc(al, (ne + 4) * sizeof *xg.to);
+    xg.volt = kti_calloc(al, ne + 4, 1);
+    if (xg.start == NULL || xg.to == NULL || xg.volt == NULL) {
+        st = KT_ENOMEM;
+    } else {
+        size_t k = 0;
+        for (uint32_t nv = 0; nv <= n; nv++) {
+            xg.start[nv] = (uint32_t)k;
+            if (nv == x) {
+                xg.to[k++] = va;        /* a and b are <= m: ids unchanged */
+                xg.to[k++] = vb;
+                continue;
+            }
+            uint32_t ov = nv > x ? nv - 1 : nv;
+            for (uint32_t e = cg.start[ov]; e < cg.start[ov + 1]; e++)
+                xg.to[k++] = cg.to[e] > m ? cg.to[e] + 1 : cg.to[e];
+            if (ov == va || ov == vb) xg.to[k++] = x;
+        }
+        xg.start[n + 1] = (uint32_t)k;
+        kti_frontier_opts fo;
+        memset(&fo, 0, sizeof fo);
+        fo.threads = 1;
+        fo.alloc = al;
+        fo.max_states = max_states;
+        fo.exists_only = true;
+        kti_u128 cnt = 0;
+        st = kti_frontier_count(&xg, &fo, &cnt);
+        if (st == KT_OK) *yes = cnt != 0;
+    }
+    cg_free(&xg, al);
+    cg_free(&cg, al);
     return st;
 }
 

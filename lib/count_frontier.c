@@ -1009,6 +1009,14 @@ kt_status kti_frontier_count(const kti_cgraph *cg, kti_frontier_opts *o, kti_u12
                 src = c;
             }
         }
+        if (o->exists_only) {
+            /* Only whether a count is zero matters: clamp, so that no count
+             * can overflow however many paths there are. */
+            for (size_t i = 0; i < src.cap; i++)
+                if (src.e[i].key != EMPTY) src.e[i].cnt = 1;
+            side_clear(&sside, al);
+            if (total > 1) total = 1;
+        }
         if (o->layer) o->layer(o->layer_user, t, src.used);
         if (o->max_states && src.used > o->max_states) {
             st = KT_ELIMIT;

@@ -40,18 +40,19 @@ typedef struct kti_frontier_opts {
     uint64_t peak_bytes;
     uint32_t max_slots;
     uint64_t max_states;        /* 0: no limit, else KT_ELIMIT */
+    bool exists_only;           /* counts clamped to 0/1 after every layer */
     void (*layer)(void *user, uint64_t cell, uint64_t states);
     void *layer_user;
 } kti_frontier_opts;
 
 /* Count; *out receives the number of undirected cycles (paths) of cg. */
 KTI_HIDDEN kt_status kti_frontier_count(const kti_cgraph *cg, kti_frontier_opts *o, kti_u128 *out);
-/* Undirected Hamiltonian paths of g from a to b (count.c); KT_ELIMIT when
- * a layer passes max_states (0: no limit), KT_EUNSUPPORTED when the
- * frontier is too wide.  Decides open tours with given ends on narrow
- * boards (gen_open.c). */
-KTI_HIDDEN kt_status kti_count_paths_between(const kt_graph *g, kt_cell a, kt_cell b,
-                                             uint64_t max_states, kti_u128 *out);
+/* Whether g has a Hamiltonian path from a to b (count.c), by the frontier
+ * DP with clamped counts; KT_ELIMIT when a layer passes max_states (0: no
+ * limit), KT_EUNSUPPORTED when the frontier is too wide.  Decides open
+ * tours with given ends on narrow boards (gen_open.c). */
+KTI_HIDDEN kt_status kti_path_exists(const kt_graph *g, kt_cell a, kt_cell b, uint64_t max_states,
+                                     bool *yes);
 /* Memory for the demand-vector lookahead (bitsets of the last steps). */
 #define KTI_LOOKAHEAD_BYTES ((size_t)1 << 30)
 /* Progress units per vertex. */

@@ -33,7 +33,8 @@
 #define PROVE_NODES 20000000u
 /* exact decision and construction by the frontier DP on narrow boards */
 #define DP_WIDTH 5u
-#define DP_CELLS 1000u
+#define DP_CELLS 1000u          /* deciding: one DP run, < 0.3 s at 5x200 */
+#define DP_BUILD_CELLS 120u     /* building: ~3 runs per cell, seconds at 5x24 */
 #define DP_STATES ((uint64_t)1 << 20)
 #define SMALL_NODES 50000000u
 
@@ -147,19 +148,18 @@ static kt_status dp_exists(const kt_graph *g, const uint8_t *mask, kt_cell a, kt
     kt_graph *h = NULL;
     kt_status st = kt_graph_new_custom(&h, g->width, g->height, 2, 1, mask, &g->alloc);
     if (st != KT_OK) return st;
-    kti_u128 n = 0;
-    st = kti_count_paths_between(h, a, b, DP_STATES, &n);
+    st = kti_path_exists(h, a, b, DP_STATES, yes);
     kt_graph_free(h);
-    if (st == KT_OK) *yes = n != 0;
     return st;
 }
 
 /* Exact on narrow boards: the frontier DP of the count module decides
  * whether a path from s to e exists; walking from s and taking, in
  * Warnsdorff order, the first move after which a path from there to e
- * through the cells left still exists builds one (self-reduction).  About
- * 3 DP runs per cell.  KT_ENOTOUR when none exists, KT_ENOTFOUND when the
- * DP would need more than DP_STATES states. */
+ * through the cells left still exists builds one (self-reduction, about 3
+ * DP runs per cell, so only up to DP_BUILD_CELLS).  KT_ENOTOUR when none
+ * exists, KT_ENOTFOUND when one exists but the board is too large to build
+ * it this way, or the DP would need more than DP_STATES states. */
 static kt_status dp_path(kt_tourney **out, const kt_graph *g, kt_cell s, kt_cell e)
 {
     size_t n = g->ncells;
@@ -172,6 +172,7 @@ static kt_status dp_path(kt_tourney **out, const kt_graph *g, kt_cell s, kt_cell
         st = dp_exists(g, mask, s, e, &yes);
     }
     if (st == KT_OK && !yes) st = KT_ENOTOUR;
+    if (st == KT_OK && n > DP_BUILD_CELLS) st = KT_ENOTFOUND; /* exists; too slow to build */
     size_t len = 0;
     if (st == KT_OK) {
         ord[len++] = s;

@@ -250,6 +250,30 @@ static void test_open(void)
         CHECK(none > 0 && ok > 0);
         kt_graph_free(g);
     }
+    /* every pair of 3x12 and 5x7 (past the exhaustive-only sizes, so the
+     * rotations and the DP fallback answer) against exhaustive search */
+    for (int b = 0; b < 2; b++) {
+        uint32_t w = b ? 5 : 3, h = b ? 7 : 12, n = w * h;
+        kt_graph *g = NULL;
+        CHECK_OK(kt_graph_new(&g, w, h));
+        size_t agree = 0;
+        for (kt_cell s = 0; s < n; s++)
+            for (kt_cell e = s + 1; e < n; e++) {
+                kt_tourney *t = NULL, *x = NULL;
+                kt_status st = kt_generate_open_tour(&t, g, s, e, 3);
+                kt_status sx = kt_exhaustive_tour(&x, g, KT_SHAPE_PATH, s, e, 2000000, NULL, NULL);
+                if (st == KT_OK) check_open(t, s, e);
+                if (sx != KT_ELIMIT) {
+                    CHECK_ST(st, sx);
+                    agree++;
+                }
+                kt_tourney_free(t);
+                kt_tourney_free(x);
+            }
+        printf("%ux%u pairs: %zu agree with exhaustive search\n", w, h, agree);
+        CHECK(agree > n * (n - 1) / 4);
+        kt_graph_free(g);
+    }
     /* small boards against exhaustive search (kt_exhaustive_tour) */
     for (uint32_t w = 1; w <= 6; w++)
         for (uint32_t h = 1; h <= 6 && w * h <= 30; h++) {

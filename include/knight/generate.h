@@ -105,9 +105,9 @@ KT_EXPORT kt_status kt_divide_tour(kt_tourney **out, const kt_graph *g, uint64_t
  * 5 (on 5x8 the cells (2,1) and (2,6) end hardly any tour): when the
  * rotations give up on a board with a side of at most 5 and at most 1000
  * cells, the frontier DP of kt_count_tours() decides exactly whether a
- * tour between the two cells exists and, if so, builds one (a few DP runs
- * per cell); elsewhere, on boards of at most 100 cells, a bounded
- * exhaustive search does.
+ * tour between the two cells exists and, up to 120 cells, builds one (a
+ * few DP runs per cell); elsewhere, on boards of at most 100 cells, a
+ * bounded exhaustive search does.
  * @param[out] out Receives the tour (an open tour, shape ::KT_SHAPE_PATH,
  *                 or the 1x1 board's single cell); NULL on failure.
  * @param g        A full knight's board.
