@@ -202,6 +202,7 @@ static void la_step(const step *s, const uint64_t *cur, uint64_t *prev)
                 hd[k] = 0;
             }
         }
+        if ((cur[hi * 2] | cur[hi * 2 + 1]) == 0) continue;
         for (unsigned lo = 0; lo < nlo; lo++) {
             if (!(cur[hi * 2 + (lo >> 6)] >> (lo & 63) & 1u)) continue;
             unsigned x = lo;
