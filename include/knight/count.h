@@ -107,7 +107,7 @@ KT_EXPORT void kt_count_options_init(kt_count_options *opt);
  *
  * Memory: two layers of 16 bytes per state (see kt_count_stats), plus,
  * for closed tours, the lookahead bitsets that let the count drop states
- * the rest of the board cannot finish: 3^f bits per cell for a frontier of
+ * the rest of the board cannot finish: about 1.6 * 3^f bits per cell for a frontier of
  * f cells, for the last cells only, at most 1 GiB (8x8: 1 GiB; 6x8:
  * about 11 MB).  The 8x8 closed count peaks at 10.3 GiB.
  *
