@@ -297,6 +297,33 @@ static kt_status run_one(ctx *c, enum sym s, bool open, const char *suffix, kti_
     return st;
 }
 
+/* Whether g has a closed tour: the frontier DP with clamped counts (and its
+ * lookahead).  Decides masked boards and leapers the search cannot settle. */
+kt_status kti_tour_exists(const kt_graph *g, uint64_t max_states, bool *yes)
+{
+    if (g == NULL || yes == NULL) return KT_EINVAL;
+    if (g->nverts < 3) {
+        *yes = false;
+        return KT_OK;
+    }
+    orient o = orient_of(g);
+    kti_cgraph cg;
+    bool loops;
+    kt_status st = build_cg(&o, SYM_ID, false, &cg, &loops);
+    if (st != KT_OK) return st;
+    kti_frontier_opts fo;
+    memset(&fo, 0, sizeof fo);
+    fo.threads = 1;
+    fo.alloc = &g->alloc;
+    fo.max_states = max_states;
+    fo.exists_only = true;
+    kti_u128 cnt = 0;
+    st = kti_frontier_count(&cg, &fo, &cnt);
+    cg_free(&cg, &g->alloc);
+    if (st == KT_OK) *yes = cnt != 0;
+    return st;
+}
+
 /*
  * A Hamiltonian path from a to b exists iff the board plus an apex vertex x
  * adjacent to a and b only has a Hamiltonian cycle (it must run a-x-b).

@@ -47,6 +47,9 @@ typedef struct kti_frontier_opts {
 
 /* Count; *out receives the number of undirected cycles (paths) of cg. */
 KTI_HIDDEN kt_status kti_frontier_count(const kti_cgraph *cg, kti_frontier_opts *o, kti_u128 *out);
+/* Whether g has a closed tour (count.c), by the frontier DP with clamped
+ * counts; statuses as kti_path_exists().  Settles joins on masked boards. */
+KTI_HIDDEN kt_status kti_tour_exists(const kt_graph *g, uint64_t max_states, bool *yes);
 /* Whether g has a Hamiltonian path from a to b (count.c), by the frontier
  * DP with clamped counts; KT_ELIMIT when a layer passes max_states (0: no
  * limit), KT_EUNSUPPORTED when the frontier is too wide.  Decides open

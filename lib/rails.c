@@ -13,6 +13,7 @@
  * board; holes carry the byte 0xFF, which contains no move, so a rail
  * test reading a hole fails by itself.
  */
+#include "count_frontier.h"
 #include "internal.h"
 #include "rng.h"
 
@@ -439,13 +440,23 @@ static bool perturb(work *W, uint32_t r)
 /* Boards of at most this many vertices end with an exact search. */
 #define EXACT_MAX_VERTICES 64
 #define EXACT_MAX_NODES 20000000u
+/* Beyond that, existence is decided by the frontier DP within this many
+ * states per layer (about 64 MB). */
+#define DECIDE_MAX_STATES ((uint64_t)1 << 22)
 
 /* Last resort on small boards: any closed tour by exact search (it need
  * not resemble the input).  KT_ENOTOUR when the search proves there is none. */
 static kt_status exact_fallback(work *W)
 {
     const kt_graph *g = W->g;
-    if (g->nverts > EXACT_MAX_VERTICES) return KT_ENOTFOUND;
+    if (g->nverts > EXACT_MAX_VERTICES) {
+        /* Too big to search, but the frontier DP may still prove that there
+         * is no tour (narrow boards, any mask). */
+        bool yes = true;
+        kt_status ex = kti_tour_exists(g, DECIDE_MAX_STATES, &yes);
+        if (ex == KT_ENOMEM) return ex;
+        return ex == KT_OK && !yes ? KT_ENOTOUR : KT_ENOTFOUND;
+    }
     kt_tourney *tour = NULL;
     kt_status st = kt_exhaustive_tour(&tour, g, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE,
                                       EXACT_MAX_NODES, NULL, NULL);

@@ -226,7 +226,9 @@ KT_EXPORT kt_status kt_rails_switch(kt_rails *r, kt_rail rail, kt_switch_effect 
  *    64 + 4*10^6 / cells rounds, each O(cells).
  * 3. On boards of at most 64 vertices, a last resort: an exact search for
  *    any closed tour (kt_exhaustive_tour(), bounded), which also proves
- *    that none exists.
+ *    that none exists.  On larger boards whose narrow side is at most 8
+ *    (holes allowed), the frontier DP of kt_count_tours() decides whether
+ *    a closed tour exists, so a board without one gets ::KT_ENOTOUR.
  *
  * Before any work, boards that cannot have a closed tour are refused:
  * Schwenk's theorem for full knight boards; unequal colour classes or a
