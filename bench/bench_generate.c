@@ -14,6 +14,12 @@
  *                                   128, 256, ...: runs, success rate, average
  *                                   cycles, ns per cell; each method stops when
  *                                   its total time passes secs (default 60).
+ *   bench_generate pairs W H [step]  kt_generate_open_tour with both ends
+ *                                   given, for every start cell and every
+ *                                   step-th end cell of the other colour (or
+ *                                   of the majority colour on odd boards):
+ *                                   tours, proofs of none, give-ups, and the
+ *                                   mean and slowest time per call.
  */
 #include <knight/knight.h>
 
@@ -207,11 +213,44 @@ static int bench_methods(double budget, const char *only)
     return 0;
 }
 
+static int bench_pairs(uint32_t w, uint32_t h, uint32_t step)
+{
+    kt_graph *g = NULL;
+    if (kt_graph_new(&g, w, h) != KT_OK || step == 0) return 1;
+    size_t n = (size_t)w * h, tours = 0, none = 0, gaveup = 0, calls = 0;
+    double total = 0, worst = 0;
+    for (kt_cell s = 0; s < n; s++)
+        for (kt_cell e = s + 1; e < n; e += step) {
+            unsigned cs = (s % w + s / w) & 1u, ce = (e % w + e / w) & 1u;
+            if ((n & 1) ? (cs || ce) : cs == ce) continue;
+            kt_tourney *t = NULL;
+            double t0 = now();
+            kt_status st = kt_generate_open_tour(&t, g, s, e, s * 31u + e);
+            double dt = now() - t0;
+            kt_tourney_free(t);
+            calls++;
+            total += dt;
+            if (dt > worst) worst = dt;
+            if (st == KT_OK) tours++;
+            else if (st == KT_ENOTOUR) none++;
+            else gaveup++;
+        }
+    kt_graph_free(g);
+    printf("%ux%u, both ends given: %zu pairs, %zu tours, %zu proved impossible, %zu gave up; "
+           "%.3f ms per call, slowest %.3f s\n",
+           w, h, calls, tours, none, gaveup, calls ? total / (double)calls * 1e3 : 0.0, worst);
+    return gaveup != 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc >= 4 && strcmp(argv[1], "pairs") == 0)
+        return bench_pairs((uint32_t)atoi(argv[2]), (uint32_t)atoi(argv[3]),
+                           argc >= 5 ? (uint32_t)atoi(argv[4]) : 1u);
     if (argc >= 2 && strcmp(argv[1], "closed") == 0) return bench_closed(argc - 2, argv + 2);
     if (argc >= 2 && strcmp(argv[1], "methods") == 0)
         return bench_methods(argc >= 3 ? atof(argv[2]) : 60.0, argc >= 4 ? argv[3] : NULL);
-    fprintf(stderr, "usage: bench_generate closed [n ...] | methods [seconds per method [name part]]\n");
+    fprintf(stderr, "usage: bench_generate closed [n ...] | methods [seconds per method [name part]] | "
+                    "pairs W H [step]\n");
     return 2;
 }
