@@ -8,17 +8,12 @@
  */
 #include <knight/knight.h>
 
+#include "bench_clock.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 typedef struct sink {
     char *buf;
@@ -72,25 +67,25 @@ int main(int argc, char **argv)
                 succ[(size_t)y * n + x] = (y - y % 6 + s / 6) * n + (x - x % 6 + s % 6);
             }
         kt_tourney *t = NULL;
-        double t0 = now();
+        double t0 = bench_now();
         kt_status st = kt_tourney_from_successors(&t, g, succ, cells, NULL, NULL);
-        report("validate + build (from successors)", now() - t0, cells);
+        report("validate + build (from successors)", bench_now() - t0, cells);
         if (st != KT_OK || kt_tourney_size(t) != cells / 36) return 1;
-        t0 = now();
+        t0 = bench_now();
         kt_tourney_successors(t, succ, cells);
-        report("canonical successors", now() - t0, cells);
+        report("canonical successors", bench_now() - t0, cells);
         uint64_t mc[8];
-        t0 = now();
+        t0 = bench_now();
         kt_tourney_move_counts(t, mc);
-        report("move counts", now() - t0, cells);
+        report("move counts", bench_now() - t0, cells);
         sink s = {NULL, 0, 0};
-        t0 = now();
+        t0 = bench_now();
         st = kt_tourney_write(t, KT_FORMAT_MOVES, 0, KT_CELL_NONE, to_sink, &s);
-        report("write move digits", now() - t0, cells);
+        report("write move digits", bench_now() - t0, cells);
         kt_tourney *u = NULL;
-        t0 = now();
+        t0 = bench_now();
         st = kt_tourney_parse(&u, g, s.buf, s.len, KT_FORMAT_MOVES, 0, NULL, NULL, NULL, NULL, NULL);
-        report("parse move digits", now() - t0, cells);
+        report("parse move digits", bench_now() - t0, cells);
         if (st != KT_OK || !kt_tourney_equal(t, u)) return 1;
         kt_tourney_free(u);
         free(s.buf);

@@ -9,23 +9,18 @@
  */
 #include <knight/knight.h>
 
+#include "bench_clock.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static void layer(void *user, uint64_t cell, uint64_t states)
 {
     double *t0 = user;
     fprintf(stderr, "  cell %3llu: %12llu states  %8.1f s\n", (unsigned long long)cell,
-            (unsigned long long)states, now() - *t0);
+            (unsigned long long)states, bench_now() - *t0);
 }
 
 static int one(uint32_t w, uint32_t h, const char *kind, unsigned threads, int trace)
@@ -40,7 +35,7 @@ static int one(uint32_t w, uint32_t h, const char *kind, unsigned threads, int t
     else if (strcmp(kind, "symmetric") == 0) opt.flags = KT_COUNT_SYMMETRIC;
     else if (strcmp(kind, "classes") == 0) opt.flags = KT_COUNT_CLASSES;
     else if (strcmp(kind, "symclasses") == 0) opt.flags = KT_COUNT_CLASSES | KT_COUNT_SYMMETRIC;
-    double t0 = now();
+    double t0 = bench_now();
     if (trace) {
         opt.layer = layer;
         opt.layer_user = &t0;
@@ -48,7 +43,7 @@ static int one(uint32_t w, uint32_t h, const char *kind, unsigned threads, int t
     kt_count_value v;
     kt_count_stats st;
     kt_status s = kt_count_tours(g, &opt, &v, &st);
-    double t = now() - t0;
+    double t = bench_now() - t0;
     kt_graph_free(g);
     if (s != KT_OK) {
         printf("%ux%u %-10s %s\n", w, h, kind, kt_strerror(s));

@@ -23,17 +23,12 @@
  */
 #include <knight/knight.h>
 
+#include "bench_clock.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* A bump arena: memory is faulted in once and reused by every run. */
 typedef struct arena {
@@ -69,7 +64,7 @@ static volatile uint64_t sink_sum;
 /* Floor: write i to a fresh 4-byte-per-cell array and read it back. */
 static double floor_run(size_t n, uint32_t *reuse)
 {
-    double t0 = now();
+    double t0 = bench_now();
     uint32_t *a = reuse ? reuse : malloc(n * sizeof *a);
     if (a == NULL) return -1;
     for (size_t i = 0; i < n; i++) a[i] = (uint32_t)i;
@@ -77,7 +72,7 @@ static double floor_run(size_t n, uint32_t *reuse)
     for (size_t i = 0; i < n; i++) s += a[i];
     sink_sum = s;
     if (!reuse) free(a);
-    return now() - t0;
+    return bench_now() - t0;
 }
 
 static int bench_closed(int argc, char **argv)
@@ -108,16 +103,16 @@ static int bench_closed(int argc, char **argv)
         memset(fl, 0, cells * sizeof *fl);
         for (int r = 0; r < RUNS; r++) {
             kt_tourney *t = NULL;
-            double t0 = now();
+            double t0 = bench_now();
             kt_status st = kt_generate_closed_tour(&t, g, (uint64_t)r);
-            cold[r] = now() - t0;
+            cold[r] = bench_now() - t0;
             if (st != KT_OK || !kt_tourney_is_closed_tour(t)) return 1;
             kt_tourney_free(t);
             fcold[r] = floor_run(cells, NULL);
             ar.used = graph_used;
-            t0 = now();
+            t0 = bench_now();
             st = kt_generate_closed_tour(&t, ga, (uint64_t)r);
-            warm[r] = now() - t0;
+            warm[r] = bench_now() - t0;
             if (st != KT_OK) return 1;
             kt_tourney_free(t);
             fwarm[r] = floor_run(cells, fl);
@@ -190,9 +185,9 @@ static int bench_methods(double budget, const char *only)
             /* at least one run; up to 20 or one second (or 1/10 of the budget) */
             while (runs < 20 && (runs == 0 || (secs < 1.0 && spent + secs < budget))) {
                 kt_tourney *t = NULL;
-                double t0 = now();
+                double t0 = bench_now();
                 kt_status st = run_one(&ms[i], g, (uint64_t)runs * 1000003u + n, &t);
-                secs += now() - t0;
+                secs += bench_now() - t0;
                 runs++;
                 last = st;
                 if (st == KT_OK) {
@@ -224,9 +219,9 @@ static int bench_pairs(uint32_t w, uint32_t h, uint32_t step)
             unsigned cs = (s % w + s / w) & 1u, ce = (e % w + e / w) & 1u;
             if ((n & 1) ? (cs || ce) : cs == ce) continue;
             kt_tourney *t = NULL;
-            double t0 = now();
+            double t0 = bench_now();
             kt_status st = kt_generate_open_tour(&t, g, s, e, s * 31u + e);
-            double dt = now() - t0;
+            double dt = bench_now() - t0;
             kt_tourney_free(t);
             calls++;
             total += dt;

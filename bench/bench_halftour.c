@@ -15,26 +15,13 @@
  */
 #include <knight/knight.h>
 
+#include "bench_clock.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
-
-static double wall(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static double cpu(void)
-{
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +
-           (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
-}
 
 static double peak_mib(void)
 {
@@ -67,10 +54,10 @@ static void print_u128(uint64_t hi, uint64_t lo)
 static int bench_enum(unsigned threads)
 {
     printf("8x8 lower half-tours, %u threads\n", threads);
-    double w0 = wall(), c0 = cpu();
+    double w0 = bench_now(), c0 = bench_cpu();
     kt_halftours *h = NULL;
     kt_status st = kt_halftours_enumerate(&h, 8, 4, 4, threads, NULL, NULL);
-    double w1 = wall(), c1 = cpu();
+    double w1 = bench_now(), c1 = bench_cpu();
     if (st != KT_OK) {
         fprintf(stderr, "enumerate: %s\n", kt_strerror(st));
         return 1;
@@ -117,7 +104,7 @@ static int bench_join(uint32_t w, uint32_t hgt, uint32_t split, unsigned threads
     printf("closed tours of %ux%u by McKay's join, upper half %u rows, %u threads\n", w, hgt,
            split, threads);
     uint32_t DU = split, DL = hgt - split;
-    double w0 = wall(), c0 = cpu();
+    double w0 = bench_now(), c0 = bench_cpu();
     kt_halftours *lo_h = NULL, *up_h = NULL;
     kt_status st = kt_halftours_enumerate(&lo_h, w, DL, DU, threads, NULL, NULL);
     if (st == KT_OK && DL != DU) st = kt_halftours_enumerate(&up_h, w, DU, DL, threads, NULL, NULL);
@@ -125,14 +112,14 @@ static int bench_join(uint32_t w, uint32_t hgt, uint32_t split, unsigned threads
         fprintf(stderr, "enumerate: %s\n", kt_strerror(st));
         return 1;
     }
-    double w1 = wall(), c1 = cpu();
+    double w1 = bench_now(), c1 = bench_cpu();
     printf("  halves: %zu lower and %zu upper path structures, %.2f s wall, %.2f s CPU\n",
            kt_halftours_count(lo_h), kt_halftours_count(up_h ? up_h : lo_h), w1 - w0, c1 - c0);
     __extension__ typedef unsigned __int128 u128;
     u128 sum = 0;
     for (uint32_t i = first; i <= last && i < shards; i++) {
         uint64_t hi = 0, lo = 0;
-        double ws = wall(), cs = cpu();
+        double ws = bench_now(), cs = bench_cpu();
         st = kt_halftours_join_shard(lo_h, up_h ? up_h : lo_h, i, shards, threads, NULL, NULL,
                                      &hi, &lo);
         if (st != KT_OK) {
@@ -145,12 +132,12 @@ static int bench_join(uint32_t w, uint32_t hgt, uint32_t split, unsigned threads
         if (shards > 1) {
             printf("  shard %u/%u: ", i, shards);
             print_u128(hi, lo);
-            printf("  (%.2f s wall, %.2f s CPU, peak RSS so far %.0f MiB)\n", wall() - ws,
-                   cpu() - cs, peak_mib());
+            printf("  (%.2f s wall, %.2f s CPU, peak RSS so far %.0f MiB)\n", bench_now() - ws,
+                   bench_cpu() - cs, peak_mib());
             fflush(stdout);
         }
     }
-    double w2 = wall(), c2 = cpu();
+    double w2 = bench_now(), c2 = bench_cpu();
     kt_halftours_free(lo_h);
     kt_halftours_free(up_h);
     printf("  join: %.2f s wall, %.2f s CPU; peak RSS %.0f MiB\n", w2 - w1, c2 - c1, peak_mib());

@@ -12,6 +12,8 @@
  */
 #include <knight/knight.h>
 
+#include "bench_clock.h"
+
 #include "../tests/rails_boards.h"
 
 #include <math.h>
@@ -20,20 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static double wall(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static double cpu(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* ---- generators ---------------------------------------------------------
  * A generator makes a closed tour of the board from a seed (or returns an
@@ -141,11 +129,11 @@ static void bench_speed(uint32_t maxside)
         kt_tourney *tour = NULL;
         for (unsigned r = 0; r < reps; r++) {
             kt_tourney *t = NULL;
-            double c0 = cpu();
+            double c0 = bench_cpu();
             kt_status st = kt_block_tourney(&t, g);
-            double c1 = cpu();
+            double c1 = bench_cpu();
             if (st == KT_OK) st = kt_join(t, r);
-            double c2 = cpu();
+            double c2 = bench_cpu();
             if (st != KT_OK || kt_tourney_size(t) != 1) {
                 printf("join failed at %u: %s\n", n, kt_status_name(st));
                 kt_tourney_free(t);
@@ -159,9 +147,9 @@ static void bench_speed(uint32_t maxside)
         for (unsigned r = 0; r < reps && tour != NULL; r++) {
             kt_tourney *t = NULL;
             if (kt_tourney_copy(&t, tour) != KT_OK) break;
-            double c0 = cpu();
+            double c0 = bench_cpu();
             kt_status st = kt_obfuscate(t, 0, 1000 + r);
-            double c1 = cpu();
+            double c1 = bench_cpu();
             if (st != KT_OK || kt_tourney_size(t) != 1) printf("obfuscate failed at %u: %s\n", n, kt_status_name(st));
             if (c1 - c0 < best_o) best_o = c1 - c0;
             kt_tourney_free(t);
@@ -303,9 +291,9 @@ static void bench_handle(uint32_t n)
     kt_shatter(t, 2);
     printf("shattered tour: %zu cycles\n", kt_tourney_size(t));
     kt_rails *r = NULL;
-    double c0 = cpu();
+    double c0 = bench_cpu();
     if (kt_rails_new(&r, t) != KT_OK) return;
-    double c1 = cpu();
+    double c1 = bench_cpu();
     size_t nr = kt_rails_count(r);
     printf("kt_rails_new: %zu rails, %.4f us/cell\n", nr, (c1 - c0) * 1e6 / ((double)n * n));
     /* switch every snapshot rail that is still a rail, in a random order */
@@ -318,9 +306,9 @@ static void bench_handle(uint32_t n)
         kt_rails_get(r, (size_t)(x % nr), &rl);
         if (!kt_rail_is_rail(t, rl)) continue;
         kt_switch_effect e;
-        double a = cpu();
+        double a = bench_cpu();
         if (kt_rails_switch(r, rl, &e) != KT_OK) break;
-        tm[e] += cpu() - a;
+        tm[e] += bench_cpu() - a;
         cnt[e]++;
     }
     static const char *nm[3] = {"merge", "split", "keep"};
@@ -338,9 +326,9 @@ static void bench_handle(uint32_t n)
         kt_rails_get(r, (size_t)(x % nr), &rl);
         if (kt_rails_joins(r, rl, NULL, NULL) != 0) continue;
         kt_switch_effect e;
-        double a = cpu();
+        double a = bench_cpu();
         if (kt_rails_switch(r, rl, &e) != KT_OK) break;
-        tm[e] += cpu() - a;
+        tm[e] += bench_cpu() - a;
         cnt[e]++;
     }
     printf("within cycles only:\n");
@@ -402,9 +390,9 @@ static void bench_uniform6(unsigned long chain)
     static enum6 E;
     memset(&E, 0, sizeof E);
     E.used[0] = 1;
-    double w0 = wall();
+    double w0 = bench_now();
     enum6_rec(&E, 0, 1);
-    printf("closed tours: %llu (%.1f s)\n", (unsigned long long)E.tours, wall() - w0);
+    printf("closed tours: %llu (%.1f s)\n", (unsigned long long)E.tours, bench_now() - w0);
     double v[8];
     for (int i = 0; i < 8; i++) v[i] = E.mov[i] / (double)E.tours;
     print_row("uniform moves", v, false);
@@ -457,7 +445,7 @@ static void bench_stress(unsigned long runs)
     for (size_t i = 0; i < sizeof rect / sizeof rect[0]; i++)
         boards[nb][0] = rect[i][0], boards[nb][1] = rect[i][1], nb++;
     unsigned long per = runs / nb + 1, done = 0, bad = 0;
-    double w0 = wall();
+    double w0 = bench_now();
     for (size_t b = 0; b < nb; b++) {
         kt_graph *g = NULL;
         kt_tourney *tour = NULL;
@@ -468,7 +456,7 @@ static void bench_stress(unsigned long runs)
             continue;
         }
         unsigned long bad_here = 0;
-        double b0 = wall();
+        double b0 = bench_now();
         for (unsigned long s = 0; s < per && done < runs; s++, done++) {
             kt_tourney *t = NULL;
             kt_tourney_copy(&t, tour);
@@ -482,12 +470,12 @@ static void bench_stress(unsigned long runs)
             kt_tourney_free(t);
         }
         printf("%3ux%-3u %7lu runs, %lu failed, %.1f us/run\n", boards[b][0], boards[b][1], per,
-               bad_here, (wall() - b0) * 1e6 / (double)per);
+               bad_here, (bench_now() - b0) * 1e6 / (double)per);
         bad += bad_here;
         kt_tourney_free(tour);
         kt_graph_free(g);
     }
-    printf("total %lu runs, %lu failed, %.1f s\n\n", done, bad, wall() - w0);
+    printf("total %lu runs, %lu failed, %.1f s\n\n", done, bad, bench_now() - w0);
 }
 
 int main(int argc, char **argv)

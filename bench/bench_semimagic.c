@@ -14,28 +14,14 @@
  */
 #include <knight/knight.h>
 
+#include "bench_clock.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <time.h>
 
 #include "../tests/semimagic_data.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static double cpu(void)
-{
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 +
-           (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
-}
 
 static void image(int t, const uint32_t *num, uint32_t *img)
 {
@@ -80,7 +66,7 @@ static int on_solution(void *user, const kt_semimagic_solution *s)
     if (which >= 0) f->seed_hit[which] = 1;
     uint64_t rev = kt_semimagic_solution_reverse_class(s);
     printf("  %6.1f s  class %llu: %u images, %u satisfy the rule, reversal class %lld, seed #%d\n",
-           now() - f->t0, (unsigned long long)kt_semimagic_solution_class(s),
+           bench_now() - f->t0, (unsigned long long)kt_semimagic_solution_class(s),
            kt_semimagic_solution_class_size(s), kt_semimagic_solution_class_satisfying(s),
            rev == KT_SM_NO_CLASS ? -1LL : (long long)rev, which + 1);
     if (f->verbose)
@@ -99,10 +85,10 @@ static double last_report, bench_t0;
 static int bench_progress(void *user, uint64_t done, uint64_t total)
 {
     (void)user;
-    double t = now();
+    double t = bench_now();
     if (t - last_report >= 30.0 || done == total) {
         fprintf(stderr, "  progress %llu/%llu subtrees, %.0f s, cpu %.0f s\n", (unsigned long long)done,
-                (unsigned long long)total, t - bench_t0, cpu());
+                (unsigned long long)total, t - bench_t0, bench_cpu());
         last_report = t;
     }
     return 0;
@@ -116,7 +102,7 @@ static kt_semimagic_opts *opts(unsigned flags, int rule, unsigned threads)
     if (rule) kt_semimagic_opts_set_puzzle_rule(o);
     kt_semimagic_opts_set_threads(o, threads);
     kt_semimagic_opts_set_progress(o, bench_progress, NULL);
-    bench_t0 = last_report = now();
+    bench_t0 = last_report = bench_now();
     return o;
 }
 
@@ -129,10 +115,10 @@ static int run_nested(int rule, unsigned threads)
     uint64_t classes = 0, sols = 0;
     printf("nested 8x8, %s, %u thread(s):\n", rule ? "puzzle rule" : "any start and end", threads);
     fflush(stdout);
-    double c0 = cpu();
-    f.t0 = now();
+    double c0 = bench_cpu();
+    f.t0 = bench_now();
     kt_status st = kt_semimagic_search(o, on_solution, &f, &classes, &sols);
-    double wall = now() - f.t0, c = cpu() - c0;
+    double wall = bench_now() - f.t0, c = bench_cpu() - c0;
     int hits = 0;
     for (int i = 0; i < 8; i++) hits += f.seed_hit[i];
     printf("  status %s: %llu classes, %llu numberings satisfying the constraints, "
@@ -146,10 +132,10 @@ static int run_magic(unsigned threads)
 {
     kt_semimagic_opts *o = opts(KT_SM_NESTED | KT_SM_MAGIC, 1, threads);
     int exists = -1;
-    double c0 = cpu(), t0 = now();
+    double c0 = bench_cpu(), t0 = bench_now();
     kt_status st = kt_semimagic_exists(o, &exists, NULL);
     printf("magic nested 8x8, puzzle rule, %u thread(s): status %s, %s; wall %.1f s, cpu %.1f s\n",
-           threads, kt_status_name(st), exists ? "one exists" : "none exists", now() - t0, cpu() - c0);
+           threads, kt_status_name(st), exists ? "one exists" : "none exists", bench_now() - t0, bench_cpu() - c0);
     kt_semimagic_opts_free(o);
     return st != KT_OK || exists != 0;
 }
@@ -165,9 +151,9 @@ static int run_complete(void)
         kt_semimagic_opts *o = opts(KT_SM_NESTED, 1, 1);
         kt_semimagic_opts_set_grid(o, grid, 64);
         uint64_t classes = 0, sols = 0;
-        double t0 = now();
+        double t0 = bench_now();
         kt_status st = kt_semimagic_search(o, NULL, NULL, &classes, &sols);
-        double t = now() - t0;
+        double t = bench_now() - t0;
         if (t > worst) worst = t;
         printf("complete seed #%d from 8 numbers: %s, %llu completion(s), %.3f s\n", i + 1,
                kt_status_name(st), (unsigned long long)sols, t);

@@ -297,6 +297,21 @@ static kt_status run_one(ctx *c, enum sym s, bool open, const char *suffix, kti_
     return st;
 }
 
+/* Whether cg has a Hamiltonian cycle (path): one thread, counts clamped. */
+static kt_status decide(const kti_cgraph *cg, const kt_allocator *al, uint64_t max_states, bool *yes)
+{
+    kti_frontier_opts fo;
+    memset(&fo, 0, sizeof fo);
+    fo.threads = 1;
+    fo.alloc = al;
+    fo.max_states = max_states;
+    fo.exists_only = true;
+    kti_u128 cnt = 0;
+    kt_status st = kti_frontier_count(cg, &fo, &cnt);
+    if (st == KT_OK) *yes = cnt != 0;
+    return st;
+}
+
 /* Whether g has a closed tour: the frontier DP with clamped counts (and its
  * lookahead).  Decides masked boards and leapers the search cannot settle. */
 kt_status kti_tour_exists(const kt_graph *g, uint64_t max_states, bool *yes)
@@ -311,16 +326,8 @@ kt_status kti_tour_exists(const kt_graph *g, uint64_t max_states, bool *yes)
     bool loops;
     kt_status st = build_cg(&o, SYM_ID, false, &cg, &loops);
     if (st != KT_OK) return st;
-    kti_frontier_opts fo;
-    memset(&fo, 0, sizeof fo);
-    fo.threads = 1;
-    fo.alloc = &g->alloc;
-    fo.max_states = max_states;
-    fo.exists_only = true;
-    kti_u128 cnt = 0;
-    st = kti_frontier_count(&cg, &fo, &cnt);
+    st = decide(&cg, &g->alloc, max_states, yes);
     cg_free(&cg, &g->alloc);
-    if (st == KT_OK) *yes = cnt != 0;
     return st;
 }
 
@@ -375,15 +382,7 @@ kt_status kti_path_exists(const kt_graph *g, kt_cell a, kt_cell b, uint64_t max_
             if (ov == va || ov == vb) xg.to[k++] = x;
         }
         xg.start[n + 1] = (uint32_t)k;
-        kti_frontier_opts fo;
-        memset(&fo, 0, sizeof fo);
-        fo.threads = 1;
-        fo.alloc = al;
-        fo.max_states = max_states;
-        fo.exists_only = true;
-        kti_u128 cnt = 0;
-        st = kti_frontier_count(&xg, &fo, &cnt);
-        if (st == KT_OK) *yes = cnt != 0;
+        st = decide(&xg, al, max_states, yes);
     }
     cg_free(&xg, al);
     cg_free(&cg, al);

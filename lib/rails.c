@@ -97,6 +97,16 @@ static inline void rail_switch(uint8_t *mv, const int64_t *off, size_t u, unsign
     mv[w] = pair_replace(mv[w], a ^ 4u, b ^ 4u);
 }
 
+/* One step along a cycle: arrived at c by move *out, leave by the other
+ * move of c's pair; returns the next cell and updates *out. */
+static inline size_t step_on(const uint8_t *mv, const int64_t *off, size_t c, unsigned *out)
+{
+    uint8_t p = mv[c];
+    unsigned back = *out ^ 4u;
+    *out = (p & 15u) == back ? (unsigned)(p >> 4) : (p & 15u);
+    return (size_t)((int64_t)c + off[*out]);
+}
+
 /* Label each cycle 0..k-1 (holes NO_LABEL); returns k. */
 static size_t label_cycles(const uint8_t *mv, size_t n, const int64_t *off, uint32_t *lab)
 {
@@ -107,14 +117,7 @@ static size_t label_cycles(const uint8_t *mv, size_t n, const int64_t *off, uint
         uint32_t id = (uint32_t)k++;
         lab[s] = id;
         unsigned out = mv[s] & 15u;
-        size_t c = (size_t)((int64_t)s + off[out]);
-        while (c != s) {
-            lab[c] = id;
-            uint8_t p = mv[c];
-            unsigned back = out ^ 4u;
-            out = (p & 15u) == back ? (unsigned)(p >> 4) : (p & 15u);
-            c = (size_t)((int64_t)c + off[out]);
-        }
+        for (size_t c = (size_t)((int64_t)s + off[out]); c != s; c = step_on(mv, off, c, &out)) lab[c] = id;
     }
     return k;
 }
@@ -129,14 +132,7 @@ static size_t count_cycles_stamp(const uint8_t *mv, size_t n, const int64_t *off
         k++;
         seen[s] = gen;
         unsigned out = mv[s] & 15u;
-        size_t c = (size_t)((int64_t)s + off[out]);
-        while (c != s) {
-            seen[c] = gen;
-            uint8_t p = mv[c];
-            unsigned back = out ^ 4u;
-            out = (p & 15u) == back ? (unsigned)(p >> 4) : (p & 15u);
-            c = (size_t)((int64_t)c + off[out]);
-        }
+        for (size_t c = (size_t)((int64_t)s + off[out]); c != s; c = step_on(mv, off, c, &out)) seen[c] = gen;
     }
     return k;
 }
@@ -758,14 +754,9 @@ static void h_number(kt_rails *r, uint32_t A, size_t start)
     r->cyc[start] = A;
     r->pos[start] = i++;
     unsigned out = mv[start] & 15u;
-    size_t c = (size_t)((int64_t)start + off[out]);
-    while (c != start) {
+    for (size_t c = (size_t)((int64_t)start + off[out]); c != start; c = step_on(mv, off, c, &out)) {
         r->cyc[c] = A;
         r->pos[c] = i++;
-        uint8_t p = mv[c];
-        unsigned back = out ^ 4u;
-        out = (p & 15u) == back ? (unsigned)(p >> 4) : (p & 15u);
-        c = (size_t)((int64_t)c + off[out]);
     }
     r->len[A] = i;
     r->numbered[A] = 1;

@@ -4,19 +4,12 @@
  * tours fixed by each symmetry, hence the Burnside classes). */
 #include <knight/knight.h>
 
+#include "check.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int failures;
-
-#define CHECK(cond)                                                              \
-    do {                                                                         \
-        if (!(cond)) {                                                           \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-            failures++;                                                          \
-        }                                                                        \
-    } while (0)
 
 static uint64_t count(uint32_t w, uint32_t h, unsigned flags, unsigned threads)
 {
@@ -359,6 +352,5 @@ int main(void)
         CHECK(kt_count_tours(g, NULL, &v1, NULL) == KT_EOVERFLOW);
         kt_graph_free(g);
     }
-    if (failures) fprintf(stderr, "%d failures\n", failures);
-    return failures ? 1 : 0;
+    return check_done("count");
 }

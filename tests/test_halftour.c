@@ -10,19 +10,12 @@
  */
 #include <knight/knight.h>
 
+#include "check.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int failures = 0;
-
-#define CHECK(cond)                                                                   \
-    do {                                                                              \
-        if (!(cond)) {                                                                \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);  \
-            failures++;                                                               \
-        }                                                                             \
-    } while (0)
 
 /* ---- brute-force half-tours ---- */
 
@@ -430,9 +423,5 @@ int main(void)
 
     test_compat();
     test_api();
-    if (failures) {
-        fprintf(stderr, "%d checks failed\n", failures);
-        return 1;
-    }
-    return 0;
+    return check_done("halftour");
 }

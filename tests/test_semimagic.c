@@ -8,6 +8,8 @@
  */
 #include <knight/knight.h>
 
+#include "check.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,15 +17,6 @@
 
 #include "semimagic_data.h"
 
-static int failures;
-
-#define CHECK(cond)                                                                  \
-    do {                                                                             \
-        if (!(cond)) {                                                               \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-            failures++;                                                              \
-        }                                                                            \
-    } while (0)
 
 /* ---- helpers ---- */
 
@@ -530,10 +523,5 @@ int main(void)
     RUN(test_asymmetric_constraints);
     RUN(test_6x6_closed);
     RUN(test_magic);
-    if (failures) {
-        fprintf(stderr, "%d check(s) failed\n", failures);
-        return 1;
-    }
-    printf("semimagic: all tests passed\n");
-    return 0;
+    return check_done("semimagic");
 }
