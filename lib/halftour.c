@@ -6,16 +6,13 @@
  * engine of halftour_dp.c.  Cells of local rows 0 and 1 stay in the state
  * to the end, so the last layer is exactly the set of path structures.
  *
- * Join: a second frontier pass starts from the lower path structures and
- * adds the upper boundary cells one by one with their crossing steps; every
- * lower cell must end with two edges.  What is left describes the upper
- * side: for each upper boundary cell its number of crossing steps (which
- * is its type in an upper half-tour) and the pairing of the upper path
- * ends that the lower half and the crossing steps realise.  Grouped by
- * type, each upper structure of a type is matched against these pairings:
- * the tour closes exactly when the two pairings form a single cycle.
+ * Join (halftour_join.c): one upper type at a time, every set of crossing
+ * steps that meets it, every lower structure of the lower type those steps
+ * leave; the pairings of the upper ends they realise are summed in a small
+ * table and matched against the upper structures of the type (a tour
+ * exactly when the two pairings form one cycle).
  */
-#include "halftour_dp.h"
+#include "halftour_join.h"
 
 #include <stdlib.h>
 
@@ -51,40 +48,6 @@ static inline unsigned nib(uint64_t k, unsigned i)
 }
 
 /* ---- sorting ---- */
-
-/* LSD radix sort of (key, value) pairs by key, 16 bits a pass. */
-static bool sort_pairs(const kt_allocator *al, kti_hent *a, size_t n)
-{
-    if (n < 2) return true;
-    kti_hent *tmp = kti_alloc(al, n * sizeof *tmp);
-    size_t *cnt = kti_alloc(al, 65536 * sizeof *cnt);
-    if (tmp == NULL || cnt == NULL) {
-        kti_free(al, tmp);
-        kti_free(al, cnt);
-        return false;
-    }
-    kti_hent *src = a, *dst = tmp;
-    for (unsigned pass = 0; pass < 4; pass++) {
-        unsigned sh = 16 * pass;
-        memset(cnt, 0, 65536 * sizeof *cnt);
-        for (size_t i = 0; i < n; i++) cnt[(src[i].lo >> sh) & 0xFFFF]++;
-        if (cnt[(src[0].lo >> sh) & 0xFFFF] == n) continue;
-        size_t sum = 0;
-        for (size_t b = 0; b < 65536; b++) {
-            size_t c = cnt[b];
-            cnt[b] = sum;
-            sum += c;
-        }
-        for (size_t i = 0; i < n; i++) dst[cnt[(src[i].lo >> sh) & 0xFFFF]++] = src[i];
-        kti_hent *t = src;
-        src = dst;
-        dst = t;
-    }
-    if (src != a) memcpy(a, src, n * sizeof *a);
-    kti_free(al, tmp);
-    kti_free(al, cnt);
-    return true;
-}
 
 /* LSD radix sort of 32-bit values, 16 bits a pass; tmp holds n values. */
 static void sort_u32(uint32_t *a, uint32_t *tmp, size_t n, size_t *cnt)
@@ -346,7 +309,7 @@ static kt_status enumerate(kt_halftours **out, uint32_t W, uint32_t D, uint32_t 
         fin[i].lo = canon_key(code, h->ncb);
         fin[i].hi = 0;
     }
-    if (!sort_pairs(al, fin, nfin)) goto nomem;
+    if (!kti_hdp_sort(al, fin, nfin)) goto nomem;
     h->n = nfin;
     h->keys = kti_alloc(al, (nfin ? nfin : 1) * sizeof *h->keys);
     h->counts = kti_alloc(al, (nfin ? nfin : 1) * sizeof *h->counts);
@@ -521,386 +484,21 @@ int kt_halftour_types_compatible(uint32_t width, const uint8_t *a_lower, const u
     return compat_rec(width, cap, b_upper, 0) ? 1 : 0;
 }
 
-/* ---- the join ---- */
+/* ---- the join (halftour_join.c) ---- */
 
-static kt_status build_join(const kt_allocator *al, uint32_t W, uint32_t DL, uint32_t DU,
-                            kti_hstep **out, size_t *nsteps)
+static kti_half_view view_of(const kt_halftours *h)
 {
-    unsigned rl = DL >= 2 ? 2 : 1, ru = DU >= 2 ? 2 : 1;
-    size_t n = (size_t)W * ru;
-    kti_hstep *st = kti_calloc(al, n, sizeof *st);
-    if (st == NULL) return KT_ENOMEM;
-    /* Upper cells in order x-major: step s = x * ru + r. */
-    int lastof[KT_HALFTOUR_MAX_CELLS];
-    for (unsigned i = 0; i < KT_HALFTOUR_MAX_CELLS; i++) lastof[i] = 0;
-    for (size_t s = 0; s < n; s++) {
-        uint32_t x = (uint32_t)(s / ru), r = (uint32_t)(s % ru);
-        kti_hstep *p = &st[s];
-        p->slot = (uint8_t)(2 * W + r * W + x);
-        int cand[4][2];
-        int nc = 0;
-        if (r == 0) {
-            cand[nc][0] = (int)x - 2, cand[nc++][1] = 0;
-            cand[nc][0] = (int)x + 2, cand[nc++][1] = 0;
-            if (rl >= 2) {
-                cand[nc][0] = (int)x - 1, cand[nc++][1] = 1;
-                cand[nc][0] = (int)x + 1, cand[nc++][1] = 1;
-            }
-        } else {
-            cand[nc][0] = (int)x - 1, cand[nc++][1] = 0;
-            cand[nc][0] = (int)x + 1, cand[nc++][1] = 0;
-        }
-        for (int k = 0; k < nc; k++) {
-            if (cand[k][0] < 0 || cand[k][0] >= (int)W) continue;
-            unsigned li = (unsigned)cand[k][1] * W + (unsigned)cand[k][0];
-            p->nb[p->nnb++] = (uint8_t)li;
-            lastof[li] = (int)s;
-        }
-    }
-    uint32_t live = 0;
-    for (unsigned i = 0; i < rl * W; i++) live |= 1u << i;
-    for (size_t s = 0; s < n; s++) {
-        kti_hstep *p = &st[s];
-        list_sorted(live, &p->nin, p->in);
-        live |= 1u << p->slot;
-        for (unsigned i = 0; i < rl * W; i++) {
-            if (lastof[i] != (int)s) continue;
-            uint8_t k = p->nfin++;
-            p->fin[k] = (uint8_t)i;
-            p->finmask[k] = 4u;
-            p->finclear[k] = 1;
-            live &= ~(1u << i);
-        }
-        list_sorted(live, &p->nout, p->out);
-    }
-    *out = st;
-    *nsteps = n;
-    return KT_OK;
-}
-
-/* Type-prefix filter of the join: after step s the crossing degrees of the
- * upper cells 0..s (in step order) must begin the type of some upper
- * structure.  One bitmap per step, indexed by the prefix in base 3. */
-typedef struct pfilter {
-    size_t nsteps;
-    uint8_t slot[KT_HALFTOUR_MAX_CELLS];     /* slot of upper cell of step s */
-    uint8_t *bits[KT_HALFTOUR_MAX_CELLS];
-} pfilter;
-
-static inline unsigned join_type_digit(unsigned code)
-{
-    return code == 0 ? 0u : code == 1 ? 2u : 1u;
-}
-
-static bool prefix_ok(const void *ctx, size_t step, const uint8_t *codes)
-{
-    const pfilter *f = ctx;
-    size_t v = 0;
-    for (size_t s = 0; s <= step; s++) v = v * 3 + join_type_digit(codes[f->slot[s]]);
-    return (f->bits[step][v >> 3] >> (v & 7)) & 1u;
-}
-
-static void pfilter_free(const kt_allocator *al, pfilter *f)
-{
-    for (size_t s = 0; s < KT_HALFTOUR_MAX_CELLS; s++) kti_free(al, f->bits[s]);
-}
-
-static kt_status pfilter_build(const kt_allocator *al, pfilter *f, const kti_hstep *steps,
-                               size_t nsteps, const kt_halftours *upper)
-{
-    memset(f, 0, sizeof *f);
-    f->nsteps = nsteps;
-    size_t pow3 = 1;
-    for (size_t s = 0; s < nsteps; s++) {
-        f->slot[s] = steps[s].slot;
-        pow3 *= 3;
-        f->bits[s] = kti_calloc(al, pow3 / 8 + 1, 1);
-        if (f->bits[s] == NULL) {
-            pfilter_free(al, f);
-            return KT_ENOMEM;
-        }
-    }
-    unsigned base = 2 * upper->width;
-    for (size_t i = 0; i < upper->n; i++) {
-        uint64_t k = upper->keys[i];
-        size_t v = 0;
-        for (size_t s = 0; s < nsteps; s++) {
-            v = v * 3 + type_of_code(nib(k, (unsigned)(f->slot[s] - base)));
-            f->bits[s][v >> 3] |= (uint8_t)(1u << (v & 7));
-        }
-    }
-    return KT_OK;
-}
-
-typedef struct jitem {
-    uint32_t type;
-    uint32_t k;        /* path ends */
-    uint64_t pair;     /* 4 bits per end: the index of its partner end */
-    uint64_t cnt;
-} jitem;
-
-static int cmp_jitem(const void *x, const void *y)
-{
-    const jitem *a = x, *b = y;
-    return (a->type > b->type) - (a->type < b->type);
-}
-
-/* Fill type, k and pair from per-cell codes, given what the codes mean. */
-static void make_item(jitem *it, const uint8_t *code, unsigned ncb, bool upper_side)
-{
-    it->type = 0;
-    it->k = 0;
-    it->pair = 0;
-    uint8_t endidx[KT_HALFTOUR_MAX_CELLS];
-    uint8_t firstend[32];
-    memset(firstend, 0xFF, sizeof firstend);
-    for (unsigned i = 0; i < ncb; i++) {
-        unsigned v = code[i];
-        unsigned t = upper_side ? type_of_code(v) : (v == 0 ? 0u : v == 1 ? 2u : 1u);
-        it->type |= (uint32_t)t << (2 * i);
-        if (v >= 2) {
-            unsigned e = it->k++;
-            endidx[i] = (uint8_t)e;
-            if (firstend[v] == 0xFF) {
-                firstend[v] = (uint8_t)e;
-            } else {
-                unsigned f = firstend[v];
-                it->pair |= (uint64_t)f << (4 * e);
-                it->pair |= (uint64_t)e << (4 * f);
-            }
-        }
-    }
-    (void)endidx;
-}
-
-static inline bool one_cycle(uint64_t pa, uint64_t pb, unsigned k)
-{
-    unsigned v = 0, steps = 0;
-    do {
-        v = (unsigned)((pa >> (4 * v)) & 15u);
-        v = (unsigned)((pb >> (4 * v)) & 15u);
-        steps++;
-    } while (v != 0);
-    return steps * 2 == k;
-}
-
-typedef struct group {
-    size_t a0, a1, b0, b1;
-} group;
-
-typedef struct cjob {
-    const jitem *A, *B;
-    const group *g;
-    size_t ng;
-    unsigned id, nthreads;
-    u128 sum;
-    bool ovf;
-    atomic_bool *cancel;
-    kti_hprogress *prog;
-    uint64_t units;
-} cjob;
-
-static void combine_worker(void *arg)
-{
-    cjob *j = arg;
-    u128 sum = 0;
-    for (size_t gi = j->id; gi < j->ng; gi += j->nthreads) {
-        if ((gi & 255u) < j->nthreads) {
-            if (atomic_load_explicit(j->cancel, memory_order_relaxed)) return;
-            if (j->id == 0 && j->prog != NULL &&
-                kti_progress_tick(&j->prog->p, j->prog->done + (uint64_t)((double)gi / (double)j->ng * (double)j->units),
-                                  j->prog->total))
-                atomic_store(j->cancel, true);
-        }
-        const group *g = &j->g[gi];
-        for (size_t b = g->b0; b < g->b1; b++) {
-            const jitem *B = &j->B[b];
-            if (B->k == 0) continue;
-            u128 part = 0;
-            for (size_t a = g->a0; a < g->a1; a++) {
-                const jitem *A = &j->A[a];
-                if (one_cycle(A->pair, B->pair, B->k)) part += A->cnt;
-            }
-            if (part != 0 && B->cnt > ~(u128)0 / part) j->ovf = true;
-            u128 add = part * B->cnt;
-            if (sum + add < sum) j->ovf = true;
-            sum += add;
-        }
-    }
-    j->sum = sum;
-}
-
-#define COMBINE_UNITS 16u
-
-/* Shard of a lower structure: the types of its last columns, which stay in
- * the join's states longest, so that states of different shards rarely
- * meet.  Any function works for correctness: the shards partition the
- * lower structures and the count is linear in them. */
-static uint32_t shard_of(uint64_t key, uint32_t W, unsigned ncb, uint32_t count)
-{
-    uint32_t v = 0;
-    for (unsigned i = 0; i < ncb; i++) {
-        unsigned x = i % W;
-        if (x + 3 < W) continue;
-        v = v * 3 + type_of_code(nib(key, i));
-    }
-    uint64_t h = (uint64_t)v * 0x9E3779B97F4A7C15u;
-    return (uint32_t)((h >> 32) % count);
+    kti_half_view v = {h->width, h->depth, h->other, h->ncb, h->n, h->keys, h->counts};
+    return v;
 }
 
 static kt_status join(const kt_halftours *lower, const kt_halftours *upper, unsigned threads,
                       uint32_t shard, uint32_t nshards, kti_hprogress *prog, u128 *result)
 {
-    const kt_allocator *al = &malloc_allocator;
-    uint32_t W = lower->width;
-    kti_hstep *steps = NULL;
-    size_t nsteps = 0;
-    kt_status rc = build_join(al, W, lower->depth, upper->depth, &steps, &nsteps);
-    if (rc != KT_OK) return rc;
-    kti_hent *init = kti_alloc(al, (lower->n ? lower->n : 1) * sizeof *init);
-    if (init == NULL) {
-        kti_free(al, steps);
-        return KT_ENOMEM;
-    }
-    size_t ninit = 0;
-    for (size_t i = 0; i < lower->n; i++) {
-        if (nshards > 1 && shard_of(lower->keys[i], W, lower->ncb, nshards) != shard) continue;
-        init[ninit].lo = lower->keys[i];
-        init[ninit].hi = 0;
-        init[ninit].cnt = lower->counts[i];
-        ninit++;
-    }
-    pfilter pf;
-    rc = pfilter_build(al, &pf, steps, nsteps, upper);
-    if (rc != KT_OK) {
-        kti_free(al, init);
-        kti_free(al, steps);
-        return rc;
-    }
-    kti_hprob prob = {nsteps, steps, true, prefix_ok, &pf};
-    kti_hent *fin = NULL;
-    size_t nfin = 0;
-    uint64_t closed = 0;
-    rc = kti_hdp_run(&prob, al, init, ninit, threads, prog, &fin, &nfin, &closed);
-    pfilter_free(al, &pf);
-    kti_free(al, steps);
-    if (rc != KT_OK) return rc;
-    u128 total = 0;
-    if (closed != 0) {
-        uint64_t c = 0;
-        for (size_t i = 0; i < upper->n; i++)
-            if (upper->keys[i] == 0) c = upper->counts[i];
-        total += (u128)closed * c; /* both below 2^64: no overflow */
-    }
-    /* B: what the lower side realises; A: the upper structures. */
-    jitem *A = kti_alloc(al, (upper->n ? upper->n : 1) * sizeof *A);
-    jitem *B = kti_alloc(al, (nfin ? nfin : 1) * sizeof *B);
-    group *G = NULL;
-    cjob *jobs = NULL;
-    if (A == NULL || B == NULL) {
-        rc = KT_ENOMEM;
-        goto done;
-    }
-    unsigned ncu = upper->ncb;
-    for (size_t i = 0; i < nfin; i++) {
-        uint8_t code[KT_HALFTOUR_MAX_CELLS];
-        for (unsigned c = 0; c < ncu; c++)
-            code[c] = (uint8_t)kti_hdp_nib(fin[i].lo, fin[i].hi, 2 * W + c);
-        make_item(&B[i], code, ncu, false);
-        B[i].cnt = fin[i].cnt;
-    }
-    kti_free(al, fin);
-    fin = NULL;
-    for (size_t i = 0; i < upper->n; i++) {
-        uint8_t code[KT_HALFTOUR_MAX_CELLS];
-        for (unsigned c = 0; c < ncu; c++) code[c] = (uint8_t)nib(upper->keys[i], c);
-        make_item(&A[i], code, ncu, true);
-        A[i].cnt = upper->counts[i];
-    }
-    qsort(A, upper->n, sizeof *A, cmp_jitem);
-    qsort(B, nfin, sizeof *B, cmp_jitem);
-    size_t ng = 0, cap = 1024;
-    G = kti_alloc(al, cap * sizeof *G);
-    if (G == NULL) {
-        rc = KT_ENOMEM;
-        goto done;
-    }
-    for (size_t a = 0, b = 0; a < upper->n && b < nfin;) {
-        if (A[a].type < B[b].type) {
-            a++;
-            continue;
-        }
-        if (B[b].type < A[a].type) {
-            b++;
-            continue;
-        }
-        size_t a1 = a, b1 = b;
-        while (a1 < upper->n && A[a1].type == A[a].type) a1++;
-        while (b1 < nfin && B[b1].type == B[b].type) b1++;
-        if (ng == cap) {
-            group *g2 = kti_alloc(al, 2 * cap * sizeof *G);
-            if (g2 == NULL) {
-                rc = KT_ENOMEM;
-                goto done;
-            }
-            memcpy(g2, G, cap * sizeof *G);
-            kti_free(al, G);
-            G = g2;
-            cap *= 2;
-        }
-        G[ng].a0 = a;
-        G[ng].a1 = a1;
-        G[ng].b0 = b;
-        G[ng].b1 = b1;
-        ng++;
-        a = a1;
-        b = b1;
-    }
-    if (threads == 0) threads = 1;
-    if (threads > 64) threads = 64;
-    jobs = kti_calloc(al, threads, sizeof *jobs);
-    if (jobs == NULL) {
-        rc = KT_ENOMEM;
-        goto done;
-    }
-    atomic_bool cancel;
-    atomic_init(&cancel, false);
-    for (unsigned t = 0; t < threads; t++) {
-        jobs[t].A = A;
-        jobs[t].B = B;
-        jobs[t].g = G;
-        jobs[t].ng = ng;
-        jobs[t].id = t;
-        jobs[t].nthreads = threads;
-        jobs[t].cancel = &cancel;
-        jobs[t].prog = prog;
-        jobs[t].units = COMBINE_UNITS;
-    }
-    rc = kti_hdp_parallel(threads, combine_worker, jobs, sizeof *jobs);
-    if (rc != KT_OK) goto done;
-    if (atomic_load(&cancel)) {
-        rc = KT_ECANCELED;
-        goto done;
-    }
-    for (unsigned t = 0; t < threads; t++) {
-        if (jobs[t].ovf || total + jobs[t].sum < total) rc = KT_EOVERFLOW;
-        total += jobs[t].sum;
-    }
-    if (rc != KT_OK) goto done;
-    if (prog != NULL) {
-        prog->done += COMBINE_UNITS;
-        if (kti_progress_tick(&prog->p, prog->done, prog->total)) {
-            rc = KT_ECANCELED;
-            goto done;
-        }
-    }
-    *result = total;
-done:
-    kti_free(al, fin);
-    kti_free(al, A);
-    kti_free(al, B);
-    kti_free(al, G);
-    kti_free(al, jobs);
+    kti_half_view vl = view_of(lower), vu = view_of(upper);
+    uint64_t hi = 0, lo = 0;
+    kt_status rc = kti_halftours_join(&vl, &vu, threads, shard, nshards, prog, &hi, &lo);
+    if (rc == KT_OK) *result = (u128)hi << 64 | lo;
     return rc;
 }
 
@@ -910,11 +508,6 @@ static kt_status check_pair(const kt_halftours *lower, const kt_halftours *upper
         upper->depth != lower->other)
         return KT_EMISMATCH;
     return KT_OK;
-}
-
-static uint64_t join_units(const kt_halftours *upper)
-{
-    return (uint64_t)upper->ncb + COMBINE_UNITS;
 }
 
 kt_status kt_halftours_join(const kt_halftours *lower, const kt_halftours *upper, unsigned threads,
@@ -938,7 +531,7 @@ kt_status kt_halftours_join_shard(const kt_halftours *lower, const kt_halftours 
     kti_hprogress prog;
     kti_progress_init(&prog.p, progress, user);
     prog.done = 0;
-    prog.total = join_units(upper);
+    prog.total = KTI_HALFTOUR_JOIN_UNITS;
     u128 r = 0;
     rc = join(lower, upper, threads, shard, shard_count, progress ? &prog : NULL, &r);
     if (rc != KT_OK) return rc;
@@ -961,7 +554,7 @@ kt_status kt_halftours_count_closed(uint32_t width, uint32_t height, uint32_t sp
     kti_progress_init(&prog.p, progress, user);
     prog.done = 0;
     prog.total = (uint64_t)width * DL + (DL == DU ? 0 : (uint64_t)width * DU) +
-                 (uint64_t)width * (DU >= 2 ? 2 : 1) + COMBINE_UNITS;
+                 KTI_HALFTOUR_JOIN_UNITS;
     kti_hprogress *pp = progress ? &prog : NULL;
     kt_halftours *lower = NULL, *upper = NULL;
     kt_status rc = enumerate(&lower, width, DL, DU, threads, pp);

@@ -181,6 +181,40 @@ kt_status kti_hdp_parallel(unsigned n, void (*fn)(void *), void *ctx, size_t siz
     return KT_OK;
 }
 
+/* LSD radix sort of (key, value) pairs by key, 16 bits a pass. */
+bool kti_hdp_sort(const kt_allocator *al, kti_hent *a, size_t n)
+{
+    if (n < 2) return true;
+    kti_hent *tmp = kti_alloc(al, n * sizeof *tmp);
+    size_t *cnt = kti_alloc(al, 65536 * sizeof *cnt);
+    if (tmp == NULL || cnt == NULL) {
+        kti_free(al, tmp);
+        kti_free(al, cnt);
+        return false;
+    }
+    kti_hent *src = a, *dst = tmp;
+    for (unsigned pass = 0; pass < 4; pass++) {
+        unsigned sh = 16 * pass;
+        memset(cnt, 0, 65536 * sizeof *cnt);
+        for (size_t i = 0; i < n; i++) cnt[(src[i].lo >> sh) & 0xFFFF]++;
+        if (cnt[(src[0].lo >> sh) & 0xFFFF] == n) continue;
+        size_t sum = 0;
+        for (size_t b = 0; b < 65536; b++) {
+            size_t c = cnt[b];
+            cnt[b] = sum;
+            sum += c;
+        }
+        for (size_t i = 0; i < n; i++) dst[cnt[(src[i].lo >> sh) & 0xFFFF]++] = src[i];
+        kti_hent *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != a) memcpy(a, src, n * sizeof *a);
+    kti_free(al, tmp);
+    kti_free(al, cnt);
+    return true;
+}
+
 /* ---- the engine ---- */
 
 typedef struct part {

@@ -62,6 +62,9 @@ KTI_HIDDEN kt_status kti_hdp_run(const kti_hprob *prob, const kt_allocator *al, 
                                  size_t ninit, unsigned threads, kti_hprogress *prog,
                                  kti_hent **out, size_t *nout, uint64_t *closed);
 
+/* Sort by lo (radix, stable); false when out of memory. */
+KTI_HIDDEN bool kti_hdp_sort(const kt_allocator *al, kti_hent *a, size_t n);
+
 /* Run fn(ctx + i*size) for i = 0..n-1, i = 0 on the calling thread. */
 KTI_HIDDEN kt_status kti_hdp_parallel(unsigned n, void (*fn)(void *), void *ctx, size_t size);
 

@@ -1,0 +1,732 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * McKay's join, one upper type at a time (see halftour_join.h).
+ *
+ * A closed tour is a lower structure SL, an upper structure SU and a set C
+ * of crossing steps that gives every boundary cell as many steps as its
+ * type digit (1 for a path end, 2 for a trivial path), such that the union
+ * is one cycle.  For each upper type t:
+ *  1. enumerate the step sets C that meet t's digits and leave the lower
+ *     cells a degree vector that is a lower type (depth first over the
+ *     upper cells, pruned by prefixes of the lower types);
+ *  2. for each C, reduce it to segments between "ports" (lower ends, upper
+ *     ends) through the trivial cells; then for each lower structure SL of
+ *     that lower type, follow SL and the segments from each upper end to
+ *     the next: the pairing of the upper ends they realise (dropped if a
+ *     cycle closes without them), summed by pairing in a table local to t;
+ *  3. an upper structure SU of type t closes a tour with such a pairing
+ *     exactly when the two pairings form one cycle.
+ * Types come in mirror pairs (the board's left-right reflection maps tours
+ * to tours and t to its mirror image), so only one of each pair is run and
+ * counted twice.  The table of step 2 holds one type's pairings, so memory
+ * stays small; the work is the number of (C, SL) pairs.
+ */
+#include "halftour_join.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+
+__extension__ typedef unsigned __int128 u128;
+
+#define NC KT_HALFTOUR_MAX_CELLS
+#define EMPTY UINT64_MAX
+
+static inline unsigned nib(uint64_t k, unsigned i)
+{
+    return (unsigned)((k >> (4 * i)) & 15u);
+}
+
+/* Type digit of a key code: 0 trivial path -> 2, 1 interior -> 0, label -> 1. */
+static inline unsigned digit_of_code(unsigned v)
+{
+    return v == 0 ? 2u : v == 1 ? 0u : 1u;
+}
+
+/* ---- one half, grouped by type ---- */
+
+typedef struct half {
+    size_t ntypes, n;
+    uint32_t *type;      /* increasing; 2 bits per cell */
+    size_t *first;       /* structures of type i: first[i] .. first[i+1]-1 */
+    uint64_t *key;       /* per structure, in type order */
+    uint64_t *partner;   /* 4 bits per cell: the other end of its path */
+    uint64_t *count;
+    uint32_t *slot;      /* type -> index + 1 (0 empty), open addressing */
+    size_t mask;
+} half;
+
+static inline size_t type_hash(uint32_t t, size_t mask)
+{
+    return (size_t)(((uint64_t)t * 0x9E3779B97F4A7C15u) >> 29) & mask;
+}
+
+static bool type_find(const half *h, uint32_t t, size_t *idx)
+{
+    for (size_t i = type_hash(t, h->mask);; i = (i + 1) & h->mask) {
+        uint32_t s = h->slot[i];
+        if (s == 0) return false;
+        if (h->type[s - 1] == t) {
+            *idx = s - 1;
+            return true;
+        }
+    }
+}
+
+static void half_free(const kt_allocator *al, half *h)
+{
+    kti_free(al, h->type);
+    kti_free(al, h->first);
+    kti_free(al, h->key);
+    kti_free(al, h->partner);
+    kti_free(al, h->count);
+    kti_free(al, h->slot);
+    memset(h, 0, sizeof *h);
+}
+
+static uint32_t type_of_key(uint64_t key, unsigned ncb)
+{
+    uint32_t t = 0;
+    for (unsigned i = 0; i < ncb; i++) t |= (uint32_t)digit_of_code(nib(key, i)) << (2 * i);
+    return t;
+}
+
+static uint64_t partner_of_key(uint64_t key, unsigned ncb)
+{
+    uint8_t first[16];
+    memset(first, 0xFF, sizeof first);
+    uint64_t p = 0;
+    for (unsigned i = 0; i < ncb; i++) {
+        unsigned v = nib(key, i), j = i;
+        if (v >= 2) {
+            if (first[v] == 0xFF) {
+                first[v] = (uint8_t)i; /* set when its partner comes */
+                continue;
+            }
+            j = first[v];
+            p |= (uint64_t)i << (4 * j);
+        }
+        p |= (uint64_t)j << (4 * i);
+    }
+    return p;
+}
+
+static kt_status half_build(const kt_allocator *al, const kti_half_view *v, half *h)
+{
+    memset(h, 0, sizeof *h);
+    size_t n = v->n;
+    h->n = n;
+    kti_hent *ord = kti_alloc(al, (n ? n : 1) * sizeof *ord);
+    h->key = kti_alloc(al, (n ? n : 1) * sizeof *h->key);
+    h->partner = kti_alloc(al, (n ? n : 1) * sizeof *h->partner);
+    h->count = kti_alloc(al, (n ? n : 1) * sizeof *h->count);
+    if (ord == NULL || h->key == NULL || h->partner == NULL || h->count == NULL) goto nomem;
+    for (size_t i = 0; i < n; i++) {
+        ord[i].lo = (uint64_t)type_of_key(v->keys[i], v->ncb) << 32 | i;
+        ord[i].hi = 0;
+        ord[i].cnt = 0;
+    }
+    if (!kti_hdp_sort(al, ord, n)) goto nomem;
+    size_t nt = 0;
+    for (size_t i = 0; i < n; i++)
+        if (i == 0 || (ord[i].lo >> 32) != (ord[i - 1].lo >> 32)) nt++;
+    h->ntypes = nt;
+    size_t cap = 4;
+    while (cap < 2 * nt) cap *= 2;
+    h->mask = cap - 1;
+    h->type = kti_alloc(al, (nt ? nt : 1) * sizeof *h->type);
+    h->first = kti_alloc(al, (nt + 1) * sizeof *h->first);
+    h->slot = kti_calloc(al, cap, sizeof *h->slot);
+    if (h->type == NULL || h->first == NULL || h->slot == NULL) goto nomem;
+    size_t t = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t ty = (uint32_t)(ord[i].lo >> 32);
+        size_t src = (size_t)(ord[i].lo & 0xFFFFFFFFu);
+        if (i == 0 || ty != h->type[t - 1]) {
+            h->type[t] = ty;
+            h->first[t] = i;
+            size_t s = type_hash(ty, h->mask);
+            while (h->slot[s] != 0) s = (s + 1) & h->mask;
+            h->slot[s] = (uint32_t)(t + 1);
+            t++;
+        }
+        h->key[i] = v->keys[src];
+        h->partner[i] = partner_of_key(v->keys[src], v->ncb);
+        h->count[i] = v->counts[src];
+    }
+    h->first[nt] = n;
+    kti_free(al, ord);
+    return KT_OK;
+nomem:
+    kti_free(al, ord);
+    half_free(al, h);
+    return KT_ENOMEM;
+}
+
+/* ---- geometry of the crossing ---- */
+
+typedef struct geom {
+    unsigned W, nl, nu;          /* width, lower and upper boundary cells */
+    uint8_t uorder[NC];          /* upper cells in step order (by column) */
+    uint8_t nnb[NC];             /* per step: lower neighbours of its cell */
+    uint8_t nb[NC][4];
+    uint8_t nfin0;               /* lower cells without crossing steps */
+    uint8_t fin0[NC];
+    uint8_t nfin[NC];            /* per step: lower cells final after it */
+    uint8_t fin[NC][NC];
+    uint8_t mirror[NC];          /* cell -> cell of the reflected column */
+} geom;
+
+static bool crossing(unsigned W, unsigned l, unsigned u)
+{
+    unsigned rl = l / W, ru = u / W;
+    int dx = (int)(l % W) - (int)(u % W);
+    if (dx < 0) dx = -dx;
+    return (rl + ru == 0 && dx == 2) || (rl + ru == 1 && dx == 1);
+}
+
+static void geom_build(geom *g, unsigned W, unsigned nl, unsigned nu)
+{
+    memset(g, 0, sizeof *g);
+    g->W = W;
+    g->nl = nl;
+    g->nu = nu;
+    unsigned s = 0;
+    for (unsigned x = 0; x < W; x++)
+        for (unsigned u = x; u < nu; u += W) g->uorder[s++] = (uint8_t)u;
+    int last[NC];
+    for (unsigned l = 0; l < nl; l++) last[l] = -1;
+    for (s = 0; s < nu; s++) {
+        unsigned u = g->uorder[s];
+        for (unsigned l = 0; l < nl; l++) {
+            if (!crossing(W, l, u)) continue;
+            g->nb[s][g->nnb[s]++] = (uint8_t)l;
+            last[l] = (int)s;
+        }
+    }
+    for (unsigned l = 0; l < nl; l++) {
+        if (last[l] < 0) g->fin0[g->nfin0++] = (uint8_t)l;
+        else g->fin[last[l]][g->nfin[last[l]]++] = (uint8_t)l;
+    }
+    for (unsigned c = 0; c < NC; c++)
+        g->mirror[c] = (uint8_t)(c < nu || c < nl ? (c / W) * W + (W - 1 - c % W) : c);
+}
+
+static uint32_t mirror_type(const geom *g, uint32_t t, unsigned ncb)
+{
+    uint32_t m = 0;
+    for (unsigned c = 0; c < ncb; c++) m |= ((t >> (2 * c)) & 3u) << (2 * g->mirror[c]);
+    return m;
+}
+
+/* Lower-type prefixes in the order lower cells become final: bits[f] has
+ * bit v set when some lower type's first f final digits read v in base 3. */
+typedef struct prefixes {
+    uint8_t *bits[NC + 1];
+} prefixes;
+
+static void prefixes_free(const kt_allocator *al, prefixes *p)
+{
+    for (unsigned f = 0; f <= NC; f++) kti_free(al, p->bits[f]);
+}
+
+static kt_status prefixes_build(const kt_allocator *al, const geom *g, const half *lower,
+                                prefixes *p)
+{
+    memset(p, 0, sizeof *p);
+    uint8_t order[NC];
+    unsigned n = 0;
+    for (unsigned i = 0; i < g->nfin0; i++) order[n++] = g->fin0[i];
+    for (unsigned s = 0; s < g->nu; s++)
+        for (unsigned i = 0; i < g->nfin[s]; i++) order[n++] = g->fin[s][i];
+    size_t pow3 = 1;
+    for (unsigned f = 0; f <= n; f++) {
+        p->bits[f] = kti_calloc(al, pow3 / 8 + 1, 1);
+        if (p->bits[f] == NULL) {
+            prefixes_free(al, p);
+            return KT_ENOMEM;
+        }
+        pow3 *= 3;
+    }
+    for (size_t i = 0; i < lower->ntypes; i++) {
+        uint32_t t = lower->type[i];
+        size_t v = 0;
+        p->bits[0][0] = 1;
+        for (unsigned f = 0; f < n; f++) {
+            v = v * 3 + ((t >> (2 * order[f])) & 3u);
+            p->bits[f + 1][v >> 3] |= (uint8_t)(1u << (v & 7));
+        }
+    }
+    return KT_OK;
+}
+
+static inline bool has_prefix(const prefixes *p, unsigned f, size_t v)
+{
+    return (p->bits[f][v >> 3] >> (v & 7)) & 1u;
+}
+
+/* ---- the pairings of one upper type ---- */
+
+typedef struct ptab {
+    uint64_t *key, *cnt;
+    size_t cap, n;
+} ptab;
+
+static void ptab_clear(ptab *t)
+{
+    if (t->n != 0) memset(t->key, 0xFF, t->cap * sizeof *t->key);
+    t->n = 0;
+}
+
+static inline size_t ptab_index(uint64_t k, size_t mask)
+{
+    k ^= k >> 31;
+    k *= 0x7FB5D329728EA185u;
+    k ^= k >> 27;
+    return (size_t)k & mask;
+}
+
+static bool ptab_grow(ptab *t, const kt_allocator *al)
+{
+    size_t ncap = t->cap ? 2 * t->cap : 1024, bytes;
+    if (!kti_mul_ok(ncap, 2 * sizeof(uint64_t), &bytes)) return false;
+    uint64_t *k = kti_alloc(al, ncap * sizeof *k), *c = kti_alloc(al, ncap * sizeof *c);
+    if (k == NULL || c == NULL) {
+        kti_free(al, k);
+        kti_free(al, c);
+        return false;
+    }
+    memset(k, 0xFF, ncap * sizeof *k);
+    for (size_t i = 0; i < t->cap; i++) {
+        if (t->key[i] == EMPTY) continue;
+        size_t j = ptab_index(t->key[i], ncap - 1);
+        while (k[j] != EMPTY) j = (j + 1) & (ncap - 1);
+        k[j] = t->key[i];
+        c[j] = t->cnt[i];
+    }
+    kti_free(al, t->key);
+    kti_free(al, t->cnt);
+    t->key = k;
+    t->cnt = c;
+    t->cap = ncap;
+    return true;
+}
+
+/* ---- the work of one thread ---- */
+
+typedef struct shared {
+    const geom *g;
+    const half *lower, *upper;
+    const prefixes *pre;
+    const size_t *work;          /* upper type indices, heaviest first */
+    size_t nwork;
+    const uint8_t *weight;       /* per work item: 1 or 2 */
+    atomic_size_t next, done;
+    atomic_bool cancel;
+    kti_hprogress *prog;
+    const kt_allocator *al;
+} shared;
+
+typedef struct worker {
+    shared *sh;
+    unsigned id;
+    bool oom, ovf;
+    u128 sum;
+    ptab tab;
+    uint64_t polls;
+    /* the current upper type */
+    uint32_t t;
+    uint8_t udig[NC];            /* upper type digit per cell */
+    uint8_t eidx[NC];            /* upper end index per cell */
+    uint8_t ucell[NC];           /* upper end -> its cell */
+    unsigned k;                  /* upper ends */
+    /* the current step set */
+    uint8_t ldeg[NC];
+    uint8_t lup[NC][2];          /* lower cell -> its upper cells */
+    uint8_t ulo[NC][2];          /* upper cell -> its lower cells */
+    uint8_t nlup[NC];
+} worker;
+
+
+/* Follow crossing steps and trivial cells from a port to the next port.
+ * Ports 0..15 are lower ends (by cell), 16 + e upper end e.  Adds the
+ * steps walked to *steps. */
+static unsigned walk(const worker *w, unsigned l, unsigned u, bool up, unsigned *steps)
+{
+    for (;;) {
+        ++*steps;
+        if (up) {
+            if (w->udig[u] == 1) return 16u + w->eidx[u];
+            l = w->ulo[u][0] == l ? w->ulo[u][1] : w->ulo[u][0];
+        } else {
+            if (w->ldeg[l] == 1) return l;
+            u = w->lup[l][0] == u ? w->lup[l][1] : w->lup[l][0];
+        }
+        up = !up;
+    }
+}
+
+static bool tab_add(worker *w, uint64_t key, uint64_t cnt)
+{
+    ptab *t = &w->tab;
+    if ((t->n + 1) * 10 > t->cap * 7 && !ptab_grow(t, w->sh->al)) {
+        w->oom = true;
+        return false;
+    }
+    size_t mask = t->cap - 1, i = ptab_index(key, mask);
+    while (t->key[i] != key && t->key[i] != EMPTY) i = (i + 1) & mask;
+    if (t->key[i] == EMPTY) {
+        t->key[i] = key;
+        t->cnt[i] = cnt;
+        t->n++;
+    } else if (__builtin_add_overflow(t->cnt[i], cnt, &t->cnt[i])) {
+        w->ovf = true;
+    }
+    return true;
+}
+
+/* Step set C (in w) is complete and leaves the lower cells lower type gi:
+ * add the pairing of the upper ends that each lower structure of that
+ * type realises with C. */
+static void leaf(worker *w, size_t gi)
+{
+    const geom *g = w->sh->g;
+    const half *L = w->sh->lower;
+    unsigned nl = g->nl, m = 0, covered = 0, jl = 0;
+    uint8_t seg[2 * NC];
+    bool seen[2 * NC];
+    memset(seen, 0, sizeof seen);
+    for (unsigned l = 0; l < nl; l++) m += w->ldeg[l];
+    for (unsigned l = 0; l < nl; l++) {
+        if (w->ldeg[l] != 1) continue;
+        jl++;
+        if (seen[l]) continue;
+        unsigned q = walk(w, l, w->lup[l][0], true, &covered);
+        seg[l] = (uint8_t)q;
+        seg[q] = (uint8_t)l;
+        seen[l] = seen[q] = true;
+    }
+    for (unsigned e = 0; e < w->k; e++) {
+        if (seen[16 + e]) continue;
+        unsigned u = w->ucell[e];
+        unsigned q = walk(w, w->ulo[u][0], u, false, &covered);
+        seg[16 + e] = (uint8_t)q;
+        seg[q] = (uint8_t)(16 + e);
+        seen[16 + e] = seen[q] = true;
+    }
+    size_t s0 = L->first[gi], s1 = L->first[gi + 1];
+    if (covered < m) {
+        /* A cycle of trivial cells only: a tour just when it is everything. */
+        if (covered != 0 || jl != 0 || w->k != 0) return;
+        unsigned l0 = 0;
+        while (w->ldeg[l0] == 0) l0++;
+        unsigned l = l0, u = w->lup[l0][0], n = 0;
+        do {
+            unsigned l2 = w->ulo[u][0] == l ? w->ulo[u][1] : w->ulo[u][0];
+            u = w->lup[l2][0] == u ? w->lup[l2][1] : w->lup[l2][0];
+            l = l2;
+            n += 2;
+        } while (l != l0 || u != w->lup[l0][0]);
+        if (n != m) return;
+        for (size_t s = s0; s < s1; s++)
+            if (!tab_add(w, 0, L->count[s])) return;
+        return;
+    }
+    for (size_t s = s0; s < s1; s++) {
+        uint64_t pw = L->partner[s];
+        uint64_t key = 0;
+        unsigned visited = 0;
+        if (w->k == 0) {
+            /* No upper ends: the lower ends and segments must close one cycle. */
+            if (jl != 0) {
+                unsigned l0 = 0;
+                while (w->ldeg[l0] != 1) l0++;
+                unsigned q = l0;
+                do {
+                    q = seg[nib(pw, q)];
+                    visited += 2;
+                } while (q != l0);
+            }
+        } else {
+            uint32_t paired = 0;
+            for (unsigned e = 0; e < w->k; e++) {
+                if ((paired >> e) & 1u) continue;
+                unsigned q = seg[16 + e];
+                while (q < 16) {
+                    q = seg[nib(pw, q)];
+                    visited += 2;
+                }
+                unsigned f = q - 16;
+                paired |= 1u << e | 1u << f;
+                key |= (uint64_t)f << (4 * e) | (uint64_t)e << (4 * f);
+            }
+        }
+        if (visited != jl) continue;
+        if (!tab_add(w, key, L->count[s])) return;
+    }
+}
+
+/* Poll for cancellation (and report progress from thread 0). */
+static bool stopped(worker *w)
+{
+    shared *sh = w->sh;
+    if (w->oom) return true;
+    if (w->id == 0 && sh->prog != NULL) {
+        kti_hprogress *p = sh->prog;
+        uint64_t d = (uint64_t)atomic_load_explicit(&sh->done, memory_order_relaxed);
+        uint64_t part = sh->nwork ? d * KTI_HALFTOUR_JOIN_UNITS / sh->nwork : 0;
+        if (kti_progress_tick(&p->p, p->done + part, p->total)) atomic_store(&sh->cancel, true);
+    }
+    return atomic_load_explicit(&sh->cancel, memory_order_relaxed);
+}
+
+static void dfs(worker *w, unsigned s, unsigned f, size_t pv);
+
+/* The lower cells whose last crossing neighbour was step s are final. */
+static void finish_step(worker *w, unsigned s, unsigned f, size_t pv)
+{
+    const geom *g = w->sh->g;
+    for (unsigned i = 0; i < g->nfin[s]; i++) {
+        pv = pv * 3 + w->ldeg[g->fin[s][i]];
+        if (!has_prefix(w->sh->pre, ++f, pv)) return;
+    }
+    dfs(w, s + 1, f, pv);
+}
+
+static inline void link(worker *w, unsigned l, unsigned u, unsigned slot)
+{
+    w->lup[l][w->ldeg[l]++] = (uint8_t)u;
+    w->ulo[u][slot] = (uint8_t)l;
+}
+
+/* Give the upper cell of step s its crossing steps, every way. */
+static void dfs(worker *w, unsigned s, unsigned f, size_t pv)
+{
+    const geom *g = w->sh->g;
+    if (s == g->nu) {
+        if ((++w->polls & 0xFFFFu) == 0 && stopped(w)) return;
+        uint32_t lt = 0;
+        for (unsigned l = 0; l < g->nl; l++) lt |= (uint32_t)w->ldeg[l] << (2 * l);
+        size_t gi;
+        if (type_find(w->sh->lower, lt, &gi)) leaf(w, gi);
+        return;
+    }
+    if (w->oom || atomic_load_explicit(&w->sh->cancel, memory_order_relaxed)) return;
+    unsigned u = g->uorder[s], d = w->udig[u], nn = g->nnb[s];
+    const uint8_t *nb = g->nb[s];
+    if (d == 0) {
+        finish_step(w, s, f, pv);
+        return;
+    }
+    for (unsigned a = 0; a < nn; a++) {
+        unsigned la = nb[a];
+        if (w->ldeg[la] >= 2) continue;
+        link(w, la, u, 0);
+        if (d == 1) {
+            finish_step(w, s, f, pv);
+        } else {
+            for (unsigned b = a + 1; b < nn; b++) {
+                unsigned lb = nb[b];
+                if (w->ldeg[lb] >= 2) continue;
+                link(w, lb, u, 1);
+                finish_step(w, s, f, pv);
+                w->ldeg[lb]--;
+            }
+        }
+        w->ldeg[la]--;
+    }
+}
+
+/* The pairing of an upper structure's ends, by end index (cell order). */
+static uint64_t end_pairing(uint64_t partner, const uint8_t *udig, const uint8_t *eidx,
+                            unsigned ncb)
+{
+    uint64_t p = 0;
+    for (unsigned c = 0; c < ncb; c++)
+        if (udig[c] == 1) p |= (uint64_t)eidx[nib(partner, c)] << (4 * eidx[c]);
+    return p;
+}
+
+/* The two pairings of k ends form a single cycle. */
+static inline bool one_cycle(uint64_t pa, uint64_t pb, unsigned k)
+{
+    unsigned v = 0, steps = 0;
+    do {
+        v = nib(pa, v);
+        v = nib(pb, v);
+        steps++;
+    } while (v != 0);
+    return steps * 2 == k;
+}
+
+static void run_type(worker *w, size_t ti, unsigned weight)
+{
+    const shared *sh = w->sh;
+    const geom *g = sh->g;
+    const half *U = sh->upper;
+    uint32_t t = U->type[ti];
+    w->k = 0;
+    for (unsigned c = 0; c < g->nu; c++) {
+        w->udig[c] = (uint8_t)((t >> (2 * c)) & 3u);
+        if (w->udig[c] == 1) {
+            w->eidx[c] = (uint8_t)w->k;
+            w->ucell[w->k++] = (uint8_t)c;
+        }
+    }
+    memset(w->ldeg, 0, sizeof w->ldeg);
+    ptab_clear(&w->tab);
+    if (has_prefix(sh->pre, g->nfin0, 0)) dfs(w, 0, g->nfin0, 0);
+    if (w->oom || atomic_load(&w->sh->cancel)) return;
+    /* Combine: every upper structure of type t with every pairing. */
+    ptab *tb = &w->tab;
+    size_t n = 0;
+    for (size_t i = 0; i < tb->cap; i++) {
+        if (tb->key[i] == EMPTY) continue;
+        tb->key[n] = tb->key[i];
+        tb->cnt[n++] = tb->cnt[i];
+    }
+    if (n < tb->cap) memset(tb->key + n, 0xFF, (tb->cap - n) * sizeof *tb->key);
+    for (size_t s = U->first[ti]; s < U->first[ti + 1]; s++) {
+        uint64_t pu = end_pairing(U->partner[s], w->udig, w->eidx, g->nu);
+        u128 part = 0;
+        for (size_t i = 0; i < n; i++)
+            if (w->k == 0 || one_cycle(tb->key[i], pu, w->k)) part += tb->cnt[i];
+        u128 c = (u128)U->count[s] * weight;
+        if (part != 0 && c > ~(u128)0 / part) w->ovf = true;
+        u128 add = part * c;
+        if (w->sum + add < w->sum) w->ovf = true;
+        w->sum += add;
+    }
+}
+
+static void worker_main(void *arg)
+{
+    worker *w = arg;
+    shared *sh = w->sh;
+    for (;;) {
+        if (stopped(w)) break;
+        size_t j = atomic_fetch_add(&sh->next, 1);
+        if (j >= sh->nwork) break;
+        run_type(w, sh->work[j], sh->weight[j]);
+        atomic_fetch_add(&sh->done, 1);
+    }
+}
+
+typedef struct witem {
+    size_t ti, size;
+    uint8_t weight;
+} witem;
+
+static int cmp_witem(const void *x, const void *y)
+{
+    const witem *a = x, *b = y;
+    if (a->size != b->size) return a->size < b->size ? 1 : -1;
+    return (a->ti > b->ti) - (a->ti < b->ti);
+}
+
+kt_status kti_halftours_join(const kti_half_view *lower, const kti_half_view *upper,
+                             unsigned threads, uint32_t shard, uint32_t nshards,
+                             kti_hprogress *prog, uint64_t *hi, uint64_t *lo)
+{
+    const kt_allocator *al = &kti_default_allocator;
+    geom g;
+    geom_build(&g, lower->width, lower->ncb, upper->ncb);
+    half hl, hu;
+    prefixes pre;
+    memset(&pre, 0, sizeof pre);
+    memset(&hu, 0, sizeof hu);
+    bool same = lower->keys == upper->keys && lower->n == upper->n && lower->ncb == upper->ncb;
+    kt_status rc = half_build(al, lower, &hl);
+    if (rc != KT_OK) return rc;
+    const half *U = &hl;
+    witem *items = NULL;
+    size_t *work = NULL;
+    uint8_t *weight = NULL;
+    worker *w = NULL;
+    if (!same) {
+        rc = half_build(al, upper, &hu);
+        if (rc != KT_OK) goto done;
+        U = &hu;
+    }
+    rc = prefixes_build(al, &g, &hl, &pre);
+    if (rc != KT_OK) goto done;
+    /* The upper types of this shard, one of each mirror pair. */
+    items = kti_alloc(al, (U->ntypes ? U->ntypes : 1) * sizeof *items);
+    if (items == NULL) {
+        rc = KT_ENOMEM;
+        goto done;
+    }
+    size_t ncanon = 0, nwork = 0;
+    for (size_t i = 0; i < U->ntypes; i++) {
+        uint32_t t = U->type[i], mt = mirror_type(&g, t, g.nu);
+        size_t mi;
+        bool has_mirror = type_find(U, mt, &mi);
+        if (has_mirror && mt < t) continue;
+        if (ncanon++ % nshards != shard) continue;
+        items[nwork].ti = i;
+        items[nwork].size = U->first[i + 1] - U->first[i];
+        items[nwork].weight = (uint8_t)(has_mirror && mt != t ? 2 : 1);
+        nwork++;
+    }
+    qsort(items, nwork, sizeof *items, cmp_witem);
+    work = kti_alloc(al, (nwork ? nwork : 1) * sizeof *work);
+    weight = kti_alloc(al, (nwork ? nwork : 1) * sizeof *weight);
+    if (threads == 0) threads = 1;
+    if (threads > 64) threads = 64;
+    w = kti_calloc(al, threads, sizeof *w);
+    if (work == NULL || weight == NULL || w == NULL) {
+        rc = KT_ENOMEM;
+        goto done;
+    }
+    for (size_t i = 0; i < nwork; i++) {
+        work[i] = items[i].ti;
+        weight[i] = items[i].weight;
+    }
+    shared sh;
+    sh.g = &g;
+    sh.lower = &hl;
+    sh.upper = U;
+    sh.pre = &pre;
+    sh.work = work;
+    sh.nwork = nwork;
+    sh.weight = weight;
+    atomic_init(&sh.next, 0);
+    atomic_init(&sh.done, 0);
+    atomic_init(&sh.cancel, false);
+    sh.prog = prog;
+    sh.al = al;
+    for (unsigned i = 0; i < threads; i++) {
+        w[i].sh = &sh;
+        w[i].id = i;
+    }
+    rc = kti_hdp_parallel(threads, worker_main, w, sizeof *w);
+    if (rc != KT_OK) goto done;
+    u128 total = 0;
+    for (unsigned i = 0; i < threads; i++) {
+        if (w[i].oom) rc = KT_ENOMEM;
+        else if (w[i].ovf || total + w[i].sum < total) rc = rc == KT_OK ? KT_EOVERFLOW : rc;
+        total += w[i].sum;
+    }
+    if (rc == KT_OK && atomic_load(&sh.cancel)) rc = KT_ECANCELED;
+    if (rc == KT_OK && prog != NULL) {
+        prog->done += KTI_HALFTOUR_JOIN_UNITS;
+        if (kti_progress_tick(&prog->p, prog->done, prog->total)) rc = KT_ECANCELED;
+    }
+    if (rc == KT_OK) {
+        *hi = (uint64_t)(total >> 64);
+        *lo = (uint64_t)total;
+    }
+done:
+    if (w != NULL)
+        for (unsigned i = 0; i < threads; i++) {
+            kti_free(al, w[i].tab.key);
+            kti_free(al, w[i].tab.cnt);
+        }
+    kti_free(al, w);
+    kti_free(al, work);
+    kti_free(al, weight);
+    kti_free(al, items);
+    prefixes_free(al, &pre);
+    half_free(al, &hl);
+    half_free(al, &hu);
+    return rc;
+}
