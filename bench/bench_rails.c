@@ -2,7 +2,10 @@
 /*
  * Rails benchmarks (issue 4).  Usage:
  *   bench_rails speed [MAXSIDE]      tourney + join and obfuscate, 64^2 .. MAXSIDE^2 (default 4096)
- *   bench_rails tables [TOURS]       the paper's Tables 1 and 2 on 8x8 (default 1000 tours per generator)
+ *   bench_rails tables [TOURS [SIDE]] the paper's Tables 1 and 2 on SIDE x SIDE (default 1000 tours
+ *                                    per generator, 8x8)
+ *   bench_rails sizes [TOURS]        Warnsdorff's relative moves, generated and obfuscated, by board
+ *                                    side 8..64, against the paper's Figure 4 and Table 2 (default 200)
  *   bench_rails conjecture [MAXSIDE] rails per cell, tours and obfuscated tours, n = 8 .. MAXSIDE (default 512)
  *   bench_rails stress [RUNS]        join/obfuscate runs over every even n 6..32 and rectangles (default 100000)
  *   bench_rails uniform6 [CHAIN]     all 6x6 closed tours vs CHAIN successive obfuscations (minutes)
@@ -165,6 +168,17 @@ static void bench_speed(uint32_t maxside)
 
 /* ---- tables ------------------------------------------------------------ */
 
+/* The paper's Table 2 (relative moves 0-3, 5-7 of obfuscated tours) and its
+ * Figure 4 (relative moves of random Warnsdorff tours, as quoted in its text). */
+static const double paper_table2[5][7] = {
+    {0.1444, 0.1591, 0.1345, 0.1334, 0.1339, 0.1361, 0.1587},
+    {0.1514, 0.1488, 0.1359, 0.1406, 0.1390, 0.1353, 0.1490},
+    {0.1494, 0.1527, 0.1379, 0.1356, 0.1350, 0.1368, 0.1527},
+    {0.1570, 0.1485, 0.1355, 0.1374, 0.1387, 0.1352, 0.1477},
+    {0.1444, 0.1591, 0.1345, 0.1334, 0.1339, 0.1361, 0.1587},
+};
+static const double paper_figure4[7] = {0.272, 0.145, 0.09, 0.129, 0.129, 0.09, 0.145};
+
 static void print_row(const char *name, const double *v, bool rel)
 {
     printf("%-14s", name);
@@ -173,11 +187,11 @@ static void print_row(const char *name, const double *v, bool rel)
     putchar('\n');
 }
 
-static void bench_tables(unsigned tours)
+static void bench_tables(unsigned tours, uint32_t side)
 {
-    printf("== Tables 1 and 2: %u tours per generator on 8x8 ==\n", tours);
+    printf("== Tables 1 and 2: %u tours per generator on %ux%u ==\n", tours, side, side);
     kt_graph *g = NULL;
-    if (kt_graph_new(&g, 8, 8) != KT_OK) return;
+    if (kt_graph_new(&g, side, side) != KT_OK) return;
     for (int obf = 1; obf >= 0; obf--) {
         kt_move_stats *st[NGEN] = {0};
         for (size_t k = 0; k < NGEN; k++) {
@@ -224,21 +238,75 @@ static void bench_tables(unsigned tours)
         for (size_t k = 0; k < NGEN; k++) kt_move_stats_free(st[k]);
     }
     printf("\nPaper, Table 2, obfuscated (for comparison):\n");
-    static const double paper[5][7] = {
-        {0.1444, 0.1591, 0.1345, 0.1334, 0.1339, 0.1361, 0.1587},
-        {0.1514, 0.1488, 0.1359, 0.1406, 0.1390, 0.1353, 0.1490},
-        {0.1494, 0.1527, 0.1379, 0.1356, 0.1350, 0.1368, 0.1527},
-        {0.1570, 0.1485, 0.1355, 0.1374, 0.1387, 0.1352, 0.1477},
-        {0.1444, 0.1591, 0.1345, 0.1334, 0.1339, 0.1361, 0.1587},
-    };
     static const char *pn[5] = {"Warnsdorff", "Takefuji-Lee", "Div-and-Conq", "Braid", "Four-Cover"};
     for (int k = 0; k < 5; k++) {
         double v[8];
-        for (int i = 0, j = 0; i < 8; i++) v[i] = i == 4 ? 0 : paper[k][j++];
+        for (int i = 0, j = 0; i < 8; i++) v[i] = i == 4 ? 0 : paper_table2[k][j++];
         print_row(pn[k], v, true);
     }
     putchar('\n');
     kt_graph_free(g);
+}
+
+/* ---- relative moves by board size ------------------------------------------
+ * The paper does not say on which board its statistics were taken.  Random
+ * Warnsdorff tours repeat moves more often the larger the board (they run in
+ * parallel lines away from the edges), so the side at which our figures meet
+ * the paper's Figure 4 tells its board; the obfuscated tours are then compared
+ * with its Table 2 at that side.  dist = largest absolute difference. */
+
+static double max_diff(const double *rel8, const double *paper7)
+{
+    double d = 0;
+    for (int i = 0, j = 0; i < 8; i++) {
+        if (i == 4) continue;
+        double e = fabs(rel8[i] - paper7[j++]);
+        if (e > d) d = e;
+    }
+    return d;
+}
+
+static void bench_sizes(unsigned tours)
+{
+    printf("== Random Warnsdorff tours by board side: relative moves (%u tours each) ==\n", tours);
+    printf("%5s %-10s      0      1      2      3      5      6      7   dist  (vs)\n", "side",
+           "tours");
+    for (uint32_t n = 8; n <= 64; n += n < 32 ? 4 : 8) {
+        kt_graph *g = NULL;
+        if (kt_graph_new(&g, n, n) != KT_OK) break;
+        kt_move_stats *st[2] = {NULL, NULL};
+        if (kt_move_stats_new(&st[0]) != KT_OK || kt_move_stats_new(&st[1]) != KT_OK) break;
+        unsigned failed = 0;
+        for (unsigned i = 0; i < tours; i++) {
+            kt_tourney *t = NULL;
+            if (gen_warnsdorff(&t, g, i) != KT_OK) {
+                failed++;
+                continue;
+            }
+            kt_move_stats_add(st[0], t);
+            if (kt_obfuscate(t, 0, 0x5EED0000u + i) == KT_OK) kt_move_stats_add(st[1], t);
+            kt_tourney_free(t);
+        }
+        for (int o = 0; o < 2; o++) {
+            double mean[8], sd[8];
+            kt_move_stats_relative(st[o], mean, sd);
+            printf("%5u %-10s", n, o ? "obfuscated" : "generated");
+            for (int i = 0; i < 8; i++)
+                if (i != 4) printf(" %.4f", mean[i]);
+            printf(" %.4f  (%s)", max_diff(mean, o ? paper_table2[0] : paper_figure4),
+                   o ? "Table 2" : "Figure 4");
+            if (!o && failed) printf("  %u failed", failed);
+            putchar('\n');
+            kt_move_stats_free(st[o]);
+        }
+        fflush(stdout);
+        kt_graph_free(g);
+    }
+    printf("paper %-10s", "Figure 4");
+    for (int i = 0; i < 7; i++) printf(" %.4f", paper_figure4[i]);
+    printf("\npaper %-10s", "Table 2");
+    for (int i = 0; i < 7; i++) printf(" %.4f", paper_table2[0][i]);
+    printf("\n\n");
 }
 
 /* ---- rail conjecture ------------------------------------------------------ */
@@ -483,7 +551,9 @@ int main(int argc, char **argv)
     const char *what = argc > 1 ? argv[1] : "all";
     unsigned long arg = argc > 2 ? strtoul(argv[2], NULL, 10) : 0;
     bool all = strcmp(what, "all") == 0;
-    if (all || strcmp(what, "tables") == 0) bench_tables(arg ? (unsigned)arg : 1000);
+    if (all || strcmp(what, "tables") == 0)
+        bench_tables(arg ? (unsigned)arg : 1000, argc > 3 ? (uint32_t)strtoul(argv[3], NULL, 10) : 8);
+    if (all || strcmp(what, "sizes") == 0) bench_sizes(arg ? (unsigned)arg : 200);
     if (all || strcmp(what, "conjecture") == 0) bench_conjecture(arg ? (uint32_t)arg : 512);
     if (all || strcmp(what, "stress") == 0) bench_stress(arg ? arg : 100000);
     if (strcmp(what, "uniform6") == 0) bench_uniform6(arg ? arg : 20000);

@@ -16,6 +16,7 @@
 #include "count_frontier.h"
 #include "internal.h"
 #include "rng.h"
+#include "seqtree.h"
 
 #define NO_LABEL UINT32_MAX
 
@@ -695,14 +696,7 @@ struct kt_rails {
     geo G;
     kt_rail *rails;      /* snapshot */
     size_t nrails;
-    uint32_t *cyc;       /* per cell: raw cycle id (union-find element) */
-    uint32_t *pos;       /* per cell: position along its cycle, when numbered */
-    uint32_t *parent;    /* per id */
-    uint32_t *len;       /* per root id: cells */
-    uint8_t *numbered;   /* per root id: positions valid */
-    uint32_t *base;      /* per root id: the cycle's positions are the arc */
-    uint32_t *modu;      /* base, base+1, ... (len of them) taken mod modu */
-    size_t nids, idcap;
+    kti_seq seq;         /* one sequence per cycle, in cycle order (seqtree.h) */
 };
 
 typedef struct rail_list {
@@ -735,131 +729,53 @@ static void list_visit(void *ctx, kt_cell top, unsigned a, unsigned b)
     L->v[L->n++] = (kt_rail){top, (uint8_t)a, (uint8_t)b};
 }
 
-static uint32_t h_find(kt_rails *r, uint32_t x)
-{
-    uint32_t *p = r->parent;
-    while (p[x] != x) {
-        p[x] = p[p[x]];
-        x = p[x];
-    }
-    return x;
-}
-
-/* Number the cycle through `start` (root id A): cyc and pos. */
-static void h_number(kt_rails *r, uint32_t A, size_t start)
-{
-    const uint8_t *mv = r->t->mv;
-    const int64_t *off = r->G.off;
-    uint32_t i = 0;
-    r->cyc[start] = A;
-    r->pos[start] = i++;
-    unsigned out = mv[start] & 15u;
-    for (size_t c = (size_t)((int64_t)start + off[out]); c != start; c = step_on(mv, off, c, &out)) {
-        r->cyc[c] = A;
-        r->pos[c] = i++;
-    }
-    r->len[A] = i;
-    r->numbered[A] = 1;
-    r->base[A] = 0;
-    r->modu[A] = i;
-}
-
 static void h_release(kt_rails *r)
 {
-    const kt_allocator *al = r->G.al;
-    kti_free(al, r->rails);
-    kti_free(al, r->cyc);
-    kti_free(al, r->pos);
-    kti_free(al, r->parent);
-    kti_free(al, r->len);
-    kti_free(al, r->numbered);
-    kti_free(al, r->base);
-    kti_free(al, r->modu);
-    r->base = r->modu = NULL;
+    kti_free(r->G.al, r->rails);
     r->rails = NULL;
-    r->cyc = r->pos = r->parent = r->len = NULL;
-    r->numbered = NULL;
+    r->nrails = 0;
+    kti_seq_free(&r->seq);
 }
 
-/* Ensure room for `need` cycle ids. */
-static bool h_grow_ids(kt_rails *r, size_t need)
-{
-    if (need <= r->idcap) return true;
-    const kt_allocator *al = r->G.al;
-    size_t nc = r->idcap * 2 > need ? r->idcap * 2 : need;
-    if (nc > UINT32_MAX) return false;
-    uint32_t *np = kti_alloc(al, nc * sizeof *np);
-    uint32_t *nl = kti_alloc(al, nc * sizeof *nl);
-    uint32_t *nb = kti_alloc(al, nc * sizeof *nb);
-    uint32_t *nm = kti_alloc(al, nc * sizeof *nm);
-    uint8_t *nn = kti_alloc(al, nc);
-    if (np == NULL || nl == NULL || nb == NULL || nm == NULL || nn == NULL) {
-        kti_free(al, np);
-        kti_free(al, nl);
-        kti_free(al, nb);
-        kti_free(al, nm);
-        kti_free(al, nn);
-        return false;
-    }
-    if (r->nids) {
-        memcpy(np, r->parent, r->nids * sizeof *np);
-        memcpy(nl, r->len, r->nids * sizeof *nl);
-        memcpy(nb, r->base, r->nids * sizeof *nb);
-        memcpy(nm, r->modu, r->nids * sizeof *nm);
-        memcpy(nn, r->numbered, r->nids);
-    }
-    kti_free(al, r->parent);
-    kti_free(al, r->len);
-    kti_free(al, r->base);
-    kti_free(al, r->modu);
-    kti_free(al, r->numbered);
-    r->parent = np;
-    r->len = nl;
-    r->base = nb;
-    r->modu = nm;
-    r->numbered = nn;
-    r->idcap = nc;
-    return true;
-}
-
-/* Build everything into a fresh handle body; on failure nothing leaks. */
+/* Build everything into a fresh handle body; on failure nothing changes. */
 static kt_status h_build(kt_rails *r)
 {
     kt_tourney *t = r->t;
     const kt_allocator *al = r->G.al;
-    size_t n = r->G.n;
+    size_t n = r->G.n, bytes;
+    if (!kti_mul_ok(n ? n : 1, 2 * sizeof(uint32_t), &bytes)) return KT_ETOOBIG;
     rail_list L = {al, NULL, 0, 0, false};
     scan_rails(&r->G, t->mv, list_visit, &L);
-    kt_rails tmp = *r;
-    tmp.rails = L.v;
-    tmp.nrails = L.n;
-    tmp.cyc = kti_alloc(al, n * sizeof(uint32_t));
-    tmp.pos = kti_alloc(al, n * sizeof(uint32_t));
-    tmp.parent = NULL;
-    tmp.len = NULL;
-    tmp.numbered = NULL;
-    tmp.base = tmp.modu = NULL;
-    tmp.nids = tmp.idcap = 0;
-    if (L.failed || tmp.cyc == NULL || tmp.pos == NULL) goto fail;
-    size_t k = label_cycles(t->mv, n, r->G.off, tmp.cyc);
-    if (!h_grow_ids(&tmp, k + 16)) goto fail;
-    tmp.nids = k;
-    for (size_t i = 0; i < k; i++) {
-        tmp.parent[i] = (uint32_t)i;
-        tmp.numbered[i] = 0;
-        tmp.len[i] = 0;
+    kti_seq seq;
+    kt_status st = L.failed ? KT_ENOMEM : kti_seq_init(&seq, al, n);
+    uint32_t *order = st == KT_OK ? kti_alloc(al, bytes) : NULL;
+    if (order == NULL) {
+        if (st == KT_OK) kti_seq_free(&seq);
+        kti_free(al, L.v);
+        return st == KT_OK ? KT_ENOMEM : st;
     }
-    /* number every cycle from its smallest cell */
-    for (size_t c = 0; c < n; c++) {
-        uint32_t id = tmp.cyc[c];
-        if (id != NO_LABEL && !tmp.numbered[id]) h_number(&tmp, id, c);
+    /* each cycle as a sequence from its smallest cell (the build does not
+     * read seq.rev, which marks the cells placed meanwhile) */
+    uint32_t *stack = order + n;
+    const uint8_t *mv = t->mv;
+    const int64_t *off = r->G.off;
+    for (size_t s0 = 0; s0 < n; s0++) {
+        if (seq.rev[s0] || mv[s0] == KTI_PAIR_EMPTY) continue;
+        size_t k = 0;
+        order[k++] = (uint32_t)s0;
+        unsigned out = mv[s0] & 15u;
+        for (size_t c = (size_t)((int64_t)s0 + off[out]); c != s0; c = step_on(mv, off, c, &out))
+            order[k++] = (uint32_t)c;
+        kti_seq_build(&seq, order, k, stack);
+        for (size_t i = 0; i < k; i++) seq.rev[order[i]] = 1; /* placed */
     }
+    memset(seq.rev, 0, n);
+    kti_free(al, order);
     h_release(r);
-    *r = tmp;
+    r->rails = L.v;
+    r->nrails = L.n;
+    r->seq = seq;
     return KT_OK;
-fail:
-    h_release(&tmp);
-    return KT_ENOMEM;
 }
 
 kt_status kt_rails_new(kt_rails **out, kt_tourney *t)
@@ -921,7 +837,7 @@ kt_status kt_rails_counts(const kt_rails *r, uint64_t counts[4][4])
 kt_status kt_rails_cycle(kt_rails *r, kt_cell cell, uint32_t *cycle)
 {
     if (r == NULL || cycle == NULL || !kti_is_vertex(r->t->g, cell)) return KT_EINVAL;
-    *cycle = h_find(r, r->cyc[cell]);
+    *cycle = kti_seq_root(&r->seq, (uint32_t)cell);
     return KT_OK;
 }
 
@@ -929,7 +845,8 @@ int kt_rails_joins(kt_rails *r, kt_rail rail, uint32_t *c1, uint32_t *c2)
 {
     if (r == NULL || !kt_rail_is_rail(r->t, rail)) return -1;
     size_t up = (size_t)((int64_t)rail.top + r->G.off[rail.cross]);
-    uint32_t A = h_find(r, r->cyc[rail.top]), B = h_find(r, r->cyc[up]);
+    uint32_t A = kti_seq_root(&r->seq, (uint32_t)rail.top);
+    uint32_t B = kti_seq_root(&r->seq, (uint32_t)up);
     if (c1) *c1 = A;
     if (c2) *c2 = B;
     return A != B;
@@ -939,18 +856,19 @@ kt_status kt_rails_graph(kt_rails *r, size_t *edges, size_t *components)
 {
     if (r == NULL) return KT_EINVAL;
     const kt_allocator *al = r->G.al;
-    uint32_t *p = kti_alloc(al, (r->nids ? r->nids : 1) * sizeof *p);
+    /* union-find over the cycles' root cells: p[x] = parent + 1, 0 = itself
+     * (calloc, so only the entries touched cost anything) */
+    uint32_t *p = kti_calloc(al, r->G.n ? r->G.n : 1, sizeof *p);
     if (p == NULL) return KT_ENOMEM;
-    for (size_t i = 0; i < r->nids; i++) p[i] = (uint32_t)i;
     size_t e = 0, unions = 0;
     for (size_t i = 0; i < r->nrails; i++) {
         uint32_t A, B;
         if (kt_rails_joins(r, r->rails[i], &A, &B) != 1) continue;
         e++;
-        A = uf_find(p, A);
-        B = uf_find(p, B);
+        while (p[A]) A = p[A] - 1;
+        while (p[B]) B = p[B] - 1;
         if (A != B) {
-            p[A] = B;
+            p[A] = B + 1;
             unions++;
         }
     }
@@ -960,96 +878,60 @@ kt_status kt_rails_graph(kt_rails *r, size_t *edges, size_t *components)
     return KT_OK;
 }
 
-/* Position of c along root A's numbering, 0 .. len-1. */
-static inline uint32_t h_rel(const kt_rails *r, uint32_t A, size_t c)
+/* The cycle of `root` as a sequence running from `first` to `last`, two
+ * cells joined by an edge of the cycle (so adjacent, cyclically). */
+static uint32_t h_orient(kti_seq *s, uint32_t root, uint32_t first, uint32_t last)
 {
-    return (uint32_t)(((uint64_t)r->pos[c] + r->modu[A] - r->base[A]) % r->modu[A]);
-}
-
-/* Walk `count` cells from `start` (coming from `prev`) along the tourney,
- * giving the k-th cell the position top - k (mod L) of root A. */
-static void h_renumber_walk(kt_rails *r, uint32_t A, size_t start, size_t prev, uint32_t count,
-                            uint32_t top, uint32_t L)
-{
-    const uint8_t *mv = r->t->mv;
-    const int64_t *off = r->G.off;
-    size_t c = start;
-    uint64_t base = r->base[A], modu = r->modu[A];
-    for (uint32_t k = 0; k < count; k++) {
-        uint64_t rel = ((uint64_t)top + L - k) % L;
-        r->pos[c] = (uint32_t)((rel + base) % modu);
-        uint8_t p = mv[c];
-        size_t n1 = (size_t)((int64_t)c + off[p & 15u]);
-        size_t nx = n1 != prev ? n1 : (size_t)((int64_t)c + off[p >> 4]);
-        prev = c;
-        c = nx;
-    }
+    size_t L = kti_seq_len(s, root);
+    size_t i = kti_seq_index(s, first), j = kti_seq_index(s, last);
+    if (i == (j + 1) % L) return kti_seq_rotate(s, root, i); /* ... last first ... */
+    root = kti_seq_rotate(s, root, j);                       /* last ... first */
+    kti_seq_reverse(s, root);
+    return root;
 }
 
 kt_status kt_rails_switch(kt_rails *r, kt_rail rail, kt_switch_effect *effect)
 {
     if (r == NULL || !kt_rail_is_rail(r->t, rail)) return KT_EINVAL;
     kt_tourney *t = r->t;
-    uint8_t *mv = t->mv;
+    kti_seq *s = &r->seq;
     const int64_t *off = r->G.off;
     unsigned a = rail.primary, b = rail.cross;
-    size_t u = rail.top;
-    size_t v = (size_t)((int64_t)u + off[a]);
-    size_t up = (size_t)((int64_t)u + off[b]);
-    size_t w = (size_t)((int64_t)v + off[b]);
-    uint32_t A = h_find(r, r->cyc[u]), B = h_find(r, r->cyc[up]);
+    uint32_t u = (uint32_t)rail.top;
+    uint32_t v = (uint32_t)((int64_t)u + off[a]);
+    uint32_t up = (uint32_t)((int64_t)u + off[b]);
+    uint32_t w = (uint32_t)((int64_t)v + off[b]);
+    uint32_t A = kti_seq_root(s, u), B = kti_seq_root(s, up);
+    kt_switch_effect eff;
+    /* primary edges u-v and up-w go, cross edges u-up and v-w come */
     if (A != B) {
-        rail_switch(mv, off, u, a, b);
-        if (r->len[A] < r->len[B]) {
-            uint32_t x = A;
-            A = B;
-            B = x;
-        }
-        r->parent[B] = A;
-        r->len[A] += r->len[B];
-        r->numbered[A] = 0;
+        /* [v .. u] + [up .. w]: u-up inside, w-v across the wrap */
+        A = h_orient(s, A, v, u);
+        B = h_orient(s, B, up, w);
+        kti_seq_join(s, A, B);
         t->size--;
-        if (effect) *effect = KT_SWITCH_MERGE;
-        return KT_OK;
-    }
-    if (!h_grow_ids(r, r->nids + 1)) return KT_ENOMEM;
-    if (!r->numbered[A]) h_number(r, A, u);
-    uint32_t L = r->len[A];
-    uint32_t ru = h_rel(r, A, u), rv = h_rel(r, A, v), rup = h_rel(r, A, up), rw = h_rel(r, A, w);
-    bool u_tail = rv == (ru + 1) % L;
-    bool up_tail = rw == (rup + 1) % L;
-    /* along the numbering: t1 -> h1 ... t2 -> h2 ... t1 */
-    size_t h1 = u_tail ? v : u, h2 = up_tail ? w : up;
-    uint32_t s0 = u_tail ? rv : ru;                       /* rel(h1) */
-    uint32_t s1 = up_tail ? rup : rw;                     /* rel(t2) */
-    uint32_t len1 = (s1 + L - s0) % L + 1;                /* [h1 .. t2] */
-    rail_switch(mv, off, u, a, b);
-    if (u_tail == up_tail) {
-        /* new edges t1-t2 and h1-h2: one of the two segments is reversed;
-         * renumber the shorter one so the numbering stays valid */
-        if (len1 <= L - len1) {
-            h_renumber_walk(r, A, h1, h2, len1, s0 + len1 - 1, L); /* t2 gets s0 */
+        eff = KT_SWITCH_MERGE;
+    } else {
+        /* put the edge u-v across the wrap: [x .. y], {x, y} = {u, v};
+         * up-w is then inside: [x .. p][q .. y], {p, q} = {up, w} */
+        A = h_orient(s, A, v, u); /* x = v, y = u */
+        size_t iu = kti_seq_index(s, up), iw = kti_seq_index(s, w);
+        uint32_t p = iu < iw ? up : w;
+        size_t k = (iu < iw ? iu : iw) + 1;
+        uint32_t P1, P2;
+        kti_seq_split(s, A, k, &P1, &P2);
+        if (p == w) {
+            /* v .. w and up .. u close on their own: two cycles */
+            t->size++;
+            eff = KT_SWITCH_SPLIT;
         } else {
-            h_renumber_walk(r, A, h2, h1, L - len1, s1 + (L - len1), L); /* t1 gets s1 + 1 */
+            /* v .. up, u .. w: one cycle, the second part reversed */
+            kti_seq_reverse(s, P2);
+            kti_seq_join(s, P1, P2);
+            eff = KT_SWITCH_KEEP;
         }
-        if (effect) *effect = KT_SWITCH_KEEP;
-        return KT_OK;
     }
-    /* split: segments [h1 .. t2] and [h2 .. t1]; the smaller gets a fresh
-     * id and numbering, the larger keeps its positions as a shorter arc */
-    bool first_small = len1 <= L - len1;
-    uint32_t small = first_small ? len1 : L - len1;
-    uint32_t id = (uint32_t)r->nids++;
-    r->parent[id] = id;
-    h_number(r, id, first_small ? h1 : h2);
-    /* the larger part's positions stay one arc unless it crosses the
-     * numbering's wrap-around (from L-1 back to 0): then renumber lazily */
-    size_t head = first_small ? h2 : h1;                  /* its first cell */
-    uint32_t hr = first_small ? (s1 + 1) % L : s0;        /* rel(head) */
-    if ((uint64_t)hr + (L - small) <= L) r->base[A] = r->pos[head];
-    else r->numbered[A] = 0;
-    r->len[A] = L - small;
-    t->size++;
-    if (effect) *effect = KT_SWITCH_SPLIT;
+    rail_switch(t->mv, off, u, a, b);
+    if (effect) *effect = eff;
     return KT_OK;
 }

@@ -163,7 +163,7 @@ static void test_counts(void)
  * the cycle ids exact. */
 static void test_switch(void)
 {
-    static const uint32_t boards[][2] = {{6, 6}, {8, 8}, {10, 12}};
+    static const uint32_t boards[][2] = {{6, 6}, {8, 8}, {10, 12}, {30, 32}};
     for (size_t b = 0; b < sizeof boards / sizeof boards[0]; b++) {
         uint32_t w = boards[b][0], h = boards[b][1];
         kt_tourney *tour = block_tour(w, h);

@@ -98,7 +98,8 @@ typedef struct kt_rails kt_rails;
  * @brief Find all rails of @p t (O(cells)) and attach a handle to it.
  *
  * The handle keeps a list of the rails found (a snapshot, in order of top
- * cell, then primary, then cross move) and the cycle of every cell.
+ * cell, then primary, then cross move) and every cycle as a sequence of
+ * its cells (about 17 bytes per cell, plus the rails).
  * While the handle lives, @p t must only be edited through
  * kt_rails_switch() (or kt_rails_refresh() called after other edits).
  * The handle borrows @p t; free the handle first.
@@ -190,23 +191,20 @@ KT_EXPORT kt_status kt_rails_graph(kt_rails *r, size_t *edges, size_t *component
 /**
  * @brief Switch @p rail, keeping kt_tourney_size() exact.
  *
- * Four nibble updates plus the cycle bookkeeping.  Every cycle carries
- * a numbering (positions along it) that tells a split from a rewiring:
- * - a merge is O(1) (union-find); the merged cycle loses its numbering;
- * - a switch within one cycle first renumbers it, O(its length), if it
- *   has no numbering (after a merge or, rarely, a split across the
- *   numbering's wrap-around); then a rewiring renumbers the shorter of
- *   the two reversed segments and a split numbers the smaller part,
- *   O(that part), the larger keeping its positions.
- * So runs of merges, or of switches within cycles, are cheap; mixing
- * them on long cycles costs O(length) per switch.  The switched rail
- * comes back as rail (top, cross, primary): switching that one restores
- * the tourney.
+ * Four nibble updates plus the cycle bookkeeping: the handle keeps each
+ * cycle as a balanced sequence of its cells (a treap with lazy reversal,
+ * 17 bytes per cell), so a merge, a split and a rewiring within a cycle
+ * each cost O(log cells) expected, whatever was switched before; the
+ * effect, and so kt_tourney_size(), is exact after every call.  (No
+ * structure can answer split-or-not in O(1): Fredman, Johnson, McGeoch
+ * and Ostheimer (1995) prove an Omega(log n / log log n) bound for this
+ * "between" query under segment reversals.)  The switched rail comes back
+ * as rail (top, cross, primary): switching that one restores the tourney.
  * @param r           The handle.
  * @param rail        A rail of the tourney now.
  * @param[out] effect Optional: merge, split or keep.
  * @return ::KT_OK; ::KT_EINVAL when @p rail is not a rail now (nothing
- *         changes); ::KT_ENOMEM.
+ *         changes).  It allocates nothing.
  */
 KT_EXPORT kt_status kt_rails_switch(kt_rails *r, kt_rail rail, kt_switch_effect *effect);
 
