@@ -65,6 +65,13 @@ expect "count classes" "^1245$" "$knight" count 6x6 --classes
 expect "count shard" "^[0-9]*$" "$knight" count 6x6 --shard 1/3
 expect "count halftours" "^9862$" "$knight" count 6x6 --method halftours
 expect "count halftours directed" "^88404$" "$knight" count 5x8 --method halftours --directed
+# McKay's join in shards: the three parts add up to the whole.
+sum=0
+for i in 0 1 2; do
+    part=$("$knight" count 6x6 --method halftours --shard $i/3 2>/dev/null | tail -n 1)
+    sum=$((sum + ${part:-0}))
+done
+[ "$sum" -eq 9862 ] || { echo "FAIL: halftour shards sum to $sum, not 9862"; fail=1; }
 "$knight" check /nonexistent/file 2>/dev/null && { echo "FAIL: missing file accepted"; fail=1; }
 # semimagic: complete a Knight Errant puzzle (seed 002 solution 1, 8 numbers kept).
 printf '. . 49 . . . 17 .\n. . . . . . . .\n1 . . . 33 . . .\n. . . . . . . .\n. . . . . . . .\n. . . . . . . .\n. . 25 . 9 . . .\n. . . 41 . 57 . .\n' > "$tmp/ke.txt"

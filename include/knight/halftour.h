@@ -187,11 +187,15 @@ KT_EXPORT int kt_halftour_types_compatible(uint32_t width, const uint8_t *a_lowe
  * @brief Count undirected closed tours by McKay's method: join the lower
  *        and upper path structures across the cut.
  *
- * A frontier pass adds the crossing steps to every lower structure and
- * yields, for each upper type, the pairings of the upper path ends that
- * the lower half realises with their weights; each upper structure of that
- * type is then matched against them (its union must be one cycle).  The
- * count is returned as a 128-bit value in two halves.
+ * One upper type at a time: every set of crossing steps that gives each
+ * upper boundary cell its type's number of steps and leaves the lower
+ * cells a lower type; for each lower structure of that type, the pairing
+ * of the upper path ends that it realises with the steps, summed in a
+ * table; each upper structure of the type is then matched against the
+ * table (a tour exactly when the two pairings form one cycle).  A type
+ * and its mirror image (left-right reflection) are counted together.
+ * Memory: the two halves and one small table per thread (1.4 GiB for
+ * 8x8).  The count is returned as a 128-bit value in two halves.
  * @param lower     The lower half (width W, depth DL, other depth DU).
  * @param upper     The upper half (width W, depth DU, other depth DL); may
  *                  be @p lower when DL == DU.
@@ -208,13 +212,14 @@ KT_EXPORT kt_status kt_halftours_join(const kt_halftours *lower, const kt_halfto
                                       uint64_t *count_hi, uint64_t *count_lo);
 
 /**
- * @brief One shard of kt_halftours_join(): the tours whose lower path
- *        structure falls in shard @p shard of @p shard_count.
+ * @brief One shard of kt_halftours_join(): the tours whose upper type
+ *        falls in shard @p shard of @p shard_count.
  *
- * The lower structures are split into @p shard_count parts by the types of
- * their last columns; the counts of shards 0 .. shard_count-1 sum exactly to
- * the join's count, and each shard needs a fraction of the memory, so a long
- * count can run shard by shard or on several machines.
+ * The upper types (one of each mirror pair) are dealt round-robin into
+ * @p shard_count parts of about equal work; the counts of shards
+ * 0 .. shard_count-1 sum exactly to the join's count, so a long count can
+ * run shard by shard, be resumed after the last finished shard, or run on
+ * several machines.
  * @param lower       The lower half.
  * @param upper       The upper half.
  * @param shard       Which shard, below @p shard_count.

@@ -78,8 +78,8 @@ int cmd_count(int argc, char **argv)
          * middle; the rows must be at most KT_HALFTOUR_MAX_WIDTH wide. */
         if (opt.flags & (KT_COUNT_OPEN | KT_COUNT_SYMMETRIC | KT_COUNT_CLASSES))
             return cli_fail("count: --method halftours counts closed tours only");
-        if (opt.shard_count > 1 || opt.checkpoint != NULL)
-            return cli_fail("count: --method halftours has no --shard or --checkpoint (see knight halftours)");
+        if (opt.checkpoint != NULL)
+            return cli_fail("count: --method halftours has no --checkpoint (run it in --shard parts)");
         if (w > KT_HALFTOUR_MAX_WIDTH || (h < w && h >= 2)) {
             uint32_t t = w;
             w = h;
@@ -87,7 +87,23 @@ int cmd_count(int argc, char **argv)
         }
         if (w > KT_HALFTOUR_MAX_WIDTH || h < 2) return cli_fail("count: board too wide for --method halftours");
         uint64_t hi = 0, lo = 0;
-        kt_status hs = kt_halftours_count_closed(w, h, h / 2, opt.threads, cli_progress, NULL, &hi, &lo);
+        kt_status hs;
+        if (opt.shard_count <= 1) {
+            hs = kt_halftours_count_closed(w, h, h / 2, opt.threads, cli_progress, NULL, &hi, &lo);
+        } else {
+            /* one shard of the join: both halves, then that shard's types */
+            uint32_t du = h / 2, dl = h - du;
+            kt_halftours *lower = NULL, *upper = NULL;
+            hs = kt_halftours_enumerate(&lower, w, dl, du, opt.threads, cli_progress, NULL);
+            if (hs == KT_OK && dl != du)
+                hs = kt_halftours_enumerate(&upper, w, du, dl, opt.threads, cli_progress, NULL);
+            if (hs == KT_OK)
+                hs = kt_halftours_join_shard(lower, upper ? upper : lower, opt.shard_index,
+                                             opt.shard_count, opt.threads, cli_progress, NULL, &hi,
+                                             &lo);
+            kt_halftours_free(upper);
+            kt_halftours_free(lower);
+        }
         cli_progress_done();
         if (hs != KT_OK) return cli_fail_status("count", hs);
         kt_count_value hv = {lo, hi};
