@@ -198,13 +198,16 @@ static void bench_tables(unsigned tours, uint32_t side)
             if (kt_move_stats_new(&st[k]) != KT_OK) return;
             kt_tourney *base = NULL;
             if (generators[k].deterministic && generators[k].make(&base, g, 0) != KT_OK) continue;
-            for (unsigned i = 0; i < tours; i++) {
+            /* a generator that gives up on a seed (the network may not
+             * converge) is asked again with the next one, 3 x tours at most */
+            for (unsigned i = 0, made = 0; made < tours && i < 3 * tours; i++) {
                 kt_tourney *t = NULL;
                 if (base != NULL) {
                     if (kt_tourney_copy(&t, base) != KT_OK) break;
                 } else if (generators[k].make(&t, g, i) != KT_OK) {
-                    break;
+                    continue;
                 }
+                made++;
                 if (obf && kt_obfuscate(t, 0, 0x5EED0000u + i) != KT_OK)
                     printf("obfuscate failed (%s, %u)\n", generators[k].name, i);
                 kt_move_stats_add(st[k], t);
@@ -215,25 +218,29 @@ static void bench_tables(unsigned tours, uint32_t side)
         double mean[8], sd[8], maxsd;
         printf("\nTable 1%s: move distribution (%s tours)\n", obf ? "" : " (un-obfuscated)",
                obf ? "obfuscated" : "generated");
-        printf("%-14s      0      1      2      3      4      5      6      7   max sd   max se\n", "Algorithm");
+        printf("%-14s      0      1      2      3      4      5      6      7   max sd   max se  tours\n", "Algorithm");
         for (size_t k = 0; k < NGEN; k++) {
+            if (kt_move_stats_count(st[k]) == 0) continue;
             kt_move_stats_moves(st[k], mean, sd);
             maxsd = 0;
             for (int i = 0; i < 8; i++) maxsd = sd[i] > maxsd ? sd[i] : maxsd;
             printf("%-14s", generators[k].name);
             for (int i = 0; i < 8; i++) printf(" %.4f", mean[i]);
-            printf("   %.4f   %.4f\n", maxsd, maxsd / sqrt((double)kt_move_stats_count(st[k])));
+            printf("   %.4f   %.4f %6zu\n", maxsd, maxsd / sqrt((double)kt_move_stats_count(st[k])),
+                   (size_t)kt_move_stats_count(st[k]));
         }
         printf("\nTable 2%s: relative move distribution\n", obf ? "" : " (un-obfuscated)");
-        printf("%-14s      0      1      2      3      5      6      7   max sd   max se\n", "Algorithm");
+        printf("%-14s      0      1      2      3      5      6      7   max sd   max se  tours\n", "Algorithm");
         for (size_t k = 0; k < NGEN; k++) {
+            if (kt_move_stats_count(st[k]) == 0) continue;
             kt_move_stats_relative(st[k], mean, sd);
             maxsd = 0;
             for (int i = 0; i < 8; i++) maxsd = sd[i] > maxsd ? sd[i] : maxsd;
             printf("%-14s", generators[k].name);
             for (int i = 0; i < 8; i++)
                 if (i != 4) printf(" %.4f", mean[i]);
-            printf("   %.4f   %.4f\n", maxsd, maxsd / sqrt((double)kt_move_stats_count(st[k])));
+            printf("   %.4f   %.4f %6zu\n", maxsd, maxsd / sqrt((double)kt_move_stats_count(st[k])),
+                   (size_t)kt_move_stats_count(st[k]));
         }
         for (size_t k = 0; k < NGEN; k++) kt_move_stats_free(st[k]);
     }
