@@ -17,8 +17,11 @@
  *  3. an upper structure SU of type t closes a tour with such a pairing
  *     exactly when the two pairings form one cycle.
  * Types come in mirror pairs (the board's left-right reflection maps tours
- * to tours and t to its mirror image), so only one of each pair is run and
- * counted twice.  The table of step 2 holds one type's pairings, so memory
+ * to tours and t to its mirror image), so only one of each pair is run.
+ * When the two halves are one set, the up-down flip swaps them too: then
+ * each step set's (upper, lower) type pair is counted only when it is the
+ * least of its orbit under both symmetries, times the orbit's size;
+ * otherwise a mirror pair of upper types is counted twice.  The table of step 2 holds one type's pairings, so memory
  * stays small; the work is the number of (C, SL) pairs.
  */
 #include "halftour_join.h"
@@ -320,6 +323,7 @@ typedef struct shared {
     const size_t *work;          /* upper type indices, heaviest first */
     size_t nwork;
     const uint8_t *weight;       /* per work item: 1 or 2 */
+    bool flip;                   /* halves equal: weigh (lower, upper) type pairs by orbit */
     atomic_size_t next, done;
     atomic_bool cancel;
     kti_hprogress *prog;
@@ -414,6 +418,24 @@ static void leaf(worker *w, size_t gi)
         seen[16 + e] = seen[q] = true;
     }
     size_t s0 = L->first[gi], s1 = L->first[gi + 1];
+    uint64_t mult = 1;
+    if (w->sh->flip) {
+        /* The board's left-right mirror and its up-down flip (which swaps
+         * the halves) act on (upper, lower) type pairs; only the least pair
+         * of each orbit is counted, times the orbit's size. */
+        uint32_t tl = L->type[gi], tu = w->t;
+        uint32_t mtl = mirror_type(g, tl, g->nl), mtu = mirror_type(g, tu, g->nu);
+        uint64_t orbit[4] = {(uint64_t)tu << 32 | tl, (uint64_t)mtu << 32 | mtl,
+                             (uint64_t)tl << 32 | tu, (uint64_t)mtl << 32 | mtu};
+        unsigned distinct = 0;
+        for (unsigned i = 0; i < 4; i++) {
+            if (orbit[i] < orbit[0]) return;
+            bool seen_before = false;
+            for (unsigned j = 0; j < i; j++) seen_before |= orbit[j] == orbit[i];
+            distinct += !seen_before;
+        }
+        mult = distinct;
+    }
     if (covered < m) {
         /* A cycle of trivial cells only: a tour just when it is everything. */
         if (covered != 0 || jl != 0 || w->k != 0) return;
@@ -428,7 +450,7 @@ static void leaf(worker *w, size_t gi)
         } while (l != l0 || u != w->lup[l0][0]);
         if (n != m) return;
         for (size_t s = s0; s < s1; s++)
-            if (!tab_add(w, 0, L->count[s])) return;
+            if (!tab_add(w, 0, L->count[s] * mult)) return;
         return;
     }
     for (size_t s = s0; s < s1; s++) {
@@ -461,7 +483,7 @@ static void leaf(worker *w, size_t gi)
             }
         }
         if (visited != jl) continue;
-        if (!tab_add(w, key, L->count[s])) return;
+        if (!tab_add(w, key, L->count[s] * mult)) return;
     }
 }
 
@@ -564,6 +586,7 @@ static void run_type(worker *w, size_t ti, unsigned weight)
     const geom *g = sh->g;
     const half *U = sh->upper;
     uint32_t t = U->type[ti];
+    w->t = t;
     w->k = 0;
     for (unsigned c = 0; c < g->nu; c++) {
         w->udig[c] = (uint8_t)((t >> (2 * c)) & 3u);
@@ -664,7 +687,7 @@ kt_status kti_halftours_join(const kti_half_view *lower, const kti_half_view *up
         if (ncanon++ % nshards != shard) continue;
         items[nwork].ti = i;
         items[nwork].size = U->first[i + 1] - U->first[i];
-        items[nwork].weight = (uint8_t)(has_mirror && mt != t ? 2 : 1);
+        items[nwork].weight = (uint8_t)(!same && has_mirror && mt != t ? 2 : 1);
         nwork++;
     }
     qsort(items, nwork, sizeof *items, cmp_witem);
@@ -689,6 +712,7 @@ kt_status kti_halftours_join(const kti_half_view *lower, const kti_half_view *up
     sh.work = work;
     sh.nwork = nwork;
     sh.weight = weight;
+    sh.flip = same;
     atomic_init(&sh.next, 0);
     atomic_init(&sh.done, 0);
     atomic_init(&sh.cancel, false);

@@ -192,8 +192,11 @@ KT_EXPORT int kt_halftour_types_compatible(uint32_t width, const uint8_t *a_lowe
  * cells a lower type; for each lower structure of that type, the pairing
  * of the upper path ends that it realises with the steps, summed in a
  * table; each upper structure of the type is then matched against the
- * table (a tour exactly when the two pairings form one cycle).  A type
- * and its mirror image (left-right reflection) are counted together.
+ * table (a tour exactly when the two pairings form one cycle).  The
+ * board's symmetries share the work: a type and its mirror image (the
+ * left-right reflection) are counted together, and when both halves are
+ * the same set (@p upper is @p lower) so are the type pairs (lower, upper)
+ * and (upper, lower) (the up-down flip).
  * Memory: the two halves and one small table per thread (1.4 GiB for
  * 8x8).  The count is returned as a 128-bit value in two halves.
  * @param lower     The lower half (width W, depth DL, other depth DU).
