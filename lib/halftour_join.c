@@ -271,12 +271,15 @@ static inline bool has_prefix(const prefixes *p, unsigned f, size_t v)
 
 typedef struct ptab {
     uint64_t *key, *cnt;
+    uint32_t *used;              /* the slots taken, in insertion order */
     size_t cap, n;
 } ptab;
 
+/* Empty the table in O(entries), not O(capacity): one type's table may
+ * have grown large, and most types after it are small. */
 static void ptab_clear(ptab *t)
 {
-    if (t->n != 0) memset(t->key, 0xFF, t->cap * sizeof *t->key);
+    for (size_t j = 0; j < t->n; j++) t->key[t->used[j]] = EMPTY;
     t->n = 0;
 }
 
@@ -291,25 +294,30 @@ static inline size_t ptab_index(uint64_t k, size_t mask)
 static bool ptab_grow(ptab *t, const kt_allocator *al)
 {
     size_t ncap = t->cap ? 2 * t->cap : 1024, bytes;
-    if (!kti_mul_ok(ncap, 2 * sizeof(uint64_t), &bytes)) return false;
+    if (ncap > UINT32_MAX || !kti_mul_ok(ncap, 2 * sizeof(uint64_t), &bytes)) return false;
     uint64_t *k = kti_alloc(al, ncap * sizeof *k), *c = kti_alloc(al, ncap * sizeof *c);
-    if (k == NULL || c == NULL) {
+    uint32_t *u = kti_alloc(al, ncap * sizeof *u);
+    if (k == NULL || c == NULL || u == NULL) {
         kti_free(al, k);
         kti_free(al, c);
+        kti_free(al, u);
         return false;
     }
     memset(k, 0xFF, ncap * sizeof *k);
-    for (size_t i = 0; i < t->cap; i++) {
-        if (t->key[i] == EMPTY) continue;
+    for (size_t e = 0; e < t->n; e++) {
+        size_t i = t->used[e];
         size_t j = ptab_index(t->key[i], ncap - 1);
         while (k[j] != EMPTY) j = (j + 1) & (ncap - 1);
         k[j] = t->key[i];
         c[j] = t->cnt[i];
+        u[e] = (uint32_t)j;
     }
     kti_free(al, t->key);
     kti_free(al, t->cnt);
+    kti_free(al, t->used);
     t->key = k;
     t->cnt = c;
+    t->used = u;
     t->cap = ncap;
     return true;
 }
@@ -324,6 +332,7 @@ typedef struct shared {
     size_t nwork;
     const uint8_t *weight;       /* per work item: 1 or 2 */
     bool flip;                   /* halves equal: weigh (lower, upper) type pairs by orbit */
+    const uint32_t *lmirror;     /* flip: mirror image of each lower type */
     atomic_size_t next, done;
     atomic_bool cancel;
     kti_hprogress *prog;
@@ -336,9 +345,11 @@ typedef struct worker {
     bool oom, ovf;
     u128 sum;
     ptab tab;
+    uint64_t *ck, *cc;           /* one type's pairings, compacted */
+    size_t ccap;
     uint64_t polls;
-    /* the current upper type */
-    uint32_t t;
+    /* the current upper type and its mirror image */
+    uint32_t t, mt;
     uint8_t udig[NC];            /* upper type digit per cell */
     uint8_t eidx[NC];            /* upper end index per cell */
     uint8_t ucell[NC];           /* upper end -> its cell */
@@ -381,7 +392,7 @@ static bool tab_add(worker *w, uint64_t key, uint64_t cnt)
     if (t->key[i] == EMPTY) {
         t->key[i] = key;
         t->cnt[i] = cnt;
-        t->n++;
+        t->used[t->n++] = (uint32_t)i;
     } else if (__builtin_add_overflow(t->cnt[i], cnt, &t->cnt[i])) {
         w->ovf = true;
     }
@@ -395,6 +406,23 @@ static void leaf(worker *w, size_t gi)
 {
     const geom *g = w->sh->g;
     const half *L = w->sh->lower;
+    uint64_t mult = 1;
+    if (w->sh->flip) {
+        /* The board's left-right mirror and its up-down flip (which swaps
+         * the halves) act on (upper, lower) type pairs; only the least pair
+         * of each orbit is counted, times the orbit's size. */
+        uint32_t tl = L->type[gi], tu = w->t, mtl = w->sh->lmirror[gi], mtu = w->mt;
+        uint64_t orbit[4] = {(uint64_t)tu << 32 | tl, (uint64_t)mtu << 32 | mtl,
+                             (uint64_t)tl << 32 | tu, (uint64_t)mtl << 32 | mtu};
+        unsigned distinct = 0;
+        for (unsigned i = 0; i < 4; i++) {
+            if (orbit[i] < orbit[0]) return;
+            bool seen_before = false;
+            for (unsigned j = 0; j < i; j++) seen_before |= orbit[j] == orbit[i];
+            distinct += !seen_before;
+        }
+        mult = distinct;
+    }
     unsigned nl = g->nl, m = 0, covered = 0, jl = 0;
     uint8_t seg[2 * NC];
     bool seen[2 * NC];
@@ -418,24 +446,6 @@ static void leaf(worker *w, size_t gi)
         seen[16 + e] = seen[q] = true;
     }
     size_t s0 = L->first[gi], s1 = L->first[gi + 1];
-    uint64_t mult = 1;
-    if (w->sh->flip) {
-        /* The board's left-right mirror and its up-down flip (which swaps
-         * the halves) act on (upper, lower) type pairs; only the least pair
-         * of each orbit is counted, times the orbit's size. */
-        uint32_t tl = L->type[gi], tu = w->t;
-        uint32_t mtl = mirror_type(g, tl, g->nl), mtu = mirror_type(g, tu, g->nu);
-        uint64_t orbit[4] = {(uint64_t)tu << 32 | tl, (uint64_t)mtu << 32 | mtl,
-                             (uint64_t)tl << 32 | tu, (uint64_t)mtl << 32 | mtu};
-        unsigned distinct = 0;
-        for (unsigned i = 0; i < 4; i++) {
-            if (orbit[i] < orbit[0]) return;
-            bool seen_before = false;
-            for (unsigned j = 0; j < i; j++) seen_before |= orbit[j] == orbit[i];
-            distinct += !seen_before;
-        }
-        mult = distinct;
-    }
     if (covered < m) {
         /* A cycle of trivial cells only: a tour just when it is everything. */
         if (covered != 0 || jl != 0 || w->k != 0) return;
@@ -587,6 +597,7 @@ static void run_type(worker *w, size_t ti, unsigned weight)
     const half *U = sh->upper;
     uint32_t t = U->type[ti];
     w->t = t;
+    w->mt = mirror_type(g, t, g->nu);
     w->k = 0;
     for (unsigned c = 0; c < g->nu; c++) {
         w->udig[c] = (uint8_t)((t >> (2 * c)) & 3u);
@@ -601,18 +612,33 @@ static void run_type(worker *w, size_t ti, unsigned weight)
     if (w->oom || atomic_load(&w->sh->cancel)) return;
     /* Combine: every upper structure of type t with every pairing. */
     ptab *tb = &w->tab;
-    size_t n = 0;
-    for (size_t i = 0; i < tb->cap; i++) {
-        if (tb->key[i] == EMPTY) continue;
-        tb->key[n] = tb->key[i];
-        tb->cnt[n++] = tb->cnt[i];
+    size_t n = tb->n;
+    if (n > w->ccap) {
+        size_t nc = w->ccap ? w->ccap : 1024;
+        while (nc < n) nc *= 2;
+        uint64_t *ck = kti_alloc(sh->al, nc * sizeof *ck), *cc = kti_alloc(sh->al, nc * sizeof *cc);
+        if (ck == NULL || cc == NULL) {
+            kti_free(sh->al, ck);
+            kti_free(sh->al, cc);
+            w->oom = true;
+            return;
+        }
+        kti_free(sh->al, w->ck);
+        kti_free(sh->al, w->cc);
+        w->ck = ck;
+        w->cc = cc;
+        w->ccap = nc;
     }
-    if (n < tb->cap) memset(tb->key + n, 0xFF, (tb->cap - n) * sizeof *tb->key);
+    for (size_t j = 0; j < n; j++) {
+        w->ck[j] = tb->key[tb->used[j]];
+        w->cc[j] = tb->cnt[tb->used[j]];
+    }
+    ptab_clear(tb);
     for (size_t s = U->first[ti]; s < U->first[ti + 1]; s++) {
         uint64_t pu = end_pairing(U->partner[s], w->udig, w->eidx, g->nu);
         u128 part = 0;
         for (size_t i = 0; i < n; i++)
-            if (w->k == 0 || one_cycle(tb->key[i], pu, w->k)) part += tb->cnt[i];
+            if (w->k == 0 || one_cycle(w->ck[i], pu, w->k)) part += w->cc[i];
         u128 c = (u128)U->count[s] * weight;
         if (part != 0 && c > ~(u128)0 / part) w->ovf = true;
         u128 add = part * c;
@@ -664,6 +690,7 @@ kt_status kti_halftours_join(const kti_half_view *lower, const kti_half_view *up
     witem *items = NULL;
     size_t *work = NULL;
     uint8_t *weight = NULL;
+    uint32_t *lmirror = NULL;
     worker *w = NULL;
     if (!same) {
         rc = half_build(al, upper, &hu);
@@ -672,6 +699,12 @@ kt_status kti_halftours_join(const kti_half_view *lower, const kti_half_view *up
     }
     rc = prefixes_build(al, &g, &hl, &pre);
     if (rc != KT_OK) goto done;
+    lmirror = kti_alloc(al, (hl.ntypes ? hl.ntypes : 1) * sizeof *lmirror);
+    if (lmirror == NULL) {
+        rc = KT_ENOMEM;
+        goto done;
+    }
+    for (size_t i = 0; i < hl.ntypes; i++) lmirror[i] = mirror_type(&g, hl.type[i], g.nl);
     /* The upper types of this shard, one of each mirror pair. */
     items = kti_alloc(al, (U->ntypes ? U->ntypes : 1) * sizeof *items);
     if (items == NULL) {
@@ -713,6 +746,7 @@ kt_status kti_halftours_join(const kti_half_view *lower, const kti_half_view *up
     sh.nwork = nwork;
     sh.weight = weight;
     sh.flip = same;
+    sh.lmirror = lmirror;
     atomic_init(&sh.next, 0);
     atomic_init(&sh.done, 0);
     atomic_init(&sh.cancel, false);
@@ -744,10 +778,14 @@ done:
         for (unsigned i = 0; i < threads; i++) {
             kti_free(al, w[i].tab.key);
             kti_free(al, w[i].tab.cnt);
+            kti_free(al, w[i].tab.used);
+            kti_free(al, w[i].ck);
+            kti_free(al, w[i].cc);
         }
     kti_free(al, w);
     kti_free(al, work);
     kti_free(al, weight);
+    kti_free(al, lmirror);
     kti_free(al, items);
     prefixes_free(al, &pre);
     half_free(al, &hl);

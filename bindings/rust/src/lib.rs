@@ -9,7 +9,7 @@
 
 use std::ffi::CStr;
 use std::fmt;
-use std::os::raw::{c_char, c_int};
+use std::os::raw::{c_char, c_int, c_uint};
 use std::ptr;
 
 /// Raw declarations of the C API used by the safe wrappers.
@@ -27,6 +27,40 @@ pub mod ffi {
     pub struct KtTourney {
         _private: [u8; 0],
     }
+
+    /// `kt_progress_fn`.
+    pub type KtProgressFn = extern "C" fn(user: *mut c_void, done: u64, total: u64) -> c_int;
+    /// The `layer` callback of `kt_count_options`.
+    pub type KtLayerFn = extern "C" fn(user: *mut c_void, cell: u64, states: u64);
+
+    /// `kt_count_options`, whose layout is frozen (new fields are only appended).
+    #[repr(C)]
+    pub struct KtCountOptions {
+        pub flags: c_uint,
+        pub threads: c_uint,
+        pub shard_index: u32,
+        pub shard_count: u32,
+        pub checkpoint: *const c_char,
+        pub checkpoint_interval: f64,
+        pub progress: Option<KtProgressFn>,
+        pub progress_user: *mut c_void,
+        pub max_states: u64,
+        pub layer: Option<KtLayerFn>,
+        pub layer_user: *mut c_void,
+    }
+
+    /// `kt_count_value`: value = hi * 2^64 + lo.
+    #[repr(C)]
+    #[derive(Debug, Clone, Copy, Default)]
+    pub struct KtCountValue {
+        pub lo: u64,
+        pub hi: u64,
+    }
+
+    pub const KT_COUNT_OPEN: c_uint = 0x1;
+    pub const KT_COUNT_DIRECTED: c_uint = 0x2;
+    pub const KT_COUNT_SYMMETRIC: c_uint = 0x4;
+    pub const KT_COUNT_CLASSES: c_uint = 0x8;
 
     extern "C" {
         pub fn kt_strerror(status: c_int) -> *const c_char;
@@ -66,6 +100,25 @@ pub mod ffi {
                                 len: usize, format: c_int, flags: c_uint, alloc: *const c_void,
                                 line: *mut usize, column: *mut usize, rule: *mut c_int,
                                 cell: *mut u32) -> c_int;
+        pub fn kt_generate_closed_tour(out: *mut *mut KtTourney, g: *const KtGraph,
+                                       seed: u64) -> c_int;
+        pub fn kt_divide_tour(out: *mut *mut KtTourney, g: *const KtGraph, seed: u64) -> c_int;
+        pub fn kt_generate_open_tour(out: *mut *mut KtTourney, g: *const KtGraph, start: u32,
+                                     end: u32, seed: u64) -> c_int;
+        pub fn kt_warnsdorff_tour(out: *mut *mut KtTourney, g: *const KtGraph, shape: c_int,
+                                  start: u32, tie: c_int, seed: u64, attempts: u32) -> c_int;
+        pub fn kt_generate_tourney(out: *mut *mut KtTourney, g: *const KtGraph, method: c_int,
+                                   seed: u64, budget: u64) -> c_int;
+        pub fn kt_join(t: *mut KtTourney, seed: u64) -> c_int;
+        pub fn kt_shatter(t: *mut KtTourney, seed: u64) -> c_int;
+        pub fn kt_obfuscate(t: *mut KtTourney, rounds: c_uint, seed: u64) -> c_int;
+        pub fn kt_tourney_count_rails(t: *const KtTourney, count: *mut u64) -> c_int;
+        pub fn kt_count_options_init(opt: *mut KtCountOptions);
+        pub fn kt_count_tours(g: *const KtGraph, opt: *const KtCountOptions,
+                              out: *mut KtCountValue, stats: *mut c_void) -> c_int;
+        pub fn kt_halftours_count_closed(width: u32, height: u32, split: u32, threads: c_uint,
+                                         progress: Option<KtProgressFn>, user: *mut c_void,
+                                         count_hi: *mut u64, count_lo: *mut u64) -> c_int;
     }
 }
 
@@ -118,6 +171,104 @@ pub enum Format {
     Moves = 2,
     /// SVG picture.
     Svg = 3,
+}
+
+/// How Warnsdorff's rule breaks ties between equally accessible cells (`kt_tiebreak`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TieBreak {
+    /// The lowest move number (the plain, deterministic rule; fails on large boards).
+    First = 0,
+    /// Uniformly at random.
+    Random = 1,
+    /// Pohl (1967): the smallest sum of the candidates' onward accessibilities, then random.
+    Pohl = 2,
+    /// Roth: the candidate farthest from the board's centre, then Pohl's rule.
+    Roth = 3,
+}
+
+/// The tourney generators of [`Graph::tourney`] (`kt_gen_method`, pinned values).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GenMethod {
+    /// Random block tiling, blocks not merged: one cycle per block.
+    Blocks = 0,
+    /// The tourney variant of random Warnsdorff.
+    Warnsdorff = 1,
+    /// The Takefuji-Lee neural network, one neuron per edge.
+    Neural = 2,
+    /// Divide-and-conquer after Parberry (1997), base blocks not joined.
+    Divide = 3,
+    /// Concentric braided tourney (n x n, n even >= 4).
+    Braid = 4,
+    /// Four-cover tourney (both sides multiples of 4).
+    FourCover = 5,
+}
+
+/// What [`Graph::count_tours`] counts; turned into the C `kt_count_options`.
+///
+/// The default counts undirected closed tours on the calling thread.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CountOptions {
+    /// Count open tours (Hamiltonian paths) instead of closed ones.
+    pub open: bool,
+    /// Count directed tours (each undirected tour twice).
+    pub directed: bool,
+    /// Count only the closed tours invariant under a 180-degree rotation.
+    pub symmetric: bool,
+    /// Count classes under the symmetries of the board instead of tours.
+    pub classes: bool,
+    /// Worker threads; 0 or 1 means the calling thread only.
+    pub threads: u32,
+}
+
+impl CountOptions {
+    fn to_ffi(self) -> ffi::KtCountOptions {
+        let mut opt = ffi::KtCountOptions {
+            flags: 0,
+            threads: 0,
+            shard_index: 0,
+            shard_count: 0,
+            checkpoint: ptr::null(),
+            checkpoint_interval: 0.0,
+            progress: None,
+            progress_user: ptr::null_mut(),
+            max_states: 0,
+            layer: None,
+            layer_user: ptr::null_mut(),
+        };
+        unsafe { ffi::kt_count_options_init(&mut opt) };
+        let mut flags = 0;
+        if self.open { flags |= ffi::KT_COUNT_OPEN; }
+        if self.directed { flags |= ffi::KT_COUNT_DIRECTED; }
+        if self.symmetric { flags |= ffi::KT_COUNT_SYMMETRIC; }
+        if self.classes { flags |= ffi::KT_COUNT_CLASSES; }
+        opt.flags = flags;
+        opt.threads = self.threads as c_uint;
+        opt
+    }
+}
+
+fn count_u128(hi: u64, lo: u64) -> u128 {
+    (hi as u128) << 64 | lo as u128
+}
+
+/// Count the undirected closed tours of a `width` x `height` board by McKay's
+/// half-tour method (`kt_halftours_count_closed`), cutting it below row `split`
+/// (rows of the upper half; `None` means `height / 2`).  Widths 1 to 8.
+pub fn count_closed_by_halftours(width: u32, height: u32, split: Option<u32>, threads: u32)
+    -> Result<u128, Error> {
+    let (mut hi, mut lo) = (0u64, 0u64);
+    check(unsafe {
+        ffi::kt_halftours_count_closed(width, height, split.unwrap_or(height / 2),
+                                       threads as c_uint, None, ptr::null_mut(), &mut hi,
+                                       &mut lo)
+    })?;
+    Ok(count_u128(hi, lo))
+}
+
+fn new_tourney(f: impl FnOnce(*mut *mut ffi::KtTourney) -> c_int) -> Result<Tourney, Error> {
+    let mut raw = ptr::null_mut();
+    check(f(&mut raw))?;
+    Ok(Tourney { raw })
 }
 
 /// The library's version string.
@@ -222,6 +373,52 @@ impl Graph {
         })?;
         Ok(Tourney { raw })
     }
+
+    /// A closed tour in linear time (`kt_generate_closed_tour`); the same seed gives
+    /// the same tour.  `KT_ENOTOUR` when the board has none.
+    pub fn closed_tour(&self, seed: u64) -> Result<Tourney, Error> {
+        new_tourney(|out| unsafe { ffi::kt_generate_closed_tour(out, self.raw, seed) })
+    }
+
+    /// An open tour, optionally from `start` and/or to `end` (`kt_generate_open_tour`).
+    pub fn open_tour(&self, start: Option<u32>, end: Option<u32>, seed: u64)
+        -> Result<Tourney, Error> {
+        new_tourney(|out| unsafe {
+            ffi::kt_generate_open_tour(out, self.raw, start.unwrap_or(CELL_NONE),
+                                       end.unwrap_or(CELL_NONE), seed)
+        })
+    }
+
+    /// A tour by Warnsdorff's rule with tie-break `tie` (`kt_warnsdorff_tour`), closed
+    /// or open, from `start` (a corner when `None`); `attempts` 0 is the default.
+    pub fn warnsdorff_tour(&self, closed: bool, start: Option<u32>, tie: TieBreak, seed: u64,
+                           attempts: u32) -> Result<Tourney, Error> {
+        new_tourney(|out| unsafe {
+            ffi::kt_warnsdorff_tour(out, self.raw, (!closed) as c_int,
+                                    start.unwrap_or(CELL_NONE), tie as c_int, seed, attempts)
+        })
+    }
+
+    /// A closed tour by Parberry-style divide-and-conquer (`kt_divide_tour`).
+    pub fn divide_tour(&self, seed: u64) -> Result<Tourney, Error> {
+        new_tourney(|out| unsafe { ffi::kt_divide_tour(out, self.raw, seed) })
+    }
+
+    /// A tourney (cycle cover) made by `method` (`kt_generate_tourney`); `budget` 0 is
+    /// the default work bound.
+    pub fn tourney(&self, method: GenMethod, seed: u64, budget: u64) -> Result<Tourney, Error> {
+        new_tourney(|out| unsafe {
+            ffi::kt_generate_tourney(out, self.raw, method as c_int, seed, budget)
+        })
+    }
+
+    /// Count tours exactly by the frontier DP (`kt_count_tours`).
+    pub fn count_tours(&self, options: &CountOptions) -> Result<u128, Error> {
+        let opt = options.to_ffi();
+        let mut v = ffi::KtCountValue::default();
+        check(unsafe { ffi::kt_count_tours(self.raw, &opt, &mut v, ptr::null_mut()) })?;
+        Ok(count_u128(v.hi, v.lo))
+    }
 }
 
 impl Drop for Graph {
@@ -286,6 +483,27 @@ impl Tourney {
         buf.truncate(need);
         Ok(String::from_utf8_lossy(&buf).into_owned())
     }
+    /// Join the cycles into one closed tour by rail switches (`kt_join`); unchanged on error.
+    pub fn join(&mut self, seed: u64) -> Result<(), Error> {
+        check(unsafe { ffi::kt_join(self.raw, seed) })
+    }
+
+    /// Switch a random set of disjoint rails (`kt_shatter`).
+    pub fn shatter(&mut self, seed: u64) -> Result<(), Error> {
+        check(unsafe { ffi::kt_shatter(self.raw, seed) })
+    }
+
+    /// Shatter `rounds` times (0: the default 16), then join (`kt_obfuscate`).
+    pub fn obfuscate(&mut self, rounds: u32, seed: u64) -> Result<(), Error> {
+        check(unsafe { ffi::kt_obfuscate(self.raw, rounds as c_uint, seed) })
+    }
+
+    /// Number of rails (`kt_tourney_count_rails`).
+    pub fn count_rails(&self) -> Result<u64, Error> {
+        let mut n = 0u64;
+        check(unsafe { ffi::kt_tourney_count_rails(self.raw, &mut n) })?;
+        Ok(n)
+    }
 }
 
 impl PartialEq for Tourney {
@@ -340,5 +558,108 @@ mod tests {
         let g5 = Graph::new(5, 5).unwrap();
         assert_eq!(g5.exhaustive_tour(false, None, None, 0).err().unwrap().name(), "KT_ENOTOUR");
         assert!(g5.exhaustive_tour(true, Some(0), None, 0).unwrap().is_open_tour());
+    }
+
+    #[test]
+    fn generated_tours() {
+        for (w, h) in [(8, 8), (10, 12)] {
+            let g = Graph::new(w, h).unwrap();
+            let t = g.closed_tour(7).unwrap();
+            assert!(t.is_closed_tour() && t.size() == 1);
+            assert_eq!(t.order(0, 0).unwrap().len(), (w * h) as usize);
+            assert!(g.closed_tour(7).unwrap() == t);
+            assert!(g.divide_tour(3).unwrap().is_closed_tour());
+        }
+        let g8 = Graph::new(8, 8).unwrap();
+        assert!(g8.closed_tour(1).unwrap() != g8.closed_tour(2).unwrap());
+        let g5 = Graph::new(5, 5).unwrap();
+        assert_eq!(g5.closed_tour(0).err().unwrap().name(), "KT_ENOTOUR");
+        let t = g5.open_tour(Some(0), None, 1).unwrap();
+        assert!(t.is_open_tour() && !t.is_closed_tour());
+        let order = t.order(0, 0).unwrap();
+        assert_eq!((order.len(), order[0]), (25, 0));
+        assert!(g5.open_tour(Some(0), None, 1).unwrap() == t);
+        assert_eq!(g5.open_tour(Some(1), None, 1).err().unwrap().name(), "KT_ENOTOUR");
+    }
+
+    #[test]
+    fn warnsdorff_every_tie_rule() {
+        let g = Graph::new(8, 8).unwrap();
+        for tie in [TieBreak::First, TieBreak::Random, TieBreak::Pohl, TieBreak::Roth] {
+            let open = g.warnsdorff_tour(false, Some(0), tie, 5, 0).unwrap();
+            assert!(open.is_open_tour(), "{tie:?}");
+            assert_eq!(open.order(0, 0).unwrap()[0], 0);
+            if tie != TieBreak::First {
+                assert!(g.warnsdorff_tour(true, None, tie, 5, 0).unwrap().is_closed_tour(),
+                        "{tie:?}");
+            }
+        }
+        assert_eq!(Graph::new(5, 5).unwrap()
+                       .warnsdorff_tour(true, None, TieBreak::Random, 0, 0).err().unwrap().name(),
+                   "KT_ENOTOUR");
+    }
+
+    #[test]
+    fn tourneys_join_and_obfuscate() {
+        let g = Graph::new(8, 8).unwrap();
+        for method in [GenMethod::Braid, GenMethod::FourCover] {
+            let mut t = g.tourney(method, 0, 0).unwrap();
+            assert!(t.size() > 1 && !t.is_closed_tour(), "{method:?}");
+            assert!(t.count_rails().unwrap() > 0);
+            t.join(11).unwrap();
+            assert!(t.is_closed_tour() && t.size() == 1, "{method:?}");
+        }
+        assert_eq!(g.tourney(GenMethod::FourCover, 0, 0).unwrap().size(), 16);
+        assert_eq!(Graph::new(6, 6).unwrap().tourney(GenMethod::FourCover, 0, 0).err().unwrap()
+                       .name(), "KT_EUNSUPPORTED");
+        let mut t = g.closed_tour(3).unwrap();
+        let before = g.closed_tour(3).unwrap();
+        t.shatter(4).unwrap();
+        assert!(t.size() > 1);
+        t.join(4).unwrap();
+        assert!(t.is_closed_tour());
+        let mut t = g.closed_tour(3).unwrap();
+        t.obfuscate(0, 9).unwrap();
+        assert!(t.is_closed_tour() && t != before);
+        let mut open = Graph::new(5, 5).unwrap().open_tour(None, None, 0).unwrap();
+        assert_eq!(open.join(0).err().unwrap().name(), "KT_EUNSUPPORTED");
+        assert!(open.is_open_tour());
+    }
+
+    #[test]
+    fn counts() {
+        let g6 = Graph::new(6, 6).unwrap();
+        assert_eq!(g6.count_tours(&CountOptions::default()).unwrap(), 9862);
+        let two = CountOptions { threads: 2, ..Default::default() };
+        assert_eq!(g6.count_tours(&two).unwrap(), 9862);
+        let classes = CountOptions { classes: true, ..Default::default() };
+        assert_eq!(g6.count_tours(&classes).unwrap(), 1245);
+        let g5 = Graph::new(5, 5).unwrap();
+        let open = CountOptions { open: true, directed: true, ..Default::default() };
+        assert_eq!(g5.count_tours(&open).unwrap(), 1728);
+        let open_undirected = CountOptions { open: true, ..Default::default() };
+        assert_eq!(g5.count_tours(&open_undirected).unwrap(), 864);
+        assert_eq!(g5.count_tours(&CountOptions::default()).unwrap(), 0);
+        assert_eq!(count_closed_by_halftours(6, 6, None, 1).unwrap(), 9862);
+        assert_eq!(count_closed_by_halftours(5, 8, None, 2).unwrap(), 44202);
+        assert_eq!(count_closed_by_halftours(5, 8, Some(3), 1).unwrap(), 44202);
+        assert_eq!(count_closed_by_halftours(9, 8, None, 1).err().unwrap().name(),
+                   "KT_EUNSUPPORTED");
+    }
+
+    #[test]
+    #[cfg(target_pointer_width = "64")]
+    fn count_options_layout() {
+        use std::mem::{offset_of, size_of};
+        assert_eq!(size_of::<ffi::KtCountOptions>(), 72);
+        assert_eq!(offset_of!(ffi::KtCountOptions, checkpoint), 16);
+        assert_eq!(offset_of!(ffi::KtCountOptions, checkpoint_interval), 24);
+        assert_eq!(offset_of!(ffi::KtCountOptions, progress), 32);
+        assert_eq!(offset_of!(ffi::KtCountOptions, max_states), 48);
+        assert_eq!(offset_of!(ffi::KtCountOptions, layer_user), 64);
+        let opt = CountOptions { open: true, classes: true, threads: 3, ..Default::default() }
+            .to_ffi();
+        assert_eq!((opt.flags, opt.threads, opt.checkpoint_interval), (0x9, 3, 300.0));
+        assert!(opt.progress.is_none() && opt.layer.is_none() && opt.checkpoint.is_null());
     }
 }
