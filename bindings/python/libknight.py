@@ -24,6 +24,11 @@ CELL_NONE = 0xFFFFFFFF
 FORMAT_AUTO, FORMAT_NUMBERS, FORMAT_MOVES, FORMAT_SVG = 0, 1, 2, 3
 SHAPE_CYCLES, SHAPE_PATH = 0, 1
 OK, ERANGE, EPARSE, EBADTOUR, ENOTOUR = 0, 13, 4, 5, 6
+EINVAL, ENOTFOUND, EUNSUPPORTED, ELIMIT = 1, 7, 11, 15
+TIE_FIRST, TIE_RANDOM, TIE_POHL, TIE_ROTH = 0, 1, 2, 3
+(METHOD_BLOCKS, METHOD_WARNSDORFF, METHOD_NEURAL, METHOD_DIVIDE, METHOD_BRAID,
+ METHOD_FOUR_COVER) = range(6)
+COUNT_OPEN, COUNT_DIRECTED, COUNT_SYMMETRIC, COUNT_CLASSES = 0x1, 0x2, 0x4, 0x8
 
 _c_graph = ctypes.c_void_p
 _c_tourney = ctypes.c_void_p
@@ -87,6 +92,67 @@ _parse = _sig("kt_tourney_parse", ctypes.c_int, ctypes.POINTER(_c_tourney), _c_g
 _move_counts = _sig("kt_tourney_move_counts", ctypes.c_int, _c_tourney, ctypes.c_uint64 * 8)
 _rel_counts = _sig("kt_tourney_relative_move_counts", ctypes.c_int, _c_tourney, ctypes.c_uint64 * 8)
 
+# generate.h (enums kt_shape, kt_tiebreak and kt_gen_method are passed as int)
+_closed_tour = _sig("kt_generate_closed_tour", ctypes.c_int, ctypes.POINTER(_c_tourney), _c_graph,
+                    ctypes.c_uint64)
+_divide_tour = _sig("kt_divide_tour", ctypes.c_int, ctypes.POINTER(_c_tourney), _c_graph,
+                    ctypes.c_uint64)
+_open_tour = _sig("kt_generate_open_tour", ctypes.c_int, ctypes.POINTER(_c_tourney), _c_graph,
+                  ctypes.c_uint32, ctypes.c_uint32, ctypes.c_uint64)
+_warnsdorff = _sig("kt_warnsdorff_tour", ctypes.c_int, ctypes.POINTER(_c_tourney), _c_graph,
+                   ctypes.c_int, ctypes.c_uint32, ctypes.c_int, ctypes.c_uint64, ctypes.c_uint32)
+_gen_tourney = _sig("kt_generate_tourney", ctypes.c_int, ctypes.POINTER(_c_tourney), _c_graph,
+                    ctypes.c_int, ctypes.c_uint64, ctypes.c_uint64)
+_gen_method_name = _sig("kt_gen_method_name", ctypes.c_char_p, ctypes.c_int)
+_gen_method_parse = _sig("kt_gen_method_parse", ctypes.c_int, ctypes.c_char_p,
+                         ctypes.POINTER(ctypes.c_int))
+_tiebreak_name = _sig("kt_tiebreak_name", ctypes.c_char_p, ctypes.c_int)
+# rails.h
+_join = _sig("kt_join", ctypes.c_int, _c_tourney, ctypes.c_uint64)
+_shatter = _sig("kt_shatter", ctypes.c_int, _c_tourney, ctypes.c_uint64)
+_obfuscate = _sig("kt_obfuscate", ctypes.c_int, _c_tourney, ctypes.c_uint, ctypes.c_uint64)
+_count_rails = _sig("kt_tourney_count_rails", ctypes.c_int, _c_tourney,
+                    ctypes.POINTER(ctypes.c_uint64))
+
+# count.h: public structs with a frozen layout (new fields only ever appended).
+_progress_fn = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_uint64, ctypes.c_uint64)
+_layer_fn = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_uint64, ctypes.c_uint64)
+
+
+class _CountOptions(ctypes.Structure):
+    """Mirror of struct kt_count_options (count.h), field for field."""
+    _fields_ = [
+        ("flags", ctypes.c_uint),
+        ("threads", ctypes.c_uint),
+        ("shard_index", ctypes.c_uint32),
+        ("shard_count", ctypes.c_uint32),
+        ("checkpoint", ctypes.c_char_p),
+        ("checkpoint_interval", ctypes.c_double),
+        ("progress", _progress_fn),
+        ("progress_user", ctypes.c_void_p),
+        ("max_states", ctypes.c_uint64),
+        ("layer", _layer_fn),
+        ("layer_user", ctypes.c_void_p),
+    ]
+
+
+class _CountValue(ctypes.Structure):
+    """Mirror of struct kt_count_value: value = hi * 2**64 + lo."""
+    _fields_ = [("lo", ctypes.c_uint64), ("hi", ctypes.c_uint64)]
+
+    def __int__(self):
+        return (self.hi << 64) | self.lo
+
+
+_count_options_init = _sig("kt_count_options_init", None, ctypes.POINTER(_CountOptions))
+_count_tours = _sig("kt_count_tours", ctypes.c_int, _c_graph, ctypes.POINTER(_CountOptions),
+                    ctypes.POINTER(_CountValue), ctypes.c_void_p)
+# halftour.h
+_halftours_count_closed = _sig("kt_halftours_count_closed", ctypes.c_int, ctypes.c_uint32,
+                               ctypes.c_uint32, ctypes.c_uint32, ctypes.c_uint, _progress_fn,
+                               ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint64),
+                               ctypes.POINTER(ctypes.c_uint64))
+
 
 class KnightError(Exception):
     """A libknight call failed: .status is the kt_status, .name its symbol."""
@@ -116,6 +182,51 @@ def has_closed_tour(width, height):
 def has_open_tour(width, height):
     """Whether a full width x height board has an open tour."""
     return bool(_has_open(width, height))
+
+
+def gen_method_name(method):
+    """The library's name of generator method `method` (an int): "blocks",
+    "warnsdorff", "neural", "divide", "braid", "four-cover"; "unknown" otherwise."""
+    return _gen_method_name(method).decode()
+
+
+def tiebreak_name(tie):
+    """The library's name of Warnsdorff tie-break `tie` (an int): "first",
+    "random", "pohl", "roth"; "unknown" otherwise."""
+    return _tiebreak_name(tie).decode()
+
+
+def _gen_method(method):
+    if isinstance(method, int):
+        return method
+    m = ctypes.c_int()
+    _check(_gen_method_parse(str(method).encode(), ctypes.byref(m)),
+           f"unknown generator method {method!r}")
+    return m.value
+
+
+_TIES = {_tiebreak_name(i).decode(): i for i in range(4)}
+
+
+def _tiebreak(tie):
+    if isinstance(tie, int):
+        return tie
+    if tie not in _TIES:
+        raise KnightError(EINVAL, f"unknown tie-break {tie!r} (one of {', '.join(_TIES)})")
+    return _TIES[tie]
+
+
+def count_closed_by_halftours(width, height, split=None, threads=1):
+    """Undirected closed tours of a full width x height board by McKay's
+    method (kt_halftours_count_closed): the board is cut below row `split`
+    (rows of the upper half; default height // 2), both halves' path
+    structures are enumerated and joined.  width is 1 to 8.  Returns an int."""
+    if split is None:
+        split = height // 2
+    hi, lo = ctypes.c_uint64(), ctypes.c_uint64()
+    _check(_halftours_count_closed(width, height, split, threads, _progress_fn(), None,
+                                   ctypes.byref(hi), ctypes.byref(lo)))
+    return (hi.value << 64) | lo.value
 
 
 class Graph:
@@ -203,6 +314,79 @@ class Graph:
         _check(st, f"{_rule_describe(rule.value).decode()} at cell {cell.value}" if st == EBADTOUR else "")
         return Tourney(t)
 
+    def _cell_arg(self, c):
+        """None -> CELL_NONE, (x, y) -> its cell index, an index as is."""
+        if c is None:
+            return CELL_NONE
+        if isinstance(c, tuple):
+            x, y = c
+            return self.cell(x, y)
+        return c
+
+    def closed_tour(self, seed=0):
+        """A closed tour in linear time (kt_generate_closed_tour); the same seed
+        gives the same tour.  Raises KnightError(ENOTOUR) when Schwenk's
+        theorem rules one out, EUNSUPPORTED for holes or another leaper."""
+        t = _c_tourney()
+        _check(_closed_tour(ctypes.byref(t), self._h, seed))
+        return Tourney(t)
+
+    def open_tour(self, start=None, end=None, seed=0):
+        """An open tour (kt_generate_open_tour), optionally from `start` and/or
+        to `end` (cells as (x, y) tuples or indices; None for either end).
+        Raises KnightError(ENOTOUR) when no such tour exists, ENOTFOUND when
+        the bounded search gave up."""
+        t = _c_tourney()
+        _check(_open_tour(ctypes.byref(t), self._h, self._cell_arg(start), self._cell_arg(end),
+                          seed))
+        return Tourney(t)
+
+    def warnsdorff_tour(self, closed=True, start=None, tie="random", seed=0, attempts=0):
+        """A closed (or open) tour by Warnsdorff's rule (kt_warnsdorff_tour).
+        `tie` is "first", "random", "pohl", "roth" or a TIE_* int; `start` a
+        cell ((x, y) or index; None: a corner); `attempts` 0 for the
+        library's default.  Raises KnightError(ENOTFOUND) when every attempt
+        failed, ENOTOUR when the board has no tour of that shape."""
+        t = _c_tourney()
+        _check(_warnsdorff(ctypes.byref(t), self._h, SHAPE_CYCLES if closed else SHAPE_PATH,
+                           self._cell_arg(start), _tiebreak(tie), seed, attempts))
+        return Tourney(t)
+
+    def divide_tour(self, seed=0):
+        """A closed tour by Parberry-style divide-and-conquer (kt_divide_tour);
+        seed 0 gives the canonical structured tour.  Errors as closed_tour()."""
+        t = _c_tourney()
+        _check(_divide_tour(ctypes.byref(t), self._h, seed))
+        return Tourney(t)
+
+    def tourney(self, method, seed=0, budget=0):
+        """A tourney (cycle cover) by generator `method` (kt_generate_tourney):
+        a name as gen_method_name() gives it ("blocks", "warnsdorff",
+        "neural", "divide", "braid", "four-cover") or a METHOD_* int.
+        `budget` 0 for the default work bound.  Raises KnightError
+        (EUNSUPPORTED when the method does not apply to the board, ELIMIT
+        when the budget ran out, EINVAL for an unknown name)."""
+        t = _c_tourney()
+        _check(_gen_tourney(ctypes.byref(t), self._h, _gen_method(method), seed, budget))
+        return Tourney(t)
+
+    def count_tours(self, open=False, directed=False, symmetric=False, classes=False, threads=1):
+        """The exact number of tours (kt_count_tours), as an int: undirected
+        closed tours by default; open tours (Hamiltonian paths), directed
+        tours (each undirected one twice), only the closed tours invariant
+        under the 180-degree rotation (symmetric), or the number of classes
+        of (symmetric) closed tours under the board's rotations and
+        reflections (classes; not with open, ignores directed).  Raises
+        KnightError(EUNSUPPORTED) when the board is too wide to count."""
+        opt = _CountOptions()
+        _count_options_init(ctypes.byref(opt))
+        opt.flags = ((COUNT_OPEN if open else 0) | (COUNT_DIRECTED if directed else 0)
+                     | (COUNT_SYMMETRIC if symmetric else 0) | (COUNT_CLASSES if classes else 0))
+        opt.threads = threads
+        out = _CountValue()
+        _check(_count_tours(self._h, ctypes.byref(opt), ctypes.byref(out), None))
+        return int(out)
+
 
 class Tourney:
     """A cycle cover or an open tour (kt_tourney)."""
@@ -273,3 +457,28 @@ class Tourney:
         c = (ctypes.c_uint64 * 8)()
         _check(_rel_counts(self._h, c))
         return list(c)
+
+    def join(self, seed=0):
+        """Join this cycle cover into one closed tour by switching rails
+        (kt_join), in place; returns self.  Raises KnightError (ENOTOUR,
+        ENOTFOUND, EUNSUPPORTED for an open tour), leaving self unchanged."""
+        _check(_join(self._h, seed))
+        return self
+
+    def shatter(self, seed=0):
+        """Switch a random set of vertex-disjoint rails (kt_shatter), in place;
+        returns self.  A closed tour becomes a tourney of many cycles."""
+        _check(_shatter(self._h, seed))
+        return self
+
+    def obfuscate(self, rounds=0, seed=0):
+        """Shatter `rounds` times (0: the default 16) then join (kt_obfuscate),
+        in place; returns self.  On error self is unchanged."""
+        _check(_obfuscate(self._h, rounds, seed))
+        return self
+
+    def count_rails(self):
+        """The number of rails of this tourney (kt_tourney_count_rails)."""
+        n = ctypes.c_uint64()
+        _check(_count_rails(self._h, ctypes.byref(n)))
+        return n.value

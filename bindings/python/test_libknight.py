@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: MIT
 """Tests of the Python bindings (stdlib unittest); KNIGHT_LIBRARY names the .so."""
+import ctypes
 import unittest
 
 import libknight as kt
@@ -58,6 +59,131 @@ class TourneyTests(unittest.TestCase):
         with self.assertRaises(kt.KnightError) as e:
             g.tour_from_order(list(range(25)), closed=False)
         self.assertEqual(e.exception.name, "KT_EBADTOUR")
+
+
+
+class GenerateTests(unittest.TestCase):
+    def test_closed_tour(self):
+        for w, h in ((8, 8), (10, 12)):
+            g = kt.Graph(w, h)
+            t = g.closed_tour(seed=7)
+            self.assertTrue(t.is_closed_tour)
+            self.assertEqual(t.size, 1)
+            self.assertEqual(len(t.order(0)), w * h)
+            self.assertEqual(t, g.closed_tour(seed=7))
+        g = kt.Graph(8, 8)
+        self.assertNotEqual(g.closed_tour(seed=1), g.closed_tour(seed=2))
+        with self.assertRaises(kt.KnightError) as e:
+            kt.Graph(5, 5).closed_tour()
+        self.assertEqual(e.exception.status, kt.ENOTOUR)
+        self.assertEqual(e.exception.name, "KT_ENOTOUR")
+
+    def test_divide_tour(self):
+        g = kt.Graph(10, 12)
+        t = g.divide_tour()
+        self.assertTrue(t.is_closed_tour)
+        self.assertEqual(t, g.divide_tour(seed=0))
+        blocks = g.tourney("divide")
+        self.assertGreater(blocks.size, 1)
+        self.assertFalse(blocks.is_closed_tour)
+
+    def test_open_tour(self):
+        g = kt.Graph(5, 5)
+        self.assertFalse(kt.has_closed_tour(5, 5))
+        for start in ((0, 0), 0):
+            t = g.open_tour(start=start)
+            self.assertTrue(t.is_open_tour)
+            self.assertFalse(t.is_closed_tour)
+            order = t.order(0)  # KT_EINVAL unless cell 0 is an end
+            self.assertEqual(len(order), 25)
+            self.assertEqual(order[0], 0)
+        t = g.open_tour(start=(0, 0), end=(4, 4), seed=3)
+        order = t.order(0)
+        self.assertEqual((order[0], order[-1]), (0, g.cell(4, 4)))
+        self.assertEqual(t, g.open_tour(start=(0, 0), end=(4, 4), seed=3))
+
+    def test_warnsdorff(self):
+        g = kt.Graph(8, 8)
+        for tie in ("first", "random", "pohl", "roth"):
+            with self.subTest(tie=tie):
+                t = g.warnsdorff_tour(tie=tie, seed=5)
+                self.assertTrue(t.is_closed_tour)
+                self.assertEqual(t, g.warnsdorff_tour(tie=tie, seed=5))
+                t = g.warnsdorff_tour(closed=False, start=(0, 0), tie=tie, seed=5)
+                self.assertTrue(t.is_open_tour)
+                self.assertEqual(t.order(0)[0], 0)
+        self.assertEqual([kt.tiebreak_name(i) for i in range(4)],
+                         ["first", "random", "pohl", "roth"])
+        self.assertEqual(g.warnsdorff_tour(tie=kt.TIE_ROTH, seed=5),
+                         g.warnsdorff_tour(tie="roth", seed=5))
+        with self.assertRaises(kt.KnightError) as e:
+            g.warnsdorff_tour(tie="nope")
+        self.assertEqual(e.exception.status, kt.EINVAL)
+
+    def test_tourney_and_join(self):
+        names = [kt.gen_method_name(m) for m in range(6)]
+        self.assertEqual(names, ["blocks", "warnsdorff", "neural", "divide", "braid", "four-cover"])
+        g = kt.Graph(8, 8)
+        for name in ("braid", "four-cover"):
+            with self.subTest(method=name):
+                t = g.tourney(name)
+                self.assertGreater(t.size, 1)
+                self.assertFalse(t.is_closed_tour)
+                self.assertEqual(t, g.tourney(names.index(name)))
+                self.assertGreater(t.count_rails(), 0)
+                self.assertIs(t.join(seed=1), t)
+                self.assertTrue(t.is_closed_tour)
+                self.assertEqual(t.size, 1)
+        self.assertEqual(g.tourney("four-cover").size, 16)  # four 4-cycles per 4x4 block
+        with self.assertRaises(kt.KnightError) as e:
+            g.tourney("nope")
+        self.assertEqual(e.exception.status, kt.EINVAL)
+        with self.assertRaises(kt.KnightError) as e:
+            kt.Graph(6, 8).tourney("braid")  # braid needs a square board
+        self.assertEqual(e.exception.status, kt.EUNSUPPORTED)
+
+    def test_shatter_obfuscate(self):
+        g = kt.Graph(8, 8)
+        t = g.closed_tour(seed=1)
+        self.assertIs(t.shatter(seed=2), t)
+        self.assertGreater(t.size, 1)
+        t.join(seed=3)
+        self.assertTrue(t.is_closed_tour)
+        t = g.closed_tour(seed=1)
+        self.assertIs(t.obfuscate(seed=4), t)
+        self.assertTrue(t.is_closed_tour)
+        self.assertNotEqual(t, g.closed_tour(seed=1))
+        self.assertEqual(t, g.closed_tour(seed=1).obfuscate(rounds=16, seed=4))
+        with self.assertRaises(kt.KnightError) as e:
+            kt.Graph(5, 5).open_tour().join()
+        self.assertEqual(e.exception.status, kt.EUNSUPPORTED)
+
+
+class CountTests(unittest.TestCase):
+    @unittest.skipUnless(ctypes.sizeof(ctypes.c_void_p) == 8, "layout checked for LP64")
+    def test_options_layout(self):
+        # byte offsets of struct kt_count_options in abi/libknight.abi (576 bits)
+        o = kt._CountOptions
+        self.assertEqual(ctypes.sizeof(o), 72)
+        self.assertEqual([getattr(o, name).offset for name, _ in o._fields_],
+                         [0, 4, 8, 12, 16, 24, 32, 40, 48, 56, 64])
+
+    def test_count_tours(self):
+        self.assertEqual(kt.Graph(6, 6).count_tours(), 9862)
+        self.assertEqual(kt.Graph(5, 5).count_tours(open=True), 864)
+        self.assertEqual(kt.Graph(5, 5).count_tours(open=True, directed=True), 1728)
+        self.assertEqual(kt.Graph(6, 6).count_tours(classes=True), 1245)
+        # 8x8 symmetric (2432932) takes ~7 s; 78 is `knight count 6x6 --symmetric`
+        self.assertEqual(kt.Graph(6, 6).count_tours(symmetric=True), 78)
+        self.assertEqual(kt.Graph(6, 6).count_tours(symmetric=True, classes=True), 22)
+        self.assertEqual(kt.Graph(6, 6).count_tours(threads=2), 9862)
+        self.assertEqual(kt.Graph(5, 5).count_tours(), 0)
+
+    def test_halftours(self):
+        self.assertEqual(kt.count_closed_by_halftours(6, 6), 9862)
+        self.assertEqual(kt.count_closed_by_halftours(5, 8), 44202)
+        self.assertEqual(kt.count_closed_by_halftours(6, 6, split=2), 9862)
+        self.assertEqual(kt.count_closed_by_halftours(6, 6, threads=2), 9862)
 
 
 if __name__ == "__main__":

@@ -121,8 +121,9 @@ KT_EXPORT void kt_count_options_init(kt_count_options *opt);
  * @param[out] stats NULL, or receives statistics of the run.
  * @return ::KT_OK; ::KT_EINVAL for NULL @p g or @p out, a shard index out of
  *         range or an invalid flag combination; ::KT_EUNSUPPORTED when the
- *         frontier does not fit the state encoding (board too wide) or the
- *         symmetry does not apply; ::KT_ECANCELED; ::KT_ENOMEM; ::KT_ETHREAD;
+ *         frontier does not fit the state encoding (board too wide), the
+ *         symmetry does not apply, or ::KT_COUNT_OPEN comes with
+ *         ::KT_COUNT_SYMMETRIC or ::KT_COUNT_CLASSES; ::KT_ECANCELED; ::KT_ENOMEM; ::KT_ETHREAD;
  *         ::KT_EOVERFLOW if the count (or an intermediate count) needs more
  *         than 128 bits; ::KT_EIO, ::KT_EPARSE or ::KT_EMISMATCH for a
  *         checkpoint that cannot be written, is corrupt, or belongs to another
