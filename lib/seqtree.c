@@ -21,21 +21,21 @@ static inline uint32_t prio(uint32_t x)
 
 static inline uint32_t sz(const kti_seq *s, uint32_t x)
 {
-    return x == NIL ? 0 : s->size[x];
+    return x == NIL ? 0 : s->node[x].size;
 }
 
 static inline void update(kti_seq *s, uint32_t x)
 {
-    s->size[x] = 1 + sz(s, s->left[x]) + sz(s, s->right[x]);
+    s->node[x].size = 1 + sz(s, s->node[x].left) + sz(s, s->node[x].right);
 }
 
 /* Apply x's pending reversal to its children. */
 static inline void push(kti_seq *s, uint32_t x)
 {
     if (!s->rev[x]) return;
-    uint32_t l = s->left[x], r = s->right[x];
-    s->left[x] = r;
-    s->right[x] = l;
+    uint32_t l = s->node[x].left, r = s->node[x].right;
+    s->node[x].left = r;
+    s->node[x].right = l;
     if (l != NIL) s->rev[l] ^= 1u;
     if (r != NIL) s->rev[r] ^= 1u;
     s->rev[x] = 0;
@@ -47,33 +47,23 @@ kt_status kti_seq_init(kti_seq *s, const kt_allocator *al, size_t n)
     s->al = al;
     s->n = n;
     size_t bytes;
-    if (n >= NIL || !kti_mul_ok(n ? n : 1, sizeof(uint32_t), &bytes)) return KT_ETOOBIG;
-    s->left = kti_alloc(al, bytes);
-    s->right = kti_alloc(al, bytes);
-    s->parent = kti_alloc(al, bytes);
-    s->size = kti_alloc(al, bytes);
+    if (n >= NIL || !kti_mul_ok(n ? n : 1, sizeof(kti_seq_node), &bytes)) return KT_ETOOBIG;
+    s->node = kti_alloc(al, bytes);
     s->rev = kti_calloc(al, n ? n : 1, 1);
-    if (s->left == NULL || s->right == NULL || s->parent == NULL || s->size == NULL ||
-        s->rev == NULL) {
+    if (s->node == NULL || s->rev == NULL) {
         kti_seq_free(s);
         return KT_ENOMEM;
     }
-    memset(s->left, 0xFF, bytes);
-    memset(s->right, 0xFF, bytes);
-    memset(s->parent, 0xFF, bytes);
-    for (size_t i = 0; i < n; i++) s->size[i] = 1;
+    for (size_t i = 0; i < n; i++) s->node[i] = (kti_seq_node){NIL, NIL, NIL, 1};
     return KT_OK;
 }
 
 void kti_seq_free(kti_seq *s)
 {
     if (s->al == NULL) return; /* never initialised */
-    kti_free(s->al, s->left);
-    kti_free(s->al, s->right);
-    kti_free(s->al, s->parent);
-    kti_free(s->al, s->size);
+    kti_free(s->al, s->node);
     kti_free(s->al, s->rev);
-    s->left = s->right = s->parent = s->size = NULL;
+    s->node = NULL;
     s->rev = NULL;
 }
 
@@ -88,23 +78,23 @@ uint32_t kti_seq_build(kti_seq *s, const uint32_t *order, size_t k, uint32_t *st
             last = stack[--top];
             update(s, last);
         }
-        s->left[x] = last;
-        if (last != NIL) s->parent[last] = x;
+        s->node[x].left = last;
+        if (last != NIL) s->node[last].parent = x;
         if (top > 0) {
-            s->right[stack[top - 1]] = x;
-            s->parent[x] = stack[top - 1];
+            s->node[stack[top - 1]].right = x;
+            s->node[x].parent = stack[top - 1];
         }
         stack[top++] = x;
     }
     while (top > 0) update(s, stack[--top]);
     uint32_t root = k ? stack[0] : NIL;
-    if (root != NIL) s->parent[root] = NIL;
+    if (root != NIL) s->node[root].parent = NIL;
     return root;
 }
 
 uint32_t kti_seq_root(const kti_seq *s, uint32_t x)
 {
-    while (s->parent[x] != NIL) x = s->parent[x];
+    while (s->node[x].parent != NIL) x = s->node[x].parent;
     return x;
 }
 
@@ -113,11 +103,11 @@ size_t kti_seq_index(const kti_seq *s, uint32_t x)
     /* f(y) = xor of the pending flags of y and its ancestors: y's children
      * are swapped when it is set.  One walk for f(x), one to add up. */
     unsigned f = 0;
-    for (uint32_t y = x; y != NIL; y = s->parent[y]) f ^= s->rev[y];
-    size_t idx = sz(s, f ? s->right[x] : s->left[x]);
-    for (uint32_t y = x, p = s->parent[x]; p != NIL; y = p, p = s->parent[p]) {
+    for (uint32_t y = x; y != NIL; y = s->node[y].parent) f ^= s->rev[y];
+    size_t idx = sz(s, f ? s->node[x].right : s->node[x].left);
+    for (uint32_t y = x, p = s->node[x].parent; p != NIL; y = p, p = s->node[p].parent) {
         f ^= s->rev[y]; /* now f(p) */
-        uint32_t eleft = f ? s->right[p] : s->left[p];
+        uint32_t eleft = f ? s->node[p].right : s->node[p].left;
         if (y != eleft) idx += (size_t)sz(s, eleft) + 1;
     }
     return idx;
@@ -130,20 +120,20 @@ static void split_rec(kti_seq *s, uint32_t t, size_t k, uint32_t *a, uint32_t *b
         return;
     }
     push(s, t);
-    size_t ls = sz(s, s->left[t]);
+    size_t ls = sz(s, s->node[t].left);
     if (k <= ls) {
         uint32_t x, y;
-        split_rec(s, s->left[t], k, &x, &y);
-        s->left[t] = y;
-        if (y != NIL) s->parent[y] = t;
+        split_rec(s, s->node[t].left, k, &x, &y);
+        s->node[t].left = y;
+        if (y != NIL) s->node[y].parent = t;
         update(s, t);
         *a = x;
         *b = t;
     } else {
         uint32_t x, y;
-        split_rec(s, s->right[t], k - ls - 1, &x, &y);
-        s->right[t] = x;
-        if (x != NIL) s->parent[x] = t;
+        split_rec(s, s->node[t].right, k - ls - 1, &x, &y);
+        s->node[t].right = x;
+        if (x != NIL) s->node[x].parent = t;
         update(s, t);
         *a = t;
         *b = y;
@@ -153,8 +143,8 @@ static void split_rec(kti_seq *s, uint32_t t, size_t k, uint32_t *a, uint32_t *b
 void kti_seq_split(kti_seq *s, uint32_t root, size_t k, uint32_t *first, uint32_t *rest)
 {
     split_rec(s, root, k, first, rest);
-    if (*first != NIL) s->parent[*first] = NIL;
-    if (*rest != NIL) s->parent[*rest] = NIL;
+    if (*first != NIL) s->node[*first].parent = NIL;
+    if (*rest != NIL) s->node[*rest].parent = NIL;
 }
 
 static uint32_t join_rec(kti_seq *s, uint32_t a, uint32_t b)
@@ -163,16 +153,16 @@ static uint32_t join_rec(kti_seq *s, uint32_t a, uint32_t b)
     if (b == NIL) return a;
     if (prio(a) > prio(b)) {
         push(s, a);
-        uint32_t r = join_rec(s, s->right[a], b);
-        s->right[a] = r;
-        s->parent[r] = a;
+        uint32_t r = join_rec(s, s->node[a].right, b);
+        s->node[a].right = r;
+        s->node[r].parent = a;
         update(s, a);
         return a;
     }
     push(s, b);
-    uint32_t l = join_rec(s, a, s->left[b]);
-    s->left[b] = l;
-    s->parent[l] = b;
+    uint32_t l = join_rec(s, a, s->node[b].left);
+    s->node[b].left = l;
+    s->node[l].parent = b;
     update(s, b);
     return b;
 }
@@ -180,7 +170,7 @@ static uint32_t join_rec(kti_seq *s, uint32_t a, uint32_t b)
 uint32_t kti_seq_join(kti_seq *s, uint32_t a, uint32_t b)
 {
     uint32_t r = join_rec(s, a, b);
-    if (r != NIL) s->parent[r] = NIL;
+    if (r != NIL) s->node[r].parent = NIL;
     return r;
 }
 

@@ -19,8 +19,14 @@
 
 #define KTI_SEQ_NIL UINT32_MAX
 
+/* One node per element, 16 bytes, so a step down or up the tree touches
+ * one cache line (plus the dense reversal flags). */
+typedef struct kti_seq_node {
+    uint32_t left, right, parent, size;
+} kti_seq_node;
+
 typedef struct kti_seq {
-    uint32_t *left, *right, *parent, *size;
+    kti_seq_node *node;
     uint8_t *rev;       /* the subtree's order is to be reversed (pending) */
     size_t n;
     const kt_allocator *al;
@@ -39,7 +45,7 @@ KTI_HIDDEN uint32_t kti_seq_root(const kti_seq *s, uint32_t x);
 KTI_HIDDEN size_t kti_seq_index(const kti_seq *s, uint32_t x);
 static inline size_t kti_seq_len(const kti_seq *s, uint32_t root)
 {
-    return root == KTI_SEQ_NIL ? 0 : s->size[root];
+    return root == KTI_SEQ_NIL ? 0 : s->node[root].size;
 }
 
 /* Split the sequence of `root` after its first k nodes. */

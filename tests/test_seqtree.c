@@ -130,7 +130,7 @@ int main(void)
     size_t deepest = 0;
     for (uint32_t x = 0; x < N; x++) {
         size_t d = 0;
-        for (uint32_t y = x; s.parent[y] != KTI_SEQ_NIL; y = s.parent[y]) d++;
+        for (uint32_t y = x; s.node[y].parent != KTI_SEQ_NIL; y = s.node[y].parent) d++;
         if (d > deepest) deepest = d;
     }
     CHECK(deepest < 40); /* 600 nodes: a random treap is about 20 deep */
