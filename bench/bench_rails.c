@@ -2,8 +2,9 @@
 /*
  * Rails benchmarks (issue 4).  Usage:
  *   bench_rails speed [MAXSIDE]      tourney + join and obfuscate, 64^2 .. MAXSIDE^2 (default 4096)
- *   bench_rails tables [TOURS [SIDE]] the paper's Tables 1 and 2 on SIDE x SIDE (default 1000 tours
- *                                    per generator, 8x8)
+ *   bench_rails tables [TOURS [SIDE [paper]]] the paper's Tables 1 and 2 on SIDE x SIDE (default
+ *                                    1000 tours per generator, 8x8); "paper": obfuscate with the
+ *                                    shatter of the paper's code instead of kt_shatter
  *   bench_rails sizes [TOURS]        Warnsdorff's relative moves, generated and obfuscated, by board
  *                                    side 8..64, against the paper's Figure 4 and Table 2 (default 200)
  *   bench_rails conjecture [MAXSIDE] rails per cell, tours and obfuscated tours, n = 8 .. MAXSIDE (default 512)
@@ -187,9 +188,51 @@ static void print_row(const char *name, const double *v, bool rel)
     putchar('\n');
 }
 
-static void bench_tables(unsigned tours, uint32_t side)
+/* The shatter of Parberry's published code (not the spec's): list every
+ * rail, shuffle the list, and switch each rail that is still a rail when
+ * its turn comes, so switched rails may share cells.  Through kt_rails. */
+static kt_status paper_shatter(kt_tourney *t, uint64_t seed)
 {
-    printf("== Tables 1 and 2: %u tours per generator on %ux%u ==\n", tours, side, side);
+    kt_rails *r = NULL;
+    kt_status st = kt_rails_new(&r, t);
+    if (st != KT_OK) return st;
+    size_t k = kt_rails_count(r);
+    kt_rail *list = malloc((k ? k : 1) * sizeof *list);
+    if (list == NULL) {
+        kt_rails_free(r);
+        return KT_ENOMEM;
+    }
+    for (size_t j = 0; j < k; j++) kt_rails_get(r, j, &list[j]);
+    uint64_t x = seed * 0x9E3779B97F4A7C15u + 1;
+    for (size_t j = k; j > 1; j--) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        size_t q = (size_t)(x % j);
+        kt_rail tmp = list[j - 1];
+        list[j - 1] = list[q];
+        list[q] = tmp;
+    }
+    for (size_t j = 0; j < k && st == KT_OK; j++)
+        if (kt_rail_is_rail(t, list[j])) st = kt_rails_switch(r, list[j], NULL);
+    free(list);
+    kt_rails_free(r);
+    return st;
+}
+
+/* Obfuscate: ours (kt_obfuscate), or 16 of the paper's shatters then kt_join. */
+static kt_status obfuscate_as(kt_tourney *t, uint64_t seed, bool paper)
+{
+    if (!paper) return kt_obfuscate(t, 0, seed);
+    for (unsigned r = 0; r < 16; r++) {
+        kt_status st = paper_shatter(t, seed * 16 + r);
+        if (st != KT_OK) return st;
+    }
+    return kt_join(t, seed);
+}
+
+static void bench_tables(unsigned tours, uint32_t side, bool paper)
+{
+    printf("== Tables 1 and 2: %u tours per generator on %ux%u%s ==\n", tours, side, side,
+           paper ? ", the paper's shatter" : "");
     kt_graph *g = NULL;
     if (kt_graph_new(&g, side, side) != KT_OK) return;
     for (int obf = 1; obf >= 0; obf--) {
@@ -208,7 +251,7 @@ static void bench_tables(unsigned tours, uint32_t side)
                     continue;
                 }
                 made++;
-                if (obf && kt_obfuscate(t, 0, 0x5EED0000u + i) != KT_OK)
+                if (obf && obfuscate_as(t, 0x5EED0000u + i, paper) != KT_OK)
                     printf("obfuscate failed (%s, %u)\n", generators[k].name, i);
                 kt_move_stats_add(st[k], t);
                 kt_tourney_free(t);
@@ -567,7 +610,8 @@ int main(int argc, char **argv)
     unsigned long arg = argc > 2 ? strtoul(argv[2], NULL, 10) : 0;
     bool all = strcmp(what, "all") == 0;
     if (all || strcmp(what, "tables") == 0)
-        bench_tables(arg ? (unsigned)arg : 1000, argc > 3 ? (uint32_t)strtoul(argv[3], NULL, 10) : 8);
+        bench_tables(arg ? (unsigned)arg : 1000, argc > 3 ? (uint32_t)strtoul(argv[3], NULL, 10) : 8,
+                     argc > 4 && strcmp(argv[4], "paper") == 0);
     if (all || strcmp(what, "sizes") == 0) bench_sizes(arg ? (unsigned)arg : 200);
     if (all || strcmp(what, "conjecture") == 0) bench_conjecture(arg ? (uint32_t)arg : 512);
     if (all || strcmp(what, "stress") == 0) bench_stress(arg ? arg : 100000);
