@@ -3,8 +3,8 @@
  * Rails benchmarks (issue 4).  Usage:
  *   bench_rails speed [MAXSIDE]      tourney + join and obfuscate, 64^2 .. MAXSIDE^2 (default 4096)
  *   bench_rails tables [TOURS [SIDE [paper]]] the paper's Tables 1 and 2 on SIDE x SIDE (default
- *                                    1000 tours per generator, 8x8); "paper": obfuscate with the
- *                                    shatter of the paper's code instead of kt_shatter
+ *                                    1000 tours per generator, 8x8); "paper": obfuscate with
+ *                                    kt_shatter_sequential (the paper's code) instead of kt_shatter
  *   bench_rails sizes [TOURS]        Warnsdorff's relative moves, generated and obfuscated, by board
  *                                    side 8..64, against the paper's Figure 4 and Table 2 (default 200)
  *   bench_rails conjecture [MAXSIDE] rails per cell, tours and obfuscated tours, n = 8 .. MAXSIDE (default 512)
@@ -188,42 +188,13 @@ static void print_row(const char *name, const double *v, bool rel)
     putchar('\n');
 }
 
-/* The shatter of Parberry's published code (not the spec's): list every
- * rail, shuffle the list, and switch each rail that is still a rail when
- * its turn comes, so switched rails may share cells.  Through kt_rails. */
-static kt_status paper_shatter(kt_tourney *t, uint64_t seed)
-{
-    kt_rails *r = NULL;
-    kt_status st = kt_rails_new(&r, t);
-    if (st != KT_OK) return st;
-    size_t k = kt_rails_count(r);
-    kt_rail *list = malloc((k ? k : 1) * sizeof *list);
-    if (list == NULL) {
-        kt_rails_free(r);
-        return KT_ENOMEM;
-    }
-    for (size_t j = 0; j < k; j++) kt_rails_get(r, j, &list[j]);
-    uint64_t x = seed * 0x9E3779B97F4A7C15u + 1;
-    for (size_t j = k; j > 1; j--) {
-        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-        size_t q = (size_t)(x % j);
-        kt_rail tmp = list[j - 1];
-        list[j - 1] = list[q];
-        list[q] = tmp;
-    }
-    for (size_t j = 0; j < k && st == KT_OK; j++)
-        if (kt_rail_is_rail(t, list[j])) st = kt_rails_switch(r, list[j], NULL);
-    free(list);
-    kt_rails_free(r);
-    return st;
-}
-
-/* Obfuscate: ours (kt_obfuscate), or 16 of the paper's shatters then kt_join. */
+/* Obfuscate: ours (kt_obfuscate), or 16 of the paper's shatters
+ * (kt_shatter_sequential) then kt_join. */
 static kt_status obfuscate_as(kt_tourney *t, uint64_t seed, bool paper)
 {
     if (!paper) return kt_obfuscate(t, 0, seed);
     for (unsigned r = 0; r < 16; r++) {
-        kt_status st = paper_shatter(t, seed * 16 + r);
+        kt_status st = kt_shatter_sequential(t, seed * 16 + r);
         if (st != KT_OK) return st;
     }
     return kt_join(t, seed);

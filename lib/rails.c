@@ -935,3 +935,44 @@ kt_status kt_rails_switch(kt_rails *r, kt_rail rail, kt_switch_effect *effect)
     if (effect) *effect = eff;
     return KT_OK;
 }
+
+/* ------------------------------------------------------------------ */
+/* public: the shatter of Parberry's code                               */
+
+kt_status kt_shatter_sequential(kt_tourney *t, uint64_t seed)
+{
+    kt_status st = check_cycles(t);
+    if (st != KT_OK) return st;
+    work W;
+    st = work_init(&W, t, false, seed);
+    if (st != KT_OK) return st;
+    rail_list L = {W.G.al, NULL, 0, 0, false};
+    scan_rails(&W.G, W.mv, list_visit, &L);
+    if (L.failed) {
+        kti_free(W.G.al, L.v);
+        work_free(&W);
+        return KT_ENOMEM;
+    }
+    /* a uniformly random order (Fisher-Yates), then every rail that is
+     * still a rail when its turn comes */
+    for (size_t j = L.n; j > 1; j--) {
+        size_t q = (size_t)kti_rng_below(&W.rng, j);
+        kt_rail x = L.v[j - 1];
+        L.v[j - 1] = L.v[q];
+        L.v[q] = x;
+    }
+    size_t switched = 0;
+    for (size_t j = 0; j < L.n; j++) {
+        kt_rail r = L.v[j];
+        if (!rail_at(W.mv, W.G.off, r.top, r.primary, r.cross)) continue;
+        rail_switch(W.mv, W.G.off, r.top, r.primary, r.cross);
+        switched++;
+    }
+    if (switched > 0) {
+        t->size = count_cycles_stamp(W.mv, W.G.n, W.G.off, W.used, next_gen(&W));
+        memcpy(t->mv, W.mv, W.G.n);
+    }
+    kti_free(W.G.al, L.v);
+    work_free(&W);
+    return KT_OK;
+}

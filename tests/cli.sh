@@ -37,6 +37,10 @@ expect "shatter gives a tourney" "8x8" "$knight" check "$tmp/s8.moves"
 expect "join gives a closed tour" "closed tour of 8x8" "$knight" check "$tmp/j8.txt"
 "$knight" obfuscate "$tmp/t8.txt" --rounds 4 --seed 9 -o "$tmp/o8.txt" 2>/dev/null || fail=1
 expect "obfuscate gives a closed tour" "closed tour of 8x8" "$knight" check "$tmp/o8.txt"
+"$knight" obfuscate "$tmp/t8.txt" --sequential --seed 9 -o "$tmp/os8.txt" 2>/dev/null || fail=1
+expect "obfuscate --sequential gives a closed tour" "closed tour of 8x8" "$knight" check "$tmp/os8.txt"
+expect "shatter --sequential" "1 cycle(s) -> [0-9]* cycle(s)" "$knight" shatter "$tmp/t8.txt" --sequential -o "$tmp/ss8.txt"
+expect "join refuses --sequential" "is for shatter and obfuscate" "$knight" join "$tmp/t8.txt" --sequential
 expect "rails counted" "rails (" "$knight" rails "$tmp/s8.moves"
 expect "rail graph" "rail graph:" "$knight" rails "$tmp/t8.txt" --count
 "$knight" tour 6x6 --obfuscate --seed 2 > "$tmp/ob6.txt" || fail=1

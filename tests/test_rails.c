@@ -526,6 +526,47 @@ static void test_reproducible(void)
     kt_tourney_free(tour);
 }
 
+/* The shatter of Parberry's code: a valid cycle cover of exact size,
+ * reproducible, different from the start; 16 of them then a join give a
+ * closed tour; an open tour is refused. */
+static void test_sequential(void)
+{
+    static const uint32_t boards[][2] = {{6, 6}, {8, 8}, {10, 12}, {32, 32}, {16, 40}};
+    for (size_t b = 0; b < sizeof boards / sizeof boards[0]; b++) {
+        kt_tourney *tour = block_tour(boards[b][0], boards[b][1]);
+        for (uint64_t seed = 0; seed < 20; seed++) {
+            kt_tourney *t = NULL, *u = NULL;
+            CHECK_OK(kt_tourney_copy(&t, tour));
+            CHECK_OK(kt_tourney_copy(&u, tour));
+            CHECK_OK(kt_shatter_sequential(t, seed));
+            CHECK_OK(kt_shatter_sequential(u, seed));
+            CHECK(kt_tourney_equal(t, u));
+            CHECK_EQ_U64(kt_tourney_size(t), recount(t));
+            CHECK(!kt_tourney_equal(t, tour));
+            for (int r = 1; r < 16; r++) CHECK_OK(kt_shatter_sequential(t, seed * 16 + (uint64_t)r));
+            CHECK_EQ_U64(kt_tourney_size(t), recount(t));
+            CHECK_OK(kt_join(t, seed));
+            CHECK(is_valid_tour(t));
+            kt_tourney_free(t);
+            kt_tourney_free(u);
+        }
+        kt_tourney_free(tour);
+    }
+    /* an open tour is refused and left alone */
+    kt_graph *g = NULL;
+    kt_tourney *p = NULL;
+    CHECK_OK(kt_graph_new(&g, 5, 5));
+    CHECK_OK(kt_generate_open_tour(&p, g, 0, KT_CELL_NONE, 1));
+    kt_tourney *q = NULL;
+    CHECK_OK(kt_tourney_copy(&q, p));
+    CHECK_ST(kt_shatter_sequential(p, 1), KT_EUNSUPPORTED);
+    CHECK(kt_tourney_equal(p, q));
+    CHECK_ST(kt_shatter_sequential(NULL, 1), KT_EINVAL);
+    kt_tourney_free(p);
+    kt_tourney_free(q);
+    kt_graph_free(g);
+}
+
 static void test_errors(void)
 {
     kt_graph *g = NULL;
@@ -600,6 +641,7 @@ int main(void)
     test_no_tour();
     test_masks();
     test_reproducible();
+    test_sequential();
     test_join_many();
     return check_done("test_rails");
 }

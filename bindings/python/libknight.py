@@ -110,6 +110,7 @@ _tiebreak_name = _sig("kt_tiebreak_name", ctypes.c_char_p, ctypes.c_int)
 # rails.h
 _join = _sig("kt_join", ctypes.c_int, _c_tourney, ctypes.c_uint64)
 _shatter = _sig("kt_shatter", ctypes.c_int, _c_tourney, ctypes.c_uint64)
+_shatter_sequential = _sig("kt_shatter_sequential", ctypes.c_int, _c_tourney, ctypes.c_uint64)
 _obfuscate = _sig("kt_obfuscate", ctypes.c_int, _c_tourney, ctypes.c_uint, ctypes.c_uint64)
 _count_rails = _sig("kt_tourney_count_rails", ctypes.c_int, _c_tourney,
                     ctypes.POINTER(ctypes.c_uint64))
@@ -469,6 +470,12 @@ class Tourney:
         """Switch a random set of vertex-disjoint rails (kt_shatter), in place;
         returns self.  A closed tour becomes a tourney of many cycles."""
         _check(_shatter(self._h, seed))
+        return self
+
+    def shatter_sequential(self, seed=0):
+        """Shatter as Parberry's code does (kt_shatter_sequential): every rail
+        that is still a rail, in a random order; in place, returns self."""
+        _check(_shatter_sequential(self._h, seed))
         return self
 
     def obfuscate(self, rounds=0, seed=0):

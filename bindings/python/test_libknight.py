@@ -158,6 +158,16 @@ class GenerateTests(unittest.TestCase):
             kt.Graph(5, 5).open_tour().join()
         self.assertEqual(e.exception.status, kt.EUNSUPPORTED)
 
+    def test_shatter_sequential(self):
+        g = kt.Graph(16, 16)
+        t = g.closed_tour(seed=5)
+        self.assertIs(t.shatter_sequential(seed=1), t)
+        self.assertGreater(t.size, 1)
+        self.assertEqual(t, g.closed_tour(seed=5).shatter_sequential(seed=1))
+        for r in range(15):
+            t.shatter_sequential(seed=2 + r)
+        self.assertTrue(t.join(seed=7).is_closed_tour)
+
 
 class CountTests(unittest.TestCase):
     @unittest.skipUnless(ctypes.sizeof(ctypes.c_void_p) == 8, "layout checked for LP64")

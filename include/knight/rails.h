@@ -260,6 +260,22 @@ KT_EXPORT kt_status kt_join(kt_tourney *t, uint64_t seed);
 KT_EXPORT kt_status kt_shatter(kt_tourney *t, uint64_t seed);
 
 /**
+ * @brief Shatter as Parberry's published code does: switch, in a uniformly
+ *        random order, every rail that is still a rail when its turn comes.
+ *
+ * Unlike kt_shatter(), the switched rails may share cells (a switch can
+ * make or break the rails around it), so each switch sees the tourney left
+ * by the ones before.  Sixteen of these followed by kt_join() reproduce
+ * the relative-move statistics of the paper's Table 2 (BENCHMARKS.md).
+ * O(cells + rails).
+ * @param t    A cycle cover; its size is recounted exactly (O(cells)).
+ * @param seed Seed of the order (the result is reproducible).
+ * @return ::KT_OK; ::KT_EUNSUPPORTED for an open tour; ::KT_EINVAL;
+ *         ::KT_ENOMEM (then unchanged).
+ */
+KT_EXPORT kt_status kt_shatter_sequential(kt_tourney *t, uint64_t seed);
+
+/**
  * @brief Obfuscate: shatter @p rounds times, then join.
  * @param t      A cycle cover, usually a closed tour; a closed tour on success.
  * @param rounds Number of shatters; 0 means ::KT_OBFUSCATE_DEFAULT_ROUNDS.

@@ -11,6 +11,7 @@ typedef struct rails_args {
     uint64_t seed;
     uint64_t rounds;
     bool list;
+    bool sequential;     /* the shatter of Parberry's code */
 } rails_args;
 
 /* Common options: FILE [-o OUT] [--format F] [--seed N] [--rounds K] [--count]. */
@@ -33,6 +34,8 @@ static int parse(int argc, char **argv, rails_args *a, bool rounds_ok, bool list
         } else if (cli_opt(argc, argv, &i, "-o", &v)) {
             if (v == NULL) return cli_fail("-o wants a file name");
             a->out = v;
+        } else if (cli_opt(argc, argv, &i, "--sequential", NULL)) {
+            a->sequential = true;
         } else if (list_ok && cli_opt(argc, argv, &i, "--count", NULL)) {
             a->list = false;
         } else if ((argv[i][0] != '-' || strcmp(argv[i], "-") == 0) && a->in == NULL) {
@@ -58,12 +61,23 @@ static int run(int argc, char **argv, int op)
     rails_args a;
     int rc = parse(argc, argv, &a, op == 2, false);
     if (rc) return rc;
+    if (op == 0 && a.sequential) return cli_fail("join: --sequential is for shatter and obfuscate");
     kt_tourney *t = cli_load_tourney(a.in, 0);
     if (t == NULL) return 1;
     size_t before = kt_tourney_size(t);
-    kt_status st = op == 0 ? kt_join(t, a.seed)
-                 : op == 1 ? kt_shatter(t, a.seed)
-                           : kt_obfuscate(t, (unsigned)a.rounds, a.seed);
+    kt_status st;
+    if (op == 0) {
+        st = kt_join(t, a.seed);
+    } else if (!a.sequential) {
+        st = op == 1 ? kt_shatter(t, a.seed) : kt_obfuscate(t, (unsigned)a.rounds, a.seed);
+    } else {
+        /* the paper's way: its shatter (rounds times to obfuscate), then join */
+        uint64_t rounds = op == 1 ? 1 : a.rounds ? a.rounds : KT_OBFUSCATE_DEFAULT_ROUNDS;
+        st = KT_OK;
+        for (uint64_t r = 0; r < rounds && st == KT_OK; r++)
+            st = kt_shatter_sequential(t, a.seed * 1000003u + r);
+        if (st == KT_OK && op == 2) st = kt_join(t, a.seed);
+    }
     if (st == KT_ENOTOUR) {
         kt_tourney_free(t);
         return cli_fail("%s: the board has no closed tour (the tourney is left as it was)", argv[0]);

@@ -111,6 +111,7 @@ pub mod ffi {
                                    seed: u64, budget: u64) -> c_int;
         pub fn kt_join(t: *mut KtTourney, seed: u64) -> c_int;
         pub fn kt_shatter(t: *mut KtTourney, seed: u64) -> c_int;
+        pub fn kt_shatter_sequential(t: *mut KtTourney, seed: u64) -> c_int;
         pub fn kt_obfuscate(t: *mut KtTourney, rounds: c_uint, seed: u64) -> c_int;
         pub fn kt_tourney_count_rails(t: *const KtTourney, count: *mut u64) -> c_int;
         pub fn kt_count_options_init(opt: *mut KtCountOptions);
@@ -493,6 +494,12 @@ impl Tourney {
         check(unsafe { ffi::kt_shatter(self.raw, seed) })
     }
 
+    /// Shatter as Parberry's code does: every rail still a rail, in a random
+    /// order (`kt_shatter_sequential`).
+    pub fn shatter_sequential(&mut self, seed: u64) -> Result<(), Error> {
+        check(unsafe { ffi::kt_shatter_sequential(self.raw, seed) })
+    }
+
     /// Shatter `rounds` times (0: the default 16), then join (`kt_obfuscate`).
     pub fn obfuscate(&mut self, rounds: u32, seed: u64) -> Result<(), Error> {
         check(unsafe { ffi::kt_obfuscate(self.raw, rounds as c_uint, seed) })
@@ -620,6 +627,13 @@ mod tests {
         assert!(t.is_closed_tour());
         let mut t = g.closed_tour(3).unwrap();
         t.obfuscate(0, 9).unwrap();
+        assert!(t.is_closed_tour() && t != before);
+        let mut t = g.closed_tour(3).unwrap();
+        for r in 0..16 {
+            t.shatter_sequential(r).unwrap();
+        }
+        assert!(t.size() > 1);
+        t.join(1).unwrap();
         assert!(t.is_closed_tour() && t != before);
         let mut open = Graph::new(5, 5).unwrap().open_tour(None, None, 0).unwrap();
         assert_eq!(open.join(0).err().unwrap().name(), "KT_EUNSUPPORTED");
