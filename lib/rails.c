@@ -653,6 +653,13 @@ kt_status kt_join(kt_tourney *t, uint64_t seed)
     return st;
 }
 
+/* Copy a shattered working tourney back into t with its size recounted. */
+static void work_store_recount(work *W, kt_tourney *t)
+{
+    t->size = count_cycles_stamp(W->mv, W->G.n, W->G.off, W->used, next_gen(W));
+    memcpy(t->mv, W->mv, W->G.n);
+}
+
 kt_status kt_shatter(kt_tourney *t, uint64_t seed)
 {
     kt_status st = check_cycles(t);
@@ -660,11 +667,7 @@ kt_status kt_shatter(kt_tourney *t, uint64_t seed)
     work W;
     st = work_init(&W, t, false, seed);
     if (st != KT_OK) return st;
-    if (shatter_box(&W, 0, W.G.w, 0, W.G.h, next_gen(&W)) > 0) {
-        size_t k = count_cycles_stamp(W.mv, W.G.n, W.G.off, W.used, next_gen(&W));
-        memcpy(t->mv, W.mv, W.G.n);
-        t->size = k;
-    }
+    if (shatter_box(&W, 0, W.G.w, 0, W.G.h, next_gen(&W)) > 0) work_store_recount(&W, t);
     work_free(&W);
     return KT_OK;
 }
@@ -968,10 +971,7 @@ kt_status kt_shatter_sequential(kt_tourney *t, uint64_t seed)
         rail_switch(W.mv, W.G.off, r.top, r.primary, r.cross);
         switched++;
     }
-    if (switched > 0) {
-        t->size = count_cycles_stamp(W.mv, W.G.n, W.G.off, W.used, next_gen(&W));
-        memcpy(t->mv, W.mv, W.G.n);
-    }
+    if (switched > 0) work_store_recount(&W, t);
     kti_free(W.G.al, L.v);
     work_free(&W);
     return KT_OK;
