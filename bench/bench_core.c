@@ -80,11 +80,11 @@ int main(int argc, char **argv)
         report("move counts", bench_now() - t0, cells);
         sink s = {NULL, 0, 0};
         t0 = bench_now();
-        st = kt_tourney_write(t, KT_FORMAT_MOVES, 0, KT_CELL_NONE, to_sink, &s);
+        st = kt_io_write(t, KT_IO_MOVES, 0, KT_CELL_NONE, to_sink, &s);
         report("write move digits", bench_now() - t0, cells);
         kt_tourney *u = NULL;
         t0 = bench_now();
-        st = kt_tourney_parse(&u, g, s.buf, s.len, KT_FORMAT_MOVES, 0, NULL, NULL, NULL, NULL, NULL);
+        st = kt_io_parse(&u, g, s.buf, s.len, KT_IO_MOVES, 0, NULL, NULL, NULL, NULL, NULL);
         report("parse move digits", bench_now() - t0, cells);
         if (st != KT_OK || !kt_tourney_equal(t, u)) return 1;
         kt_tourney_free(u);

@@ -40,7 +40,7 @@ static int one(uint32_t w, uint32_t h, const char *kind, unsigned threads, int t
         opt.layer = layer;
         opt.layer_user = &t0;
     }
-    kt_count_value v;
+    kt_u128 v;
     kt_count_stats st;
     kt_status s = kt_count_tours(g, &opt, &v, &st);
     double t = bench_now() - t0;
@@ -50,7 +50,7 @@ static int one(uint32_t w, uint32_t h, const char *kind, unsigned threads, int t
         return 1;
     }
     char buf[48];
-    kt_count_value_string(v, buf, sizeof buf);
+    kt_u128_to_string(&v, buf, sizeof buf);
     printf("%ux%u %-10s %24s  %8.2f s  threads %u  frontier %u  peak states %llu  layers %.1f MiB\n", w, h,
            kind, buf, t, threads, st.frontier, (unsigned long long)st.peak_states,
            (double)st.peak_bytes / 1048576.0);

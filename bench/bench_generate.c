@@ -142,12 +142,12 @@ typedef struct method {
 static kt_status run_one(const method *m, const kt_graph *g, uint64_t seed, kt_tourney **t)
 {
     switch (m->kind) {
-    case M_TOURNEY: return kt_generate_tourney(t, g, (kt_gen_method)m->arg, seed, 0);
-    case M_WARNS_OPEN: return kt_warnsdorff_tour(t, g, KT_SHAPE_PATH, KT_CELL_NONE, (kt_tiebreak)m->arg, seed, 1);
-    case M_WARNS_CLOSED: return kt_warnsdorff_tour(t, g, KT_SHAPE_CYCLES, KT_CELL_NONE, (kt_tiebreak)m->arg, seed, 1);
+    case M_TOURNEY: return kt_generate_tourney(t, g, (kt_generate_method)m->arg, seed, 0);
+    case M_WARNS_OPEN: return kt_generate_warnsdorff_tour(t, g, KT_SHAPE_PATH, KT_CELL_NONE, (kt_generate_tiebreak)m->arg, seed, 1);
+    case M_WARNS_CLOSED: return kt_generate_warnsdorff_tour(t, g, KT_SHAPE_CYCLES, KT_CELL_NONE, (kt_generate_tiebreak)m->arg, seed, 1);
     case M_CLOSED: return kt_generate_closed_tour(t, g, seed);
     case M_OPEN: return kt_generate_open_tour(t, g, KT_CELL_NONE, KT_CELL_NONE, seed);
-    case M_DIVIDE: return kt_divide_tour(t, g, seed);
+    case M_DIVIDE: return kt_generate_divide_tour(t, g, seed);
     }
     return KT_EINVAL;
 }
@@ -158,19 +158,19 @@ static int bench_methods(double budget, const char *only)
         {"closed (blocks+rails)", M_CLOSED, 0},
         {"open (blocks)", M_OPEN, 0},
         {"closed divide (joined)", M_DIVIDE, 0},
-        {"tourney blocks", M_TOURNEY, KT_METHOD_BLOCKS},
-        {"tourney divide", M_TOURNEY, KT_METHOD_DIVIDE},
-        {"tourney braid", M_TOURNEY, KT_METHOD_BRAID},
-        {"tourney four-cover", M_TOURNEY, KT_METHOD_FOUR_COVER},
-        {"tourney warnsdorff", M_TOURNEY, KT_METHOD_WARNSDORFF},
-        {"tourney neural", M_TOURNEY, KT_METHOD_NEURAL},
-        {"warnsdorff open first", M_WARNS_OPEN, KT_TIE_FIRST},
-        {"warnsdorff open random", M_WARNS_OPEN, KT_TIE_RANDOM},
-        {"warnsdorff open pohl", M_WARNS_OPEN, KT_TIE_POHL},
-        {"warnsdorff open roth", M_WARNS_OPEN, KT_TIE_ROTH},
-        {"warnsdorff closed random", M_WARNS_CLOSED, KT_TIE_RANDOM},
-        {"warnsdorff closed pohl", M_WARNS_CLOSED, KT_TIE_POHL},
-        {"warnsdorff closed roth", M_WARNS_CLOSED, KT_TIE_ROTH},
+        {"tourney blocks", M_TOURNEY, KT_GENERATE_BLOCKS},
+        {"tourney divide", M_TOURNEY, KT_GENERATE_DIVIDE},
+        {"tourney braid", M_TOURNEY, KT_GENERATE_BRAID},
+        {"tourney four-cover", M_TOURNEY, KT_GENERATE_FOUR_COVER},
+        {"tourney warnsdorff", M_TOURNEY, KT_GENERATE_WARNSDORFF},
+        {"tourney neural", M_TOURNEY, KT_GENERATE_NEURAL},
+        {"warnsdorff open first", M_WARNS_OPEN, KT_GENERATE_TIE_FIRST},
+        {"warnsdorff open random", M_WARNS_OPEN, KT_GENERATE_TIE_RANDOM},
+        {"warnsdorff open pohl", M_WARNS_OPEN, KT_GENERATE_TIE_POHL},
+        {"warnsdorff open roth", M_WARNS_OPEN, KT_GENERATE_TIE_ROTH},
+        {"warnsdorff closed random", M_WARNS_CLOSED, KT_GENERATE_TIE_RANDOM},
+        {"warnsdorff closed pohl", M_WARNS_CLOSED, KT_GENERATE_TIE_POHL},
+        {"warnsdorff closed roth", M_WARNS_CLOSED, KT_GENERATE_TIE_ROTH},
     };
     printf("%-26s %6s %5s %8s %9s %12s\n", "method", "n", "runs", "success", "cycles", "ns/cell");
     for (size_t i = 0; i < sizeof ms / sizeof ms[0]; i++) {

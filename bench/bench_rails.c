@@ -4,7 +4,7 @@
  *   bench_rails speed [MAXSIDE]      tourney + join and obfuscate, 64^2 .. MAXSIDE^2 (default 4096)
  *   bench_rails tables [TOURS [SIDE [paper]]] the paper's Tables 1 and 2 on SIDE x SIDE (default
  *                                    1000 tours per generator, 8x8); "paper": obfuscate with
- *                                    kt_shatter_sequential (the paper's code) instead of kt_shatter
+ *                                    kt_rails_shatter_sequential (the paper's code) instead of kt_rails_shatter
  *   bench_rails sizes [TOURS]        Warnsdorff's relative moves, generated and obfuscated, by board
  *                                    side 8..64, against the paper's Figure 4 and Table 2 (default 200)
  *   bench_rails conjecture [MAXSIDE] rails per cell, tours and obfuscated tours, n = 8 .. MAXSIDE (default 512)
@@ -32,7 +32,7 @@
  * error when it cannot, e.g. ::KT_EUNSUPPORTED for that size).  The paper's
  * five come from knight/generate.h (issue 3): random Warnsdorff closed
  * tours, and the Takefuji-Lee, divide-and-conquer, braid and four-cover
- * tourneys joined by kt_join().  Add more rows to `generators[]`.
+ * tourneys joined by kt_rails_join().  Add more rows to `generators[]`.
  */
 typedef kt_status (*gen_fn)(kt_tourney **out, const kt_graph *g, uint64_t seed);
 
@@ -44,7 +44,7 @@ typedef struct generator {
 
 static kt_status join_or_free(kt_tourney **out, kt_status st, uint64_t seed)
 {
-    if (st == KT_OK) st = kt_join(*out, seed);
+    if (st == KT_OK) st = kt_rails_join(*out, seed);
     if (st != KT_OK) {
         kt_tourney_free(*out);
         *out = NULL;
@@ -54,42 +54,42 @@ static kt_status join_or_free(kt_tourney **out, kt_status st, uint64_t seed)
 
 static kt_status gen_warnsdorff(kt_tourney **out, const kt_graph *g, uint64_t seed)
 {
-    return kt_warnsdorff_tour(out, g, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_TIE_RANDOM, seed, 0);
+    return kt_generate_warnsdorff_tour(out, g, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_GENERATE_TIE_RANDOM, seed, 0);
 }
 
-static kt_status gen_method(kt_tourney **out, const kt_graph *g, kt_gen_method m, uint64_t seed)
+static kt_status gen_method(kt_tourney **out, const kt_graph *g, kt_generate_method m, uint64_t seed)
 {
     return join_or_free(out, kt_generate_tourney(out, g, m, seed, 0), seed);
 }
 
 static kt_status gen_neural(kt_tourney **out, const kt_graph *g, uint64_t seed)
 {
-    return gen_method(out, g, KT_METHOD_NEURAL, seed);
+    return gen_method(out, g, KT_GENERATE_NEURAL, seed);
 }
 
 /* The paper's divide-and-conquer is deterministic: seed 0 (canonical blocks). */
 static kt_status gen_divide(kt_tourney **out, const kt_graph *g, uint64_t seed)
 {
     (void)seed;
-    return gen_method(out, g, KT_METHOD_DIVIDE, 0);
+    return gen_method(out, g, KT_GENERATE_DIVIDE, 0);
 }
 
 static kt_status gen_braid(kt_tourney **out, const kt_graph *g, uint64_t seed)
 {
-    return gen_method(out, g, KT_METHOD_BRAID, seed);
+    return gen_method(out, g, KT_GENERATE_BRAID, seed);
 }
 
 static kt_status gen_four_cover(kt_tourney **out, const kt_graph *g, uint64_t seed)
 {
-    return gen_method(out, g, KT_METHOD_FOUR_COVER, seed);
+    return gen_method(out, g, KT_GENERATE_FOUR_COVER, seed);
 }
 
-/* Fixed 4x4/4x6/6x6 block cycle covers joined by kt_join(). */
+/* Fixed 4x4/4x6/6x6 block cycle covers joined by kt_rails_join(). */
 static kt_status gen_block_join(kt_tourney **out, const kt_graph *g, uint64_t seed)
 {
     kt_status st = kt_block_tourney(out, g);
     if (st != KT_OK) return st;
-    st = kt_join(*out, seed);
+    st = kt_rails_join(*out, seed);
     if (st != KT_OK) {
         kt_tourney_free(*out);
         *out = NULL;
@@ -136,7 +136,7 @@ static void bench_speed(uint32_t maxside)
             double c0 = bench_cpu();
             kt_status st = kt_block_tourney(&t, g);
             double c1 = bench_cpu();
-            if (st == KT_OK) st = kt_join(t, r);
+            if (st == KT_OK) st = kt_rails_join(t, r);
             double c2 = bench_cpu();
             if (st != KT_OK || kt_tourney_size(t) != 1) {
                 printf("join failed at %u: %s\n", n, kt_status_name(st));
@@ -152,7 +152,7 @@ static void bench_speed(uint32_t maxside)
             kt_tourney *t = NULL;
             if (kt_tourney_copy(&t, tour) != KT_OK) break;
             double c0 = bench_cpu();
-            kt_status st = kt_obfuscate(t, 0, 1000 + r);
+            kt_status st = kt_rails_obfuscate(t, 0, 1000 + r);
             double c1 = bench_cpu();
             if (st != KT_OK || kt_tourney_size(t) != 1) printf("obfuscate failed at %u: %s\n", n, kt_status_name(st));
             if (c1 - c0 < best_o) best_o = c1 - c0;
@@ -188,16 +188,16 @@ static void print_row(const char *name, const double *v, bool rel)
     putchar('\n');
 }
 
-/* Obfuscate: ours (kt_obfuscate), or 16 of the paper's shatters
- * (kt_shatter_sequential) then kt_join. */
+/* Obfuscate: ours (kt_rails_obfuscate), or 16 of the paper's shatters
+ * (kt_rails_shatter_sequential) then kt_rails_join. */
 static kt_status obfuscate_as(kt_tourney *t, uint64_t seed, bool paper)
 {
-    if (!paper) return kt_obfuscate(t, 0, seed);
+    if (!paper) return kt_rails_obfuscate(t, 0, seed);
     for (unsigned r = 0; r < 16; r++) {
-        kt_status st = kt_shatter_sequential(t, seed * 16 + r);
+        kt_status st = kt_rails_shatter_sequential(t, seed * 16 + r);
         if (st != KT_OK) return st;
     }
-    return kt_join(t, seed);
+    return kt_rails_join(t, seed);
 }
 
 static void bench_tables(unsigned tours, uint32_t side, bool paper)
@@ -207,9 +207,9 @@ static void bench_tables(unsigned tours, uint32_t side, bool paper)
     kt_graph *g = NULL;
     if (kt_graph_new(&g, side, side) != KT_OK) return;
     for (int obf = 1; obf >= 0; obf--) {
-        kt_move_stats *st[NGEN] = {0};
+        kt_stats *st[NGEN] = {0};
         for (size_t k = 0; k < NGEN; k++) {
-            if (kt_move_stats_new(&st[k]) != KT_OK) return;
+            if (kt_stats_new(&st[k]) != KT_OK) return;
             kt_tourney *base = NULL;
             if (generators[k].deterministic && generators[k].make(&base, g, 0) != KT_OK) continue;
             /* a generator that gives up on a seed (the network may not
@@ -224,7 +224,7 @@ static void bench_tables(unsigned tours, uint32_t side, bool paper)
                 made++;
                 if (obf && obfuscate_as(t, 0x5EED0000u + i, paper) != KT_OK)
                     printf("obfuscate failed (%s, %u)\n", generators[k].name, i);
-                kt_move_stats_add(st[k], t);
+                kt_stats_add(st[k], t);
                 kt_tourney_free(t);
             }
             kt_tourney_free(base);
@@ -234,29 +234,29 @@ static void bench_tables(unsigned tours, uint32_t side, bool paper)
                obf ? "obfuscated" : "generated");
         printf("%-14s      0      1      2      3      4      5      6      7   max sd   max se  tours\n", "Algorithm");
         for (size_t k = 0; k < NGEN; k++) {
-            if (kt_move_stats_count(st[k]) == 0) continue;
-            kt_move_stats_moves(st[k], mean, sd);
+            if (kt_stats_count(st[k]) == 0) continue;
+            kt_stats_moves(st[k], mean, sd);
             maxsd = 0;
             for (int i = 0; i < 8; i++) maxsd = sd[i] > maxsd ? sd[i] : maxsd;
             printf("%-14s", generators[k].name);
             for (int i = 0; i < 8; i++) printf(" %.4f", mean[i]);
-            printf("   %.4f   %.4f %6zu\n", maxsd, maxsd / sqrt((double)kt_move_stats_count(st[k])),
-                   (size_t)kt_move_stats_count(st[k]));
+            printf("   %.4f   %.4f %6zu\n", maxsd, maxsd / sqrt((double)kt_stats_count(st[k])),
+                   (size_t)kt_stats_count(st[k]));
         }
         printf("\nTable 2%s: relative move distribution\n", obf ? "" : " (un-obfuscated)");
         printf("%-14s      0      1      2      3      5      6      7   max sd   max se  tours\n", "Algorithm");
         for (size_t k = 0; k < NGEN; k++) {
-            if (kt_move_stats_count(st[k]) == 0) continue;
-            kt_move_stats_relative(st[k], mean, sd);
+            if (kt_stats_count(st[k]) == 0) continue;
+            kt_stats_relative(st[k], mean, sd);
             maxsd = 0;
             for (int i = 0; i < 8; i++) maxsd = sd[i] > maxsd ? sd[i] : maxsd;
             printf("%-14s", generators[k].name);
             for (int i = 0; i < 8; i++)
                 if (i != 4) printf(" %.4f", mean[i]);
-            printf("   %.4f   %.4f %6zu\n", maxsd, maxsd / sqrt((double)kt_move_stats_count(st[k])),
-                   (size_t)kt_move_stats_count(st[k]));
+            printf("   %.4f   %.4f %6zu\n", maxsd, maxsd / sqrt((double)kt_stats_count(st[k])),
+                   (size_t)kt_stats_count(st[k]));
         }
-        for (size_t k = 0; k < NGEN; k++) kt_move_stats_free(st[k]);
+        for (size_t k = 0; k < NGEN; k++) kt_stats_free(st[k]);
     }
     printf("\nPaper, Table 2, obfuscated (for comparison):\n");
     static const char *pn[5] = {"Warnsdorff", "Takefuji-Lee", "Div-and-Conq", "Braid", "Four-Cover"};
@@ -295,8 +295,8 @@ static void bench_sizes(unsigned tours)
     for (uint32_t n = 8; n <= 64; n += n < 32 ? 4 : 8) {
         kt_graph *g = NULL;
         if (kt_graph_new(&g, n, n) != KT_OK) break;
-        kt_move_stats *st[2] = {NULL, NULL};
-        if (kt_move_stats_new(&st[0]) != KT_OK || kt_move_stats_new(&st[1]) != KT_OK) break;
+        kt_stats *st[2] = {NULL, NULL};
+        if (kt_stats_new(&st[0]) != KT_OK || kt_stats_new(&st[1]) != KT_OK) break;
         unsigned failed = 0;
         for (unsigned i = 0; i < tours; i++) {
             kt_tourney *t = NULL;
@@ -304,13 +304,13 @@ static void bench_sizes(unsigned tours)
                 failed++;
                 continue;
             }
-            kt_move_stats_add(st[0], t);
-            if (kt_obfuscate(t, 0, 0x5EED0000u + i) == KT_OK) kt_move_stats_add(st[1], t);
+            kt_stats_add(st[0], t);
+            if (kt_rails_obfuscate(t, 0, 0x5EED0000u + i) == KT_OK) kt_stats_add(st[1], t);
             kt_tourney_free(t);
         }
         for (int o = 0; o < 2; o++) {
             double mean[8], sd[8];
-            kt_move_stats_relative(st[o], mean, sd);
+            kt_stats_relative(st[o], mean, sd);
             printf("%5u %-10s", n, o ? "obfuscated" : "generated");
             for (int i = 0; i < 8; i++)
                 if (i != 4) printf(" %.4f", mean[i]);
@@ -318,7 +318,7 @@ static void bench_sizes(unsigned tours)
                    o ? "Table 2" : "Figure 4");
             if (!o && failed) printf("  %u failed", failed);
             putchar('\n');
-            kt_move_stats_free(st[o]);
+            kt_stats_free(st[o]);
         }
         fflush(stdout);
         kt_graph_free(g);
@@ -347,20 +347,20 @@ static void bench_conjecture(uint32_t maxside)
             /* random ties close Warnsdorff's walks ever more slowly beyond 128 (minutes at 256, not
              * at all at 512 in 10 minutes): Roth's rule there */
             bool roth = generators[k].make == gen_warnsdorff && n > 128;
-            kt_status made = roth ? kt_warnsdorff_tour(&t, g, KT_SHAPE_CYCLES, KT_CELL_NONE,
-                                                       KT_TIE_ROTH, 1, 0)
+            kt_status made = roth ? kt_generate_warnsdorff_tour(&t, g, KT_SHAPE_CYCLES, KT_CELL_NONE,
+                                                       KT_GENERATE_TIE_ROTH, 1, 0)
                                   : generators[k].make(&t, g, 1);
             if (made != KT_OK) continue;
             uint64_t r0 = 0;
-            kt_tourney_count_rails(t, &r0);
+            kt_rails_count_tourney(t, &r0);
             unsigned reps = n <= 64 ? 20 : 3;
             double sum = 0, mn = 1e30;
             for (unsigned s = 0; s < reps; s++) {
                 kt_tourney *u = NULL;
                 kt_tourney_copy(&u, t);
-                if (kt_obfuscate(u, 0, s) == KT_OK) {
+                if (kt_rails_obfuscate(u, 0, s) == KT_OK) {
                     uint64_t r = 0;
-                    kt_tourney_count_rails(u, &r);
+                    kt_rails_count_tourney(u, &r);
                     sum += (double)r / cells;
                     if ((double)r / cells < mn) mn = (double)r / cells;
                 }
@@ -384,8 +384,8 @@ static void bench_handle(uint32_t n)
     kt_graph *g = NULL;
     kt_tourney *t = NULL;
     if (kt_graph_new(&g, n, n) != KT_OK || gen_block_join(&t, g, 1) != KT_OK) return;
-    kt_obfuscate(t, 0, 1);
-    kt_shatter(t, 2);
+    kt_rails_obfuscate(t, 0, 1);
+    kt_rails_shatter(t, 2);
     printf("shattered tour: %zu cycles\n", kt_tourney_size(t));
     kt_rails *r = NULL;
     double c0 = bench_cpu();
@@ -401,8 +401,8 @@ static void bench_handle(uint32_t n)
         x ^= x << 13, x ^= x >> 7, x ^= x << 17;
         kt_rail rl;
         kt_rails_get(r, (size_t)(x % nr), &rl);
-        if (!kt_rail_is_rail(t, rl)) continue;
-        kt_switch_effect e;
+        if (!kt_rails_is_rail(t, rl)) continue;
+        kt_rails_effect e;
         double a = bench_cpu();
         if (kt_rails_switch(r, rl, &e) != KT_OK) break;
         tm[e] += bench_cpu() - a;
@@ -422,7 +422,7 @@ static void bench_handle(uint32_t n)
         kt_rail rl;
         kt_rails_get(r, (size_t)(x % nr), &rl);
         if (kt_rails_joins(r, rl, NULL, NULL) != 0) continue;
-        kt_switch_effect e;
+        kt_rails_effect e;
         double a = bench_cpu();
         if (kt_rails_switch(r, rl, &e) != KT_OK) break;
         tm[e] += bench_cpu() - a;
@@ -497,20 +497,20 @@ static void bench_uniform6(unsigned long chain)
     print_row("uniform rel", v, true);
     kt_graph *g = NULL;
     kt_tourney *t = NULL;
-    kt_move_stats *s = NULL;
-    if (kt_graph_new(&g, 6, 6) != KT_OK || gen_block_join(&t, g, 1) != KT_OK || kt_move_stats_new(&s) != KT_OK)
+    kt_stats *s = NULL;
+    if (kt_graph_new(&g, 6, 6) != KT_OK || gen_block_join(&t, g, 1) != KT_OK || kt_stats_new(&s) != KT_OK)
         return;
     double mean[8], sd[8];
     for (unsigned long i = 0; i < chain; i++) {
-        kt_obfuscate(t, 0, i);
-        kt_move_stats_add(s, t);
+        kt_rails_obfuscate(t, 0, i);
+        kt_stats_add(s, t);
     }
-    kt_move_stats_moves(s, mean, sd);
+    kt_stats_moves(s, mean, sd);
     print_row("chain moves", mean, false);
-    kt_move_stats_relative(s, mean, sd);
+    kt_stats_relative(s, mean, sd);
     print_row("chain rel", mean, true);
     putchar('\n');
-    kt_move_stats_free(s);
+    kt_stats_free(s);
     kt_tourney_free(t);
     kt_graph_free(g);
 }
@@ -558,10 +558,10 @@ static void bench_stress(unsigned long runs)
             kt_tourney *t = NULL;
             kt_tourney_copy(&t, tour);
             kt_status st;
-            if (s % 2 == 0) st = kt_obfuscate(t, 0, s);
+            if (s % 2 == 0) st = kt_rails_obfuscate(t, 0, s);
             else {
-                kt_shatter(t, s);
-                st = kt_join(t, s);
+                kt_rails_shatter(t, s);
+                st = kt_rails_join(t, s);
             }
             if (st != KT_OK || !valid_tour(t)) bad_here++;
             kt_tourney_free(t);

@@ -68,7 +68,7 @@ static int on_solution(void *user, const kt_semimagic_solution *s)
     printf("  %6.1f s  class %llu: %u images, %u satisfy the rule, reversal class %lld, seed #%d\n",
            bench_now() - f->t0, (unsigned long long)kt_semimagic_solution_class(s),
            kt_semimagic_solution_class_size(s), kt_semimagic_solution_class_satisfying(s),
-           rev == KT_SM_NO_CLASS ? -1LL : (long long)rev, which + 1);
+           rev == KT_SEMIMAGIC_NO_CLASS ? -1LL : (long long)rev, which + 1);
     if (f->verbose)
         for (int y = 0; y < 8; y++) {
             printf("   ");
@@ -108,7 +108,7 @@ static kt_semimagic_opts *opts(unsigned flags, int rule, unsigned threads)
 
 static int run_nested(int rule, unsigned threads)
 {
-    kt_semimagic_opts *o = opts(KT_SM_NESTED, rule, threads);
+    kt_semimagic_opts *o = opts(KT_SEMIMAGIC_NESTED, rule, threads);
     found f;
     memset(&f, 0, sizeof f);
     f.verbose = getenv("BENCH_VERBOSE") != NULL;
@@ -130,7 +130,7 @@ static int run_nested(int rule, unsigned threads)
 
 static int run_magic(unsigned threads)
 {
-    kt_semimagic_opts *o = opts(KT_SM_NESTED | KT_SM_MAGIC, 1, threads);
+    kt_semimagic_opts *o = opts(KT_SEMIMAGIC_NESTED | KT_SEMIMAGIC_MAGIC, 1, threads);
     int exists = -1;
     double c0 = bench_cpu(), t0 = bench_now();
     kt_status st = kt_semimagic_exists(o, &exists, NULL);
@@ -148,7 +148,7 @@ static int run_complete(void)
         uint32_t grid[64];
         for (int p = 0; p < 64; p++)
             grid[p] = kt_test_nested8[i][p] % 8 == 1 ? kt_test_nested8[i][p] : 0;
-        kt_semimagic_opts *o = opts(KT_SM_NESTED, 1, 1);
+        kt_semimagic_opts *o = opts(KT_SEMIMAGIC_NESTED, 1, 1);
         kt_semimagic_opts_set_grid(o, grid, 64);
         uint64_t classes = 0, sols = 0;
         double t0 = bench_now();

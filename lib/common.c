@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Status strings, version queries and the progress-callback throttle. */
+/* Status strings, rule texts, 128-bit counts and version queries. */
 #include "internal.h"
+#include <knight/version.h>
 
 #include <time.h>
 
@@ -69,28 +70,48 @@ const char *kt_version_string(void)
     return KT_VERSION_STRING;
 }
 
-double kti_now(void)
+static const char *const rule_text[] = {
+    [KT_RULE_NONE] = "no rule broken",
+    [KT_RULE_NOT_A_CELL] = "not a cell of the board",
+    [KT_RULE_NOT_A_MOVE] = "consecutive cells are not a move apart",
+    [KT_RULE_REPEATED] = "cell visited more than once",
+    [KT_RULE_MISSING] = "cell never visited",
+    [KT_RULE_NOT_CLOSED] = "last cell is not a move away from the first",
+    [KT_RULE_DEGREE] = "cell does not have two neighbours (one at a path end)",
+    [KT_RULE_NOT_A_PATH] = "open tour is not a single path through every cell",
+    [KT_RULE_HOLE] = "a hole is visited",
+};
+
+const char *kt_rule_describe(kt_rule rule)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+    unsigned r = (unsigned)rule;
+    return r < sizeof rule_text / sizeof rule_text[0] ? rule_text[r] : "unknown rule";
 }
 
-void kti_progress_init(kti_progress *p, kt_progress_fn fn, void *user)
+
+kt_status kt_u128_to_u64(const kt_u128 *v, uint64_t *out)
 {
-    p->fn = fn;
-    p->user = user;
-    p->next_check = 0;
-    p->last = fn ? kti_now() : 0.0;
+    if (v == NULL || out == NULL) return KT_EINVAL;
+    if (v->hi != 0) return KT_EOVERFLOW;
+    *out = v->lo;
+    return KT_OK;
 }
 
-/* Calls the callback at most about five times a second; reading the clock
- * is itself throttled by the caller's work counter. */
-bool kti_progress_tick(kti_progress *p, uint64_t done, uint64_t total)
+kt_status kt_u128_to_string(const kt_u128 *v, char *buf, size_t size)
 {
-    if (p->fn == NULL) return false;
-    double now = kti_now();
-    if (now - p->last < 0.2 && done < total) return false;
-    p->last = now;
-    return p->fn(p->user, done, total) != 0;
+    if (v == NULL || buf == NULL) return KT_EINVAL;
+    char tmp[48];
+    size_t n = 0;
+    kti_u128 x = (kti_u128)v->hi << 64 | v->lo;
+    do {
+        tmp[n++] = (char)('0' + (int)(x % 10));
+        x /= 10;
+    } while (x != 0);
+    if (size < n + 1) {
+        if (size > 0) buf[0] = '\0';
+        return KT_ERANGE;
+    }
+    for (size_t i = 0; i < n; i++) buf[i] = tmp[n - 1 - i];
+    buf[n] = '\0';
+    return KT_OK;
 }

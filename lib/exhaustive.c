@@ -7,6 +7,7 @@
  * an interior path cell, one for the path's end.
  */
 #include "internal.h"
+#include <knight/exhaustive.h>
 
 typedef struct search {
     const kt_graph *g;
@@ -190,16 +191,15 @@ kt_status kt_exhaustive_tour(kt_tourney **out, const kt_graph *g, kt_shape shape
     if (cycle && g->nverts == 2) return KT_ENOTOUR;
     /* Colour balance: knight-like leapers (a + b odd) alternate colours. */
     if ((g->a + g->b) % 2 == 1) {
-        size_t col[2] = {0, 0};
-        for (size_t c = 0; c < g->ncells; c++)
-            if (kti_is_vertex(g, c)) col[((c % g->width) + (c / g->width)) & 1]++;
+        size_t col[2];
+        kti_colour_counts(g, col);
         size_t diff = col[0] > col[1] ? col[0] - col[1] : col[1] - col[0];
         if ((cycle && diff != 0) || diff > 1) return KT_ENOTOUR;
         if (!cycle && diff == 1) {
             /* Both ends must be on the majority colour. */
-            int major = col[0] > col[1] ? 0 : 1;
-            if (start != KT_CELL_NONE && (int)(((start % g->width) + (start / g->width)) & 1) != major) return KT_ENOTOUR;
-            if (end != KT_CELL_NONE && (int)(((end % g->width) + (end / g->width)) & 1) != major) return KT_ENOTOUR;
+            unsigned major = col[0] > col[1] ? 0 : 1;
+            if (start != KT_CELL_NONE && kti_colour(g, start) != major) return KT_ENOTOUR;
+            if (end != KT_CELL_NONE && kti_colour(g, end) != major) return KT_ENOTOUR;
         }
     }
 

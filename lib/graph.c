@@ -1,61 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The leaper graph of a board: geometry, holes, and the existence rules. */
-#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
-#define _DEFAULT_SOURCE 1 /* madvise */
-#endif
 #include "internal.h"
 
-#include <stdlib.h>
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
-
-static void *default_alloc(void *opaque, size_t size)
-{
-    (void)opaque;
-    return malloc(size ? size : 1);
-}
-
-static void default_free(void *opaque, void *ptr)
-{
-    (void)opaque;
-    free(ptr);
-}
-
-const kt_allocator kti_default_allocator = {default_alloc, default_free, NULL};
-
-void *kti_alloc(const kt_allocator *al, size_t size)
-{
-    return al->alloc(al->opaque, size ? size : 1);
-}
-
-void *kti_calloc(const kt_allocator *al, size_t count, size_t size)
-{
-    size_t bytes;
-    if (!kti_mul_ok(count, size, &bytes)) return NULL;
-    void *p = kti_alloc(al, bytes);
-    if (p) memset(p, 0, bytes);
-    return p;
-}
-
-void kti_free(const kt_allocator *al, void *p)
-{
-    if (p) al->free(al->opaque, p);
-}
-
-void kti_advise_huge(void *p, size_t bytes)
-{
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    const uintptr_t huge = (uintptr_t)2 << 20;
-    if (p == NULL || bytes < 2 * huge) return;
-    uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1);
-    uintptr_t b = ((uintptr_t)p + bytes) & ~(huge - 1);
-    if (b > a) (void)madvise((void *)a, b - a, MADV_HUGEPAGE); /* advice only */
-#else
-    (void)p;
-    (void)bytes;
-#endif
-}
 
 kt_graph *kti_graph_ref(const kt_graph *g)
 {
@@ -291,7 +237,7 @@ int kt_graph_equal(const kt_graph *g, const kt_graph *h)
     return g->mask == NULL || memcmp(g->mask, h->mask, g->ncells) == 0;
 }
 
-int kt_board_has_closed_tour(uint32_t width, uint32_t height)
+int kt_graph_board_has_closed_tour(uint32_t width, uint32_t height)
 {
     uint32_t m = width < height ? width : height;
     uint32_t n = width < height ? height : width;
@@ -303,7 +249,7 @@ int kt_board_has_closed_tour(uint32_t width, uint32_t height)
     return 1;
 }
 
-int kt_board_has_open_tour(uint32_t width, uint32_t height)
+int kt_graph_board_has_open_tour(uint32_t width, uint32_t height)
 {
     uint32_t m = width < height ? width : height;
     uint32_t n = width < height ? height : width;
@@ -313,4 +259,11 @@ int kt_board_has_open_tour(uint32_t width, uint32_t height)
     if (m == 3) return n == 4 || n >= 7;
     if (m == 4) return n >= 5;
     return 1;
+}
+
+void kti_colour_counts(const kt_graph *g, size_t counts[2])
+{
+    counts[0] = counts[1] = 0;
+    for (size_t c = 0; c < g->ncells; c++)
+        if (kti_is_vertex(g, c)) counts[kti_colour(g, (kt_cell)c)]++;
 }

@@ -1,28 +1,28 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Internal layout of the core objects and helpers shared by the library's
- * modules.  Never installed.  Every non-static function here is named
+ * The private header of lib/'s top folder: the layout of the core objects
+ * (graph, tourney) and the graph-level helpers every module shares (the
+ * move between two cells, colour balance, the tourney walker, the text
+ * writer).  Never installed.  Every non-static function here is named
  * kti_* and has hidden visibility, so it is neither exported from the
- * shared library nor left global in the static archive.
+ * shared library nor left global in the static archive.  It includes only
+ * the public headers of the core (common, options, graph, tourney); a
+ * module includes the public headers it uses itself, so what depends on
+ * what is visible in each file (lib/README.md).
  */
 #ifndef KNIGHT_INTERNAL_H
 #define KNIGHT_INTERNAL_H
 
-#include <knight/knight.h>
+#include <knight/common.h>
+#include <knight/graph.h>
+#include <knight/options.h>
+#include <knight/tourney.h>
+
+#include "util/util.h"
 
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <string.h>
-
-#if defined(__GNUC__) || defined(__clang__)
-#define KTI_HIDDEN __attribute__((visibility("hidden")))
-#define KTI_LIKELY(x) __builtin_expect(!!(x), 1)
-#define KTI_UNLIKELY(x) __builtin_expect(!!(x), 0)
-#else
-#define KTI_HIDDEN
-#define KTI_LIKELY(x) (x)
-#define KTI_UNLIKELY(x) (x)
-#endif
 
 /* Largest board: cell indices must stay below KT_CELL_NONE. */
 #define KTI_MAX_CELLS ((uint64_t)KT_CELL_NONE - 1u)
@@ -49,24 +49,7 @@ struct kt_tourney {
     uint8_t *mv;              /* per cell: low nibble <= high nibble; 0xF = none */
     kt_shape shape;
     size_t size;              /* cycles (1 for a path); always exact at API boundaries */
-    bool size_dirty;          /* scratch flag for editing modules */
 };
-
-/* ---- allocation (graph.c) ---- */
-KTI_HIDDEN extern const kt_allocator kti_default_allocator; /* malloc and free */
-KTI_HIDDEN void *kti_alloc(const kt_allocator *al, size_t size);
-KTI_HIDDEN void *kti_calloc(const kt_allocator *al, size_t count, size_t size);
-KTI_HIDDEN void kti_free(const kt_allocator *al, void *p);
-/* Advise a large block into transparent huge pages (Linux; advice only):
- * fewer first-touch faults and TLB misses for big arrays probed at random. */
-KTI_HIDDEN void kti_advise_huge(void *p, size_t bytes);
-/* Multiply two sizes; false on overflow. */
-static inline bool kti_mul_ok(size_t a, size_t b, size_t *out)
-{
-    if (b != 0 && a > SIZE_MAX / b) return false;
-    *out = a * b;
-    return true;
-}
 
 /* ---- graph helpers (graph.c) ---- */
 KTI_HIDDEN kt_graph *kti_graph_ref(const kt_graph *g);
@@ -98,6 +81,31 @@ static inline int kti_move_between(const kt_graph *g, kt_cell c, kt_cell d)
     }
     return KT_MOVE_NONE;
 }
+
+/* The knight move number (as in Parberry's numbering, graph.c) of the
+ * displacement (dx, dy), or -1: for coordinates without a graph. */
+static inline int kti_knight_move(int dx, int dy)
+{
+    static const int8_t tab[5][5] = {
+        /* dy=-2 */ {-1, 2, -1, 1, -1},
+        /* dy=-1 */ {3, -1, -1, -1, 0},
+        /* dy= 0 */ {-1, -1, -1, -1, -1},
+        /* dy=+1 */ {4, -1, -1, -1, 7},
+        /* dy=+2 */ {-1, 5, -1, 6, -1},
+    };
+    if (dx < -2 || dx > 2 || dy < -2 || dy > 2) return -1;
+    return tab[dy + 2][dx + 2];
+}
+
+/* The colour of a cell (0 for the corner colour (0,0)); a knight-like
+ * leaper (a + b odd) alternates colours, which decides many existence
+ * questions (open-tour ends, bipartite cycle covers). */
+static inline unsigned kti_colour(const kt_graph *g, kt_cell c)
+{
+    return (unsigned)((c % g->width + c / g->width) & 1u);
+}
+/* Vertices of each colour: counts[0] on the corner colour, counts[1] on the other. */
+KTI_HIDDEN void kti_colour_counts(const kt_graph *g, size_t counts[2]);
 
 /* ---- tourney helpers (tourney.c) ---- */
 /* Allocate an empty tourney (all cells KTI_PAIR_EMPTY) on g. */
@@ -151,17 +159,5 @@ KTI_HIDDEN void kti_out_bytes(kti_out *o, const char *s, size_t n);
 KTI_HIDDEN void kti_out_str(kti_out *o, const char *s);
 KTI_HIDDEN void kti_out_u64(kti_out *o, uint64_t v);
 KTI_HIDDEN kt_status kti_out_flush(kti_out *o);
-
-/* ---- progress throttle (common.c) ---- */
-typedef struct kti_progress {
-    kt_progress_fn fn;
-    void *user;
-    uint64_t next_check;      /* work units between clock reads */
-    double last;              /* seconds */
-} kti_progress;
-KTI_HIDDEN void kti_progress_init(kti_progress *p, kt_progress_fn fn, void *user);
-/* Report if enough time passed; true when the callback asked to cancel. */
-KTI_HIDDEN bool kti_progress_tick(kti_progress *p, uint64_t done, uint64_t total);
-KTI_HIDDEN double kti_now(void);
 
 #endif /* KNIGHT_INTERNAL_H */

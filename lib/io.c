@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Text formats (visit numbers, Parberry's move digits) and SVG, both ways. */
 #include "internal.h"
+#include <knight/io.h>
 
 #include <stdio.h>
 
@@ -113,7 +114,7 @@ static kt_status write_numbers(const kt_tourney *t, unsigned flags, kt_cell star
     const kt_graph *g = t->g;
     uint32_t *num = kti_calloc(&g->alloc, g->ncells, sizeof *num);
     if (num == NULL) return KT_ENOMEM;
-    kt_status st = visit_numbers(t, start, (flags & KT_WRITE_REVERSE) != 0, num);
+    kt_status st = visit_numbers(t, start, (flags & KT_IO_WRITE_REVERSE) != 0, num);
     if (st == KT_OK) {
         unsigned w = digits(g->nverts);
         for (uint32_t y = 0; y < g->height; y++) {
@@ -246,7 +247,7 @@ static kt_status write_svg(const kt_tourney *t, unsigned flags, kt_cell start, k
     kti_out_str(o, ",");
     kti_out_u64(o, g->b);
     kti_out_str(o, "\">\n");
-    if (!(flags & KT_WRITE_SVG_NO_BOARD)) {
+    if (!(flags & KT_IO_WRITE_SVG_NO_BOARD)) {
         kti_out_str(o, "<defs><pattern id=\"kt-board\" width=\"4\" height=\"4\" "
                        "patternUnits=\"userSpaceOnUse\"><rect width=\"4\" height=\"4\" "
                        "fill=\"#f0d9b5\"/><path d=\"M2 0h2v2h-2zM0 2h2v2h-2z\" "
@@ -269,7 +270,7 @@ static kt_status write_svg(const kt_tourney *t, unsigned flags, kt_cell start, k
         kti_out_str(o, "\"/>\n");
     }
     /* Thinner, translucent lines when visit numbers sit on top. */
-    kti_out_str(o, (flags & KT_WRITE_SVG_NUMBERS)
+    kti_out_str(o, (flags & KT_IO_WRITE_SVG_NUMBERS)
                        ? "<g fill=\"none\" stroke-width=\"0.09\" stroke-opacity=\"0.55\" "
                          "stroke-linejoin=\"round\" stroke-linecap=\"round\">\n"
                        : "<g fill=\"none\" stroke-width=\"0.16\" stroke-linejoin=\"round\" "
@@ -279,10 +280,10 @@ static kt_status write_svg(const kt_tourney *t, unsigned flags, kt_cell start, k
     kt_status st = kti_tourney_walk(t, &w);
     if (st != KT_OK) return st;
     kti_out_str(o, "</g>\n");
-    if (flags & KT_WRITE_SVG_NUMBERS) {
+    if (flags & KT_IO_WRITE_SVG_NUMBERS) {
         uint32_t *num = kti_calloc(&g->alloc, g->ncells, sizeof *num);
         if (num == NULL) return KT_ENOMEM;
-        st = visit_numbers(t, start, (flags & KT_WRITE_REVERSE) != 0, num);
+        st = visit_numbers(t, start, (flags & KT_IO_WRITE_REVERSE) != 0, num);
         if (st == KT_OK) {
             kti_out_str(o, "<g font-family=\"sans-serif\" font-size=\"0.7\" text-anchor=\"middle\" "
                            "fill=\"#000\">\n");
@@ -305,7 +306,7 @@ static kt_status write_svg(const kt_tourney *t, unsigned flags, kt_cell start, k
     return KT_OK;
 }
 
-kt_status kt_tourney_write(const kt_tourney *t, kt_format format, unsigned flags, kt_cell start,
+kt_status kt_io_write(const kt_tourney *t, kt_io_format format, unsigned flags, kt_cell start,
                            kt_write_fn fn, void *user)
 {
     if (t == NULL || fn == NULL) return KT_EINVAL;
@@ -317,9 +318,9 @@ kt_status kt_tourney_write(const kt_tourney *t, kt_format format, unsigned flags
     o->failed = false;
     kt_status st;
     switch (format) {
-    case KT_FORMAT_NUMBERS: st = write_numbers(t, flags, start, o); break;
-    case KT_FORMAT_MOVES: st = write_moves(t, o); break;
-    case KT_FORMAT_SVG: st = write_svg(t, flags, start, o); break;
+    case KT_IO_NUMBERS: st = write_numbers(t, flags, start, o); break;
+    case KT_IO_MOVES: st = write_moves(t, o); break;
+    case KT_IO_SVG: st = write_svg(t, flags, start, o); break;
     default: st = KT_EINVAL; break;
     }
     kt_status fs = kti_out_flush(o);
@@ -343,12 +344,12 @@ static int buf_write(void *user, const char *data, size_t len)
     return 0;
 }
 
-kt_status kt_tourney_write_buffer(const kt_tourney *t, kt_format format, unsigned flags,
+kt_status kt_io_write_buffer(const kt_tourney *t, kt_io_format format, unsigned flags,
                                   kt_cell start, char *buf, size_t cap, size_t *len)
 {
     if (t == NULL || len == NULL || (buf == NULL && cap > 0)) return KT_EINVAL;
     buf_sink b = {buf, cap, 0};
-    kt_status st = kt_tourney_write(t, format, flags, start, buf_write, &b);
+    kt_status st = kt_io_write(t, format, flags, start, buf_write, &b);
     if (st != KT_OK) return st;
     *len = b.len;
     if (b.len >= cap) return KT_ERANGE;
@@ -565,7 +566,7 @@ static kt_status parse_numbers(parser *p, const kt_graph *g, unsigned flags,
         order[num[k] - 1] = (kt_cell)k;
     }
     kt_shape shape = KT_SHAPE_PATH;
-    if (!(flags & KT_READ_OPEN) && verts > 2 &&
+    if (!(flags & KT_IO_READ_OPEN) && verts > 2 &&
         kt_graph_move(use, order[verts - 1], order[0]) != KT_MOVE_NONE)
         shape = KT_SHAPE_CYCLES;
     if (verts == 1) shape = KT_SHAPE_CYCLES;
@@ -819,11 +820,11 @@ done:
     return st;
 }
 
-static kt_format detect(const char *s, size_t len)
+static kt_io_format detect(const char *s, size_t len)
 {
     size_t i = 0;
     while (i < len && (is_blank(s[i]) || s[i] == '\n' || s[i] == '\r')) i++;
-    if (i < len && s[i] == '<') return KT_FORMAT_SVG;
+    if (i < len && s[i] == '<') return KT_IO_SVG;
     /* First line: blanks between tokens, or a digit 8/9, mean numbers. */
     size_t j = i, chars = 0;
     bool blank_inside = false, big_digit = false;
@@ -832,12 +833,12 @@ static kt_format detect(const char *s, size_t len)
         else chars++;
         if (s[j] == '8' || s[j] == '9') big_digit = true;
     }
-    if (blank_inside || big_digit || chars <= 1) return KT_FORMAT_NUMBERS;
-    return KT_FORMAT_MOVES;
+    if (blank_inside || big_digit || chars <= 1) return KT_IO_NUMBERS;
+    return KT_IO_MOVES;
 }
 
-kt_status kt_tourney_parse(kt_tourney **out, const kt_graph *g, const char *text, size_t len,
-                           kt_format format, unsigned flags, const kt_allocator *alloc,
+kt_status kt_io_parse(kt_tourney **out, const kt_graph *g, const char *text, size_t len,
+                           kt_io_format format, unsigned flags, const kt_allocator *alloc,
                            size_t *line, size_t *column, kt_rule *rule, kt_cell *cell)
 {
     if (out) *out = NULL;
@@ -845,12 +846,12 @@ kt_status kt_tourney_parse(kt_tourney **out, const kt_graph *g, const char *text
     if (alloc != NULL && (alloc->alloc == NULL || alloc->free == NULL)) return KT_EINVAL;
     const kt_allocator *al = g != NULL ? &g->alloc : alloc != NULL ? alloc : &kti_default_allocator;
     parser p = {text, len, 0, 0, false};
-    if (format == KT_FORMAT_AUTO) format = detect(text, len);
+    if (format == KT_IO_AUTO) format = detect(text, len);
     kt_status st;
     switch (format) {
-    case KT_FORMAT_NUMBERS: st = parse_numbers(&p, g, flags, al, out, rule, cell); break;
-    case KT_FORMAT_MOVES: st = parse_moves(&p, g, al, out, rule, cell); break;
-    case KT_FORMAT_SVG: st = parse_svg(&p, g, al, out, rule, cell); break;
+    case KT_IO_NUMBERS: st = parse_numbers(&p, g, flags, al, out, rule, cell); break;
+    case KT_IO_MOVES: st = parse_moves(&p, g, al, out, rule, cell); break;
+    case KT_IO_SVG: st = parse_svg(&p, g, al, out, rule, cell); break;
     default: st = KT_EINVAL; break;
     }
     if (p.located && (st == KT_EPARSE || st == KT_EBADTOUR)) {

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Move and relative-move distributions, one tourney or averaged over many. */
 #include "internal.h"
+#include <knight/stats.h>
 
 #include <math.h>
 
@@ -17,36 +18,36 @@ static kt_status distribution(const kt_tourney *t, double freq[8], bool relative
     return KT_OK;
 }
 
-kt_status kt_tourney_move_distribution(const kt_tourney *t, double freq[8])
+kt_status kt_stats_move_distribution(const kt_tourney *t, double freq[8])
 {
     return distribution(t, freq, false);
 }
 
-kt_status kt_tourney_relative_move_distribution(const kt_tourney *t, double freq[8])
+kt_status kt_stats_relative_move_distribution(const kt_tourney *t, double freq[8])
 {
     return distribution(t, freq, true);
 }
 
 /* Welford's running mean and variance, per move and per relative move. */
-struct kt_move_stats {
+struct kt_stats {
     uint64_t n;
     double mean[2][8];
     double m2[2][8];
 };
 
-kt_status kt_move_stats_new(kt_move_stats **out)
+kt_status kt_stats_new(kt_stats **out)
 {
     if (out == NULL) return KT_EINVAL;
     *out = kti_calloc(&kti_default_allocator, 1, sizeof **out);
     return *out ? KT_OK : KT_ENOMEM;
 }
 
-void kt_move_stats_free(kt_move_stats *s)
+void kt_stats_free(kt_stats *s)
 {
     kti_free(&kti_default_allocator, s);
 }
 
-kt_status kt_move_stats_add(kt_move_stats *s, const kt_tourney *t)
+kt_status kt_stats_add(kt_stats *s, const kt_tourney *t)
 {
     if (s == NULL || t == NULL) return KT_EINVAL;
     double f[2][8];
@@ -63,12 +64,12 @@ kt_status kt_move_stats_add(kt_move_stats *s, const kt_tourney *t)
     return KT_OK;
 }
 
-uint64_t kt_move_stats_count(const kt_move_stats *s)
+uint64_t kt_stats_count(const kt_stats *s)
 {
     return s ? s->n : 0;
 }
 
-static kt_status report(const kt_move_stats *s, int k, double mean[8], double stddev[8])
+static kt_status report(const kt_stats *s, int k, double mean[8], double stddev[8])
 {
     if (s == NULL) return KT_EINVAL;
     for (int i = 0; i < 8; i++) {
@@ -78,12 +79,12 @@ static kt_status report(const kt_move_stats *s, int k, double mean[8], double st
     return KT_OK;
 }
 
-kt_status kt_move_stats_moves(const kt_move_stats *s, double mean[8], double stddev[8])
+kt_status kt_stats_moves(const kt_stats *s, double mean[8], double stddev[8])
 {
     return report(s, 0, mean, stddev);
 }
 
-kt_status kt_move_stats_relative(const kt_move_stats *s, double mean[8], double stddev[8])
+kt_status kt_stats_relative(const kt_stats *s, double mean[8], double stddev[8])
 {
     return report(s, 1, mean, stddev);
 }

@@ -2,24 +2,6 @@
 /* Tourneys and tours: one byte per cell holding the two neighbour moves. */
 #include "internal.h"
 
-static const char *const rule_text[] = {
-    [KT_RULE_NONE] = "no rule broken",
-    [KT_RULE_NOT_A_CELL] = "not a cell of the board",
-    [KT_RULE_NOT_A_MOVE] = "consecutive cells are not a move apart",
-    [KT_RULE_REPEATED] = "cell visited more than once",
-    [KT_RULE_MISSING] = "cell never visited",
-    [KT_RULE_NOT_CLOSED] = "last cell is not a move away from the first",
-    [KT_RULE_DEGREE] = "cell does not have two neighbours (one at a path end)",
-    [KT_RULE_NOT_A_PATH] = "open tour is not a single path through every cell",
-    [KT_RULE_HOLE] = "a hole is visited",
-};
-
-const char *kt_rule_describe(kt_rule rule)
-{
-    unsigned r = (unsigned)rule;
-    return r < sizeof rule_text / sizeof rule_text[0] ? rule_text[r] : "unknown rule";
-}
-
 static kt_status bad(kt_rule *rule, kt_cell *cell, kt_rule r, size_t c)
 {
     if (rule) *rule = r;
@@ -48,7 +30,6 @@ kt_status kti_tourney_alloc(kt_tourney **out, const kt_graph *g)
     t->g = kti_graph_ref(g);
     t->shape = KT_SHAPE_CYCLES;
     t->size = 0;
-    t->size_dirty = false;
     *out = t;
     return KT_OK;
 }
@@ -136,7 +117,6 @@ kt_status kti_tourney_recount(kt_tourney *t)
     size_t count = count_components(t);
     if (count == SIZE_MAX) return KT_ENOMEM;
     t->size = count;
-    t->size_dirty = false;
     return KT_OK;
 }
 
@@ -179,7 +159,6 @@ kt_status kti_tourney_finish(kt_tourney *t, kt_rule *rule, kt_cell *cell)
     if (count == SIZE_MAX) return KT_ENOMEM;
     if (t->shape == KT_SHAPE_PATH && count != 1) return bad(rule, cell, KT_RULE_NOT_A_PATH, first_bad);
     t->size = count;
-    t->size_dirty = false;
     return KT_OK;
 }
 
@@ -195,7 +174,7 @@ static kt_status finish_or_free(kt_tourney **out, kt_tourney *t, kt_rule *rule, 
     return KT_OK;
 }
 
-kt_status kt_validate_successors(const kt_graph *g, const kt_cell *succ, size_t n, kt_rule *rule,
+kt_status kt_tourney_validate_successors(const kt_graph *g, const kt_cell *succ, size_t n, kt_rule *rule,
                                  kt_cell *cell)
 {
     kt_tourney *t = NULL;
@@ -319,7 +298,6 @@ kt_status kt_tourney_copy(kt_tourney **out, const kt_tourney *t)
     memcpy(u->mv, t->mv, t->g->ncells);
     u->shape = t->shape;
     u->size = t->size;
-    u->size_dirty = t->size_dirty;
     *out = u;
     return KT_OK;
 }

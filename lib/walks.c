@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Counting walks with a cap on visits to marked cells: a layered DP. */
 #include "internal.h"
+#include <knight/walks.h>
 
-kt_status kt_count_walks(const kt_graph *g, uint32_t length, const uint8_t *marked,
+kt_status kt_walks_count(const kt_graph *g, uint32_t length, const uint8_t *marked,
                          uint32_t max_marked, uint64_t *per_start, size_t n, uint64_t *total)
 {
     if (g == NULL || length == 0) return KT_EINVAL;

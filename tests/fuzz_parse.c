@@ -20,16 +20,16 @@ static void check_valid(const kt_tourney *t)
     kt_cell *succ = malloc(n * sizeof *succ);
     if (succ == NULL) return;
     if (kt_tourney_successors(t, succ, n) != KT_OK ||
-        kt_validate_successors(g, succ, n, NULL, NULL) != KT_OK)
+        kt_tourney_validate_successors(g, succ, n, NULL, NULL) != KT_OK)
         abort();
     /* Writing and reading back is the identity. */
     size_t len = 0;
-    if (kt_tourney_write_buffer(t, KT_FORMAT_MOVES, 0, KT_CELL_NONE, NULL, 0, &len) != KT_ERANGE) abort();
+    if (kt_io_write_buffer(t, KT_IO_MOVES, 0, KT_CELL_NONE, NULL, 0, &len) != KT_ERANGE) abort();
     char *text = malloc(len + 1);
     kt_tourney *u = NULL;
     if (text == NULL ||
-        kt_tourney_write_buffer(t, KT_FORMAT_MOVES, 0, KT_CELL_NONE, text, len + 1, &len) != KT_OK ||
-        kt_tourney_parse(&u, g, text, len, KT_FORMAT_MOVES, 0, NULL, NULL, NULL, NULL, NULL) != KT_OK ||
+        kt_io_write_buffer(t, KT_IO_MOVES, 0, KT_CELL_NONE, text, len + 1, &len) != KT_OK ||
+        kt_io_parse(&u, g, text, len, KT_IO_MOVES, 0, NULL, NULL, NULL, NULL, NULL) != KT_OK ||
         !kt_tourney_equal(t, u))
         abort();
     kt_tourney_free(u);
@@ -42,11 +42,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const char *text = (const char *)data;
-    for (int f = KT_FORMAT_AUTO; f <= KT_FORMAT_SVG; f++) {
-        for (unsigned flags = 0; flags <= KT_READ_OPEN; flags++) {
+    for (int f = KT_IO_AUTO; f <= KT_IO_SVG; f++) {
+        for (unsigned flags = 0; flags <= KT_IO_READ_OPEN; flags++) {
             kt_tourney *t = NULL;
             size_t line = 0, col = 0;
-            kt_status st = kt_tourney_parse(&t, NULL, text, size, (kt_format)f, flags, NULL, &line,
+            kt_status st = kt_io_parse(&t, NULL, text, size, (kt_io_format)f, flags, NULL, &line,
                                             &col, NULL, NULL);
             if (st == KT_OK) {
                 if (t == NULL) abort();

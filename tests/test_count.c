@@ -19,11 +19,11 @@ static uint64_t count(uint32_t w, uint32_t h, unsigned flags, unsigned threads)
     kt_count_options_init(&opt);
     opt.flags = flags;
     opt.threads = threads;
-    kt_count_value v = {7, 7};
+    kt_u128 v = {7, 7};
     kt_status st = kt_count_tours(g, &opt, &v, NULL);
     kt_graph_free(g);
     uint64_t r = UINT64_MAX;
-    if (st != KT_OK || kt_count_value_u64(v, &r) != KT_OK) {
+    if (st != KT_OK || kt_u128_to_u64(&v, &r) != KT_OK) {
         fprintf(stderr, "count %ux%u flags %u: %s\n", w, h, flags, kt_strerror(st));
         return UINT64_MAX;
     }
@@ -224,7 +224,7 @@ int main(void)
             kt_count_options_init(&opt);
             opt.shard_index = i;
             opt.shard_count = 5;
-            kt_count_value v;
+            kt_u128 v;
             CHECK(kt_count_tours(g, &opt, &v, NULL) == KT_OK);
             sum += v.lo;
         }
@@ -239,7 +239,7 @@ int main(void)
         int calls = -3; /* cancel on the third report */
         opt.progress = cancel_cb;
         opt.progress_user = &calls;
-        kt_count_value v = {0, 0};
+        kt_u128 v = {0, 0};
         kt_status st = kt_count_tours(g, &opt, &v, NULL);
         CHECK(st == KT_ECANCELED || st == KT_OK);
         opt.progress = NULL;
@@ -305,18 +305,18 @@ int main(void)
     /* 128-bit formatting. */
     {
         char buf[48];
-        kt_count_value v = {0, 1};
-        CHECK(kt_count_value_string(v, buf, sizeof buf) == KT_OK && strcmp(buf, "18446744073709551616") == 0);
+        kt_u128 v = {0, 1};
+        CHECK(kt_u128_to_string(&v, buf, sizeof buf) == KT_OK && strcmp(buf, "18446744073709551616") == 0);
         uint64_t x;
-        CHECK(kt_count_value_u64(v, &x) == KT_EOVERFLOW);
+        CHECK(kt_u128_to_u64(&v, &x) == KT_EOVERFLOW);
         v.lo = UINT64_MAX;
         v.hi = UINT64_MAX;
-        CHECK(kt_count_value_string(v, buf, sizeof buf) == KT_OK &&
+        CHECK(kt_u128_to_string(&v, buf, sizeof buf) == KT_OK &&
               strcmp(buf, "340282366920938463463374607431768211455") == 0);
-        CHECK(kt_count_value_string(v, buf, 10) == KT_ERANGE && buf[0] == '\0');
+        CHECK(kt_u128_to_string(&v, buf, 10) == KT_ERANGE && buf[0] == '\0');
         v.lo = 0;
         v.hi = 0;
-        CHECK(kt_count_value_string(v, buf, 2) == KT_OK && strcmp(buf, "0") == 0);
+        CHECK(kt_u128_to_string(&v, buf, 2) == KT_OK && strcmp(buf, "0") == 0);
     }
     /* Counts beyond 2^64: closed tours of 3 x 50 (about 9.6e20), the same
      * with one thread (plain carries) and two (atomic carries); the 3 x n
@@ -324,7 +324,7 @@ int main(void)
      * more than 128 bits. */
     {
         kt_graph *g = NULL;
-        kt_count_value v1, v2, v30, v40;
+        kt_u128 v1, v2, v30, v40;
         kt_count_options opt;
         kt_count_options_init(&opt);
         CHECK(kt_graph_new(&g, 3, 50) == KT_OK);
@@ -333,7 +333,7 @@ int main(void)
         CHECK(kt_count_tours(g, &opt, &v2, NULL) == KT_OK);
         CHECK(v1.hi != 0 && v1.hi == v2.hi && v1.lo == v2.lo);
         char buf[48];
-        CHECK(kt_count_value_string(v1, buf, sizeof buf) == KT_OK);
+        CHECK(kt_u128_to_string(&v1, buf, sizeof buf) == KT_OK);
         printf("3x50 closed %s\n", buf);
         kt_graph_free(g);
         CHECK(kt_graph_new(&g, 3, 30) == KT_OK);

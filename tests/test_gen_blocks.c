@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* Re-validates every precomputed block of lib/gen_blocks_data.c (written by
+/* Re-validates every precomputed block of lib/generate/blocks_data.c (written by
  * tools/gen_blocks.c): each is a tour or path of its kind on its board, with
  * the edges and ends the tilers rely on. */
-#include "gen_blocks.h"
+#include "generate/generate_internal.h"
 
 #include "check.h"
 

@@ -63,7 +63,7 @@ static void test_closed(void)
             kt_graph *g = NULL;
             CHECK_OK(kt_graph_new(&g, w, h));
             bool want = schwenk(w, h);
-            CHECK(want == (kt_board_has_closed_tour(w, h) != 0));
+            CHECK(want == (kt_graph_board_has_closed_tour(w, h) != 0));
             int seeds = (w <= 16 && h <= 16) ? 3 : 1;
             for (int s = 0; s < seeds; s++) {
                 kt_tourney *t = (kt_tourney *)1;
@@ -87,13 +87,13 @@ static void test_closed(void)
             kt_graph *gd = NULL;
             CHECK_OK(kt_graph_new(&gd, w, h));
             kt_tourney *t = NULL, *t2 = NULL;
-            kt_status st = kt_divide_tour(&t, gd, 0);
+            kt_status st = kt_generate_divide_tour(&t, gd, 0);
             CHECK_ST(st, schwenk(w, h) ? KT_OK : KT_ENOTOUR);
             if (st == KT_OK) {
                 kt_tourney *u = revalidate(t);
                 CHECK(kt_tourney_is_closed_tour(u));
                 kt_tourney_free(u);
-                CHECK_OK(kt_divide_tour(&t2, gd, 0));
+                CHECK_OK(kt_generate_divide_tour(&t2, gd, 0));
                 CHECK(kt_tourney_equal(t, t2)); /* seed 0: the canonical structured tour */
             }
             kt_tourney_free(t);
@@ -152,7 +152,7 @@ static void test_open(void)
             kt_graph *g = NULL;
             CHECK_OK(kt_graph_new(&g, w, h));
             bool want = open_table(w, h);
-            CHECK(want == (kt_board_has_open_tour(w, h) != 0));
+            CHECK(want == (kt_graph_board_has_open_tour(w, h) != 0));
             kt_tourney *t = NULL;
             kt_status st = kt_generate_open_tour(&t, g, KT_CELL_NONE, KT_CELL_NONE, w * 31u + h);
             CHECK_ST(st, want ? KT_OK : KT_ENOTOUR);
@@ -321,17 +321,17 @@ static void test_warnsdorff(void)
     for (uint32_t n = 5; n <= 40; n++) {
         kt_graph *g = NULL;
         CHECK_OK(kt_graph_new(&g, n, n));
-        for (int tie = 0; tie < KT_TIE_COUNT; tie++) {
+        for (int tie = 0; tie < KT_GENERATE_TIE_COUNT; tie++) {
             kt_tourney *t = NULL;
-            kt_status st = kt_warnsdorff_tour(&t, g, KT_SHAPE_PATH, KT_CELL_NONE, (kt_tiebreak)tie, n, 0);
-            if (tie >= KT_TIE_POHL) CHECK_OK(st); /* Pohl and Roth never fail this small */
+            kt_status st = kt_generate_warnsdorff_tour(&t, g, KT_SHAPE_PATH, KT_CELL_NONE, (kt_generate_tiebreak)tie, n, 0);
+            if (tie >= KT_GENERATE_TIE_POHL) CHECK_OK(st); /* Pohl and Roth never fail this small */
             if (st == KT_OK) check_open(t, 0, KT_CELL_NONE);
             else CHECK_ST(st, KT_ENOTFOUND);
             kt_tourney_free(t);
             t = NULL;
-            st = kt_warnsdorff_tour(&t, g, KT_SHAPE_CYCLES, KT_CELL_NONE, (kt_tiebreak)tie, n, 0);
+            st = kt_generate_warnsdorff_tour(&t, g, KT_SHAPE_CYCLES, KT_CELL_NONE, (kt_generate_tiebreak)tie, n, 0);
             if (n & 1) CHECK_ST(st, KT_ENOTOUR);
-            else if (tie != KT_TIE_FIRST) CHECK_OK(st);
+            else if (tie != KT_GENERATE_TIE_FIRST) CHECK_OK(st);
             if (st == KT_OK) {
                 kt_tourney *u = revalidate(t);
                 CHECK(kt_tourney_is_closed_tour(u));
@@ -345,44 +345,44 @@ static void test_warnsdorff(void)
     kt_graph *g = NULL;
     CHECK_OK(kt_graph_new(&g, 300, 300));
     kt_tourney *t = NULL, *u = NULL;
-    CHECK_OK(kt_warnsdorff_tour(&t, g, KT_SHAPE_PATH, KT_CELL_NONE, KT_TIE_ROTH, 5, 0));
+    CHECK_OK(kt_generate_warnsdorff_tour(&t, g, KT_SHAPE_PATH, KT_CELL_NONE, KT_GENERATE_TIE_ROTH, 5, 0));
     if (t) check_open(t, 0, KT_CELL_NONE);
-    CHECK_OK(kt_warnsdorff_tour(&u, g, KT_SHAPE_PATH, KT_CELL_NONE, KT_TIE_ROTH, 5, 0));
+    CHECK_OK(kt_generate_warnsdorff_tour(&u, g, KT_SHAPE_PATH, KT_CELL_NONE, KT_GENERATE_TIE_ROTH, 5, 0));
     CHECK(kt_tourney_equal(t, u)); /* reproducible */
     kt_tourney_free(t);
     kt_tourney_free(u);
     kt_graph_free(g);
 }
 
-static bool applies(kt_gen_method m, uint32_t w, uint32_t h)
+static bool applies(kt_generate_method m, uint32_t w, uint32_t h)
 {
     switch (m) {
-    case KT_METHOD_BLOCKS:
-    case KT_METHOD_DIVIDE: return schwenk(w, h) && w * h > 1;
-    case KT_METHOD_BRAID: return w == h && !(w & 1) && w >= 4;
-    case KT_METHOD_FOUR_COVER: return w % 4 == 0 && h % 4 == 0;
+    case KT_GENERATE_BLOCKS:
+    case KT_GENERATE_DIVIDE: return schwenk(w, h) && w * h > 1;
+    case KT_GENERATE_BRAID: return w == h && !(w & 1) && w >= 4;
+    case KT_GENERATE_FOUR_COVER: return w % 4 == 0 && h % 4 == 0;
     default: return !((w * h) & 1) && w >= 3 && h >= 3;
     }
 }
 
 static void test_tourneys(void)
 {
-    for (int m = 0; m < KT_METHOD_COUNT; m++) {
-        kt_gen_method parsed;
-        CHECK_OK(kt_gen_method_parse(kt_gen_method_name((kt_gen_method)m), &parsed));
-        CHECK(parsed == (kt_gen_method)m);
+    for (int m = 0; m < KT_GENERATE_METHOD_COUNT; m++) {
+        kt_generate_method parsed;
+        CHECK_OK(kt_generate_method_parse(kt_generate_method_name((kt_generate_method)m), &parsed));
+        CHECK(parsed == (kt_generate_method)m);
         for (uint32_t n = 3; n <= 40; n++) {
             uint32_t shapes[3][2] = {{n, n}, {n, n + 2}, {n + 4, n}};
             for (int k = 0; k < 3; k++) {
                 uint32_t w = shapes[k][0], h = shapes[k][1];
-                if (k > 0 && (m == KT_METHOD_NEURAL || m == KT_METHOD_WARNSDORFF) && n > 24) continue;
+                if (k > 0 && (m == KT_GENERATE_NEURAL || m == KT_GENERATE_WARNSDORFF) && n > 24) continue;
                 kt_graph *g = NULL;
                 CHECK_OK(kt_graph_new(&g, w, h));
                 kt_tourney *t = NULL;
-                kt_status st = kt_generate_tourney(&t, g, (kt_gen_method)m, n, 0);
-                bool ok = applies((kt_gen_method)m, w, h);
+                kt_status st = kt_generate_tourney(&t, g, (kt_generate_method)m, n, 0);
+                bool ok = applies((kt_generate_method)m, w, h);
                 /* 4-row boards have tourneys only sometimes; the heuristics may give up there */
-                if (ok && (m == KT_METHOD_NEURAL || m == KT_METHOD_WARNSDORFF) && (w == 4 || h == 4 || w == 3 || h == 3)) {
+                if (ok && (m == KT_GENERATE_NEURAL || m == KT_GENERATE_WARNSDORFF) && (w == 4 || h == 4 || w == 3 || h == 3)) {
                     if (st == KT_ELIMIT) ok = false, st = KT_EUNSUPPORTED;
                 }
                 CHECK_ST(st, ok ? KT_OK : KT_EUNSUPPORTED);
@@ -390,9 +390,9 @@ static void test_tourneys(void)
                     CHECK(kt_tourney_shape(t) == KT_SHAPE_CYCLES);
                     kt_tourney *u = revalidate(t);
                     kt_tourney_free(u);
-                    if (m == KT_METHOD_FOUR_COVER) CHECK_EQ_U64(kt_tourney_size(t), w * h / 4);
+                    if (m == KT_GENERATE_FOUR_COVER) CHECK_EQ_U64(kt_tourney_size(t), w * h / 4);
                     kt_tourney *v = NULL;
-                    CHECK_OK(kt_generate_tourney(&v, g, (kt_gen_method)m, n, 0));
+                    CHECK_OK(kt_generate_tourney(&v, g, (kt_generate_method)m, n, 0));
                     CHECK(kt_tourney_equal(t, v)); /* reproducible */
                     kt_tourney_free(v);
                 }
@@ -406,7 +406,7 @@ static void test_tourneys(void)
     kt_graph *g = NULL;
     CHECK_OK(kt_graph_new(&g, 8, 8));
     kt_tourney *t = NULL;
-    CHECK_OK(kt_generate_tourney(&t, g, KT_METHOD_BRAID, 0, 0));
+    CHECK_OK(kt_generate_tourney(&t, g, KT_GENERATE_BRAID, 0, 0));
     CHECK_EQ_U64(kt_tourney_size(t), 8); /* one braid of 4 cycles around the 4x4 four-cover */
     kt_tourney_free(t);
     kt_graph_free(g);
@@ -422,8 +422,8 @@ static void test_errors(void)
     CHECK_ST(kt_generate_open_tour(&t, g, 64, KT_CELL_NONE, 0), KT_EINVAL);
     CHECK_ST(kt_generate_open_tour(&t, g, 5, 5, 0), KT_EINVAL);
     CHECK_ST(kt_generate_open_tour(&t, g, 0, 9, 0), KT_ENOTOUR); /* same colour on an even board */
-    CHECK_ST(kt_warnsdorff_tour(&t, g, KT_SHAPE_PATH, KT_CELL_NONE, (kt_tiebreak)9, 0, 0), KT_EINVAL);
-    CHECK_ST(kt_generate_tourney(&t, g, (kt_gen_method)99, 0, 0), KT_EINVAL);
+    CHECK_ST(kt_generate_warnsdorff_tour(&t, g, KT_SHAPE_PATH, KT_CELL_NONE, (kt_generate_tiebreak)9, 0, 0), KT_EINVAL);
+    CHECK_ST(kt_generate_tourney(&t, g, (kt_generate_method)99, 0, 0), KT_EINVAL);
     CHECK(t == NULL);
     kt_graph_free(g);
     uint8_t mask[64];
@@ -431,14 +431,14 @@ static void test_errors(void)
     mask[27] = 0;
     CHECK_OK(kt_graph_new_custom(&g, 8, 8, 2, 1, mask, NULL));
     CHECK_ST(kt_generate_closed_tour(&t, g, 0), KT_EUNSUPPORTED);
-    CHECK_ST(kt_generate_tourney(&t, g, KT_METHOD_NEURAL, 0, 0), KT_EUNSUPPORTED);
+    CHECK_ST(kt_generate_tourney(&t, g, KT_GENERATE_NEURAL, 0, 0), KT_EUNSUPPORTED);
     kt_graph_free(g);
     CHECK_OK(kt_graph_new_custom(&g, 8, 8, 3, 1, NULL, NULL));
     CHECK_ST(kt_generate_open_tour(&t, g, KT_CELL_NONE, KT_CELL_NONE, 0), KT_EUNSUPPORTED);
     kt_graph_free(g);
     /* the budget is honoured */
     CHECK_OK(kt_graph_new(&g, 40, 40));
-    CHECK_ST(kt_generate_tourney(&t, g, KT_METHOD_NEURAL, 1, 1), KT_ELIMIT);
+    CHECK_ST(kt_generate_tourney(&t, g, KT_GENERATE_NEURAL, 1, 1), KT_ELIMIT);
     kt_graph_free(g);
 }
 

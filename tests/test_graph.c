@@ -131,8 +131,8 @@ static void test_existence_rules(void)
             if (m == 1 && n == 1) closed = true;
             bool open = (m == 1 && n == 1) || (m == 3 && (n == 4 || n >= 7)) ||
                         (m == 4 && n >= 5) || m >= 5;
-            CHECK(kt_board_has_closed_tour(w, h) == closed);
-            CHECK(kt_board_has_open_tour(w, h) == open);
+            CHECK(kt_graph_board_has_closed_tour(w, h) == closed);
+            CHECK(kt_graph_board_has_open_tour(w, h) == open);
         }
     /* ...and against exhaustive search on every board of at most 40 cells. */
     for (uint32_t w = 1; w <= 40; w++)
@@ -143,7 +143,7 @@ static void test_existence_rules(void)
                 kt_tourney *t = NULL;
                 kt_status st = kt_exhaustive_tour(&t, g, (kt_shape)shape, KT_CELL_NONE,
                                                   KT_CELL_NONE, 0, NULL, NULL);
-                int want = shape ? kt_board_has_open_tour(w, h) : kt_board_has_closed_tour(w, h);
+                int want = shape ? kt_graph_board_has_open_tour(w, h) : kt_graph_board_has_closed_tour(w, h);
                 if (!(st == (want ? KT_OK : KT_ENOTOUR)))
                     fprintf(stderr, "%ux%u shape %d: %s\n", w, h, shape, kt_status_name(st));
                 CHECK(st == (want ? KT_OK : KT_ENOTOUR));

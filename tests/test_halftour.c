@@ -312,12 +312,12 @@ static void test_compat(void)
                     a[i] = (uint8_t)(x % 3);
                     b[i] = (uint8_t)(y % 3);
                 }
-                CHECK(kt_halftour_types_compatible((uint32_t)W, a, b) == brute_compat(W, a, b));
+                CHECK(kt_halftours_types_compatible((uint32_t)W, a, b) == brute_compat(W, a, b));
             }
     }
     uint8_t bad[2] = {3, 0}, ok[2] = {0, 0};
-    CHECK(kt_halftour_types_compatible(2, bad, ok) == 0);
-    CHECK(kt_halftour_types_compatible(9, ok, ok) == 0);
+    CHECK(kt_halftours_types_compatible(2, bad, ok) == 0);
+    CHECK(kt_halftours_types_compatible(9, ok, ok) == 0);
 }
 
 /* ---- misc ---- */

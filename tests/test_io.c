@@ -7,41 +7,41 @@
 
 #include "check.h"
 
-static char *write_all(const kt_tourney *t, kt_format f, unsigned flags, size_t *len)
+static char *write_all(const kt_tourney *t, kt_io_format f, unsigned flags, size_t *len)
 {
     size_t need = 0;
-    kt_status st = kt_tourney_write_buffer(t, f, flags, KT_CELL_NONE, NULL, 0, &need);
+    kt_status st = kt_io_write_buffer(t, f, flags, KT_CELL_NONE, NULL, 0, &need);
     CHECK(st == KT_ERANGE);
     char *buf = malloc(need + 1);
-    CHECK_OK(kt_tourney_write_buffer(t, f, flags, KT_CELL_NONE, buf, need + 1, len));
+    CHECK_OK(kt_io_write_buffer(t, f, flags, KT_CELL_NONE, buf, need + 1, len));
     CHECK(*len == need && strlen(buf) == need);
     return buf;
 }
 
-static void round_trip(const kt_tourney *t, kt_format f, unsigned wflags, unsigned rflags)
+static void round_trip(const kt_tourney *t, kt_io_format f, unsigned wflags, unsigned rflags)
 {
     size_t len;
     char *text = write_all(t, f, wflags, &len);
     kt_tourney *u = NULL;
     size_t line = 0, col = 0;
-    kt_status st = kt_tourney_parse(&u, NULL, text, len, f, rflags, NULL, &line, &col, NULL, NULL);
+    kt_status st = kt_io_parse(&u, NULL, text, len, f, rflags, NULL, &line, &col, NULL, NULL);
     if (st != KT_OK) fprintf(stderr, "format %d: %s at %zu:%zu\n", (int)f, kt_status_name(st), line, col);
     CHECK_OK(st);
     CHECK(kt_tourney_equal(t, u));
     kt_tourney_free(u);
     /* Auto-detection finds the same format. */
-    CHECK_OK(kt_tourney_parse(&u, NULL, text, len, KT_FORMAT_AUTO, rflags, NULL, NULL, NULL, NULL, NULL));
+    CHECK_OK(kt_io_parse(&u, NULL, text, len, KT_IO_AUTO, rflags, NULL, NULL, NULL, NULL, NULL));
     CHECK(kt_tourney_equal(t, u));
     kt_tourney_free(u);
     /* With the graph given, too. */
-    CHECK_OK(kt_tourney_parse(&u, kt_tourney_graph(t), text, len, f, rflags, NULL, NULL, NULL, NULL, NULL));
+    CHECK_OK(kt_io_parse(&u, kt_tourney_graph(t), text, len, f, rflags, NULL, NULL, NULL, NULL, NULL));
     CHECK(kt_tourney_equal(t, u));
     kt_tourney_free(u);
     free(text);
 }
 
 /* Corrupt text at random: parsing must fail cleanly or give a valid object. */
-static void mutate(const kt_tourney *t, kt_format f)
+static void mutate(const kt_tourney *t, kt_io_format f)
 {
     size_t len;
     char *text = write_all(t, f, 0, &len);
@@ -67,13 +67,13 @@ static void mutate(const kt_tourney *t, kt_format f)
         kt_tourney *u = (kt_tourney *)&m;
         size_t line = 0, col = 0;
         kt_rule rule = KT_RULE_NONE;
-        kt_status st = kt_tourney_parse(&u, NULL, m, ml, f, 0, NULL, &line, &col, &rule, NULL);
+        kt_status st = kt_io_parse(&u, NULL, m, ml, f, 0, NULL, &line, &col, &rule, NULL);
         if (st == KT_OK) {
             CHECK(u != NULL);
             size_t n = kt_graph_cell_count(kt_tourney_graph(u));
             kt_cell *succ = malloc(n * sizeof *succ);
             CHECK_OK(kt_tourney_successors(u, succ, n));
-            CHECK_OK(kt_validate_successors(kt_tourney_graph(u), succ, n, NULL, NULL));
+            CHECK_OK(kt_tourney_validate_successors(kt_tourney_graph(u), succ, n, NULL, NULL));
             free(succ);
             kt_tourney_free(u);
         } else {
@@ -95,39 +95,39 @@ static void test_errors(void)
     kt_cell cell;
     /* Line 2, column 4: a letter in a numbers file. */
     const char *t1 = "1 2\n3 x\n";
-    CHECK_ST(kt_tourney_parse(&u, NULL, t1, strlen(t1), KT_FORMAT_NUMBERS, 0, NULL, &line, &col, NULL, NULL), KT_EPARSE);
+    CHECK_ST(kt_io_parse(&u, NULL, t1, strlen(t1), KT_IO_NUMBERS, 0, NULL, &line, &col, NULL, NULL), KT_EPARSE);
     CHECK(line == 2 && col == 3);
     /* Ragged rows. */
     const char *t2 = "1 2 3\n4 5\n";
-    CHECK_ST(kt_tourney_parse(&u, NULL, t2, strlen(t2), KT_FORMAT_NUMBERS, 0, NULL, &line, &col, NULL, NULL), KT_EPARSE);
+    CHECK_ST(kt_io_parse(&u, NULL, t2, strlen(t2), KT_IO_NUMBERS, 0, NULL, &line, &col, NULL, NULL), KT_EPARSE);
     CHECK(line == 2 && col == 4);
     /* A number out of range. */
     const char *t3 = "1 2\n3 9\n";
-    CHECK_ST(kt_tourney_parse(&u, NULL, t3, strlen(t3), KT_FORMAT_NUMBERS, 0, NULL, &line, &col, NULL, NULL), KT_EPARSE);
+    CHECK_ST(kt_io_parse(&u, NULL, t3, strlen(t3), KT_IO_NUMBERS, 0, NULL, &line, &col, NULL, NULL), KT_EPARSE);
     CHECK(line == 2 && col == 3);
     /* A valid grid that is not a tour: consecutive numbers not a knight move apart;
      * the offending cell's position is reported. */
     const char *t4 = "1 2 3\n4 5 6\n7 8 9\n";
-    CHECK_ST(kt_tourney_parse(&u, NULL, t4, strlen(t4), KT_FORMAT_NUMBERS, 0, NULL, &line, &col, &rule, &cell), KT_EBADTOUR);
+    CHECK_ST(kt_io_parse(&u, NULL, t4, strlen(t4), KT_IO_NUMBERS, 0, NULL, &line, &col, &rule, &cell), KT_EBADTOUR);
     CHECK(rule == KT_RULE_NOT_A_MOVE && cell == 0 && line == 1 && col == 1);
     /* Moves: a digit 8 is not a move. */
     const char *t5 = "012\n845\n";
-    CHECK_ST(kt_tourney_parse(&u, NULL, t5, strlen(t5), KT_FORMAT_MOVES, 0, NULL, &line, &col, NULL, NULL), KT_EPARSE);
+    CHECK_ST(kt_io_parse(&u, NULL, t5, strlen(t5), KT_IO_MOVES, 0, NULL, &line, &col, NULL, NULL), KT_EPARSE);
     CHECK(line == 2 && col == 1);
     /* Moves: off the board. */
     const char *t6 = "0-\n--\n";
-    CHECK_ST(kt_tourney_parse(&u, NULL, t6, strlen(t6), KT_FORMAT_MOVES, 0, NULL, &line, &col, &rule, NULL), KT_EBADTOUR);
+    CHECK_ST(kt_io_parse(&u, NULL, t6, strlen(t6), KT_IO_MOVES, 0, NULL, &line, &col, &rule, NULL), KT_EBADTOUR);
     CHECK(rule == KT_RULE_NOT_A_MOVE && line == 1 && col == 1);
     /* Empty input. */
-    CHECK_ST(kt_tourney_parse(&u, NULL, "", 0, KT_FORMAT_NUMBERS, 0, NULL, &line, &col, NULL, NULL), KT_EPARSE);
+    CHECK_ST(kt_io_parse(&u, NULL, "", 0, KT_IO_NUMBERS, 0, NULL, &line, &col, NULL, NULL), KT_EPARSE);
     CHECK(u == NULL);
     /* A graph of another size. */
     kt_graph *g = NULL;
     CHECK_OK(kt_graph_new(&g, 5, 5));
     const char *one = "1\n";
-    CHECK_ST(kt_tourney_parse(&u, g, one, strlen(one), KT_FORMAT_NUMBERS, 0, NULL, NULL, NULL, NULL, NULL), KT_EMISMATCH);
+    CHECK_ST(kt_io_parse(&u, g, one, strlen(one), KT_IO_NUMBERS, 0, NULL, NULL, NULL, NULL, NULL), KT_EMISMATCH);
     kt_graph_free(g);
-    CHECK_OK(kt_tourney_parse(&u, NULL, one, strlen(one), KT_FORMAT_AUTO, 0, NULL, NULL, NULL, NULL, NULL));
+    CHECK_OK(kt_io_parse(&u, NULL, one, strlen(one), KT_IO_AUTO, 0, NULL, NULL, NULL, NULL, NULL));
     CHECK(kt_tourney_is_closed_tour(u));
     kt_tourney_free(u);
 }
@@ -140,8 +140,8 @@ static void test_numbers_direction(void)
     CHECK_OK(kt_exhaustive_tour(&t, g, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE, 0, NULL, NULL));
     char a[256], b[256];
     size_t la, lb;
-    CHECK_OK(kt_tourney_write_buffer(t, KT_FORMAT_NUMBERS, 0, 14, a, sizeof a, &la));
-    CHECK_OK(kt_tourney_write_buffer(t, KT_FORMAT_NUMBERS, KT_WRITE_REVERSE, 14, b, sizeof b, &lb));
+    CHECK_OK(kt_io_write_buffer(t, KT_IO_NUMBERS, 0, 14, a, sizeof a, &la));
+    CHECK_OK(kt_io_write_buffer(t, KT_IO_NUMBERS, KT_IO_WRITE_REVERSE, 14, b, sizeof b, &lb));
     /* Cell 14 (row 2, column 2) is 1 in both; the numberings differ. */
     CHECK(strncmp(a + 2 * 18 + 2 * 3, " 1", 2) == 0);
     CHECK(strncmp(b + 2 * 18 + 2 * 3, " 1", 2) == 0);
@@ -158,19 +158,19 @@ int main(void)
     /* A closed tour. */
     CHECK_OK(kt_graph_new(&g, 8, 6));
     CHECK_OK(kt_exhaustive_tour(&t, g, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE, 0, NULL, NULL));
-    for (kt_format f = KT_FORMAT_NUMBERS; f <= KT_FORMAT_SVG; f++) round_trip(t, f, 0, 0);
-    round_trip(t, KT_FORMAT_SVG, KT_WRITE_SVG_NUMBERS, 0);
-    round_trip(t, KT_FORMAT_SVG, KT_WRITE_SVG_NO_BOARD, 0);
-    mutate(t, KT_FORMAT_NUMBERS);
-    mutate(t, KT_FORMAT_MOVES);
-    mutate(t, KT_FORMAT_SVG);
+    for (kt_io_format f = KT_IO_NUMBERS; f <= KT_IO_SVG; f++) round_trip(t, f, 0, 0);
+    round_trip(t, KT_IO_SVG, KT_IO_WRITE_SVG_NUMBERS, 0);
+    round_trip(t, KT_IO_SVG, KT_IO_WRITE_SVG_NO_BOARD, 0);
+    mutate(t, KT_IO_NUMBERS);
+    mutate(t, KT_IO_MOVES);
+    mutate(t, KT_IO_SVG);
     kt_tourney_free(t);
     kt_graph_free(g);
 
     /* An open tour (read back as open). */
     CHECK_OK(kt_graph_new(&g, 5, 5));
     CHECK_OK(kt_exhaustive_tour(&t, g, KT_SHAPE_PATH, 0, KT_CELL_NONE, 0, NULL, NULL));
-    for (kt_format f = KT_FORMAT_NUMBERS; f <= KT_FORMAT_SVG; f++) round_trip(t, f, 0, KT_READ_OPEN);
+    for (kt_io_format f = KT_IO_NUMBERS; f <= KT_IO_SVG; f++) round_trip(t, f, 0, KT_IO_READ_OPEN);
     kt_tourney_free(t);
     kt_graph_free(g);
 
@@ -183,8 +183,8 @@ int main(void)
     kt_status st = kt_exhaustive_tour(&t, g, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE, 0, NULL, NULL);
     CHECK_OK(st);
     if (st == KT_OK) {
-        for (kt_format f = KT_FORMAT_NUMBERS; f <= KT_FORMAT_SVG; f++) round_trip(t, f, 0, 0);
-        mutate(t, KT_FORMAT_MOVES);
+        for (kt_io_format f = KT_IO_NUMBERS; f <= KT_IO_SVG; f++) round_trip(t, f, 0, 0);
+        mutate(t, KT_IO_MOVES);
         kt_tourney_free(t);
     }
     kt_graph_free(g);
@@ -194,9 +194,9 @@ int main(void)
     st = kt_exhaustive_tour(&t, g, KT_SHAPE_PATH, KT_CELL_NONE, KT_CELL_NONE, 2000000, NULL, NULL);
     if (st == KT_OK) {
         size_t len;
-        char *text = write_all(t, KT_FORMAT_SVG, 0, &len);
+        char *text = write_all(t, KT_IO_SVG, 0, &len);
         kt_tourney *u = NULL;
-        CHECK_OK(kt_tourney_parse(&u, NULL, text, len, KT_FORMAT_SVG, 0, NULL, NULL, NULL, NULL, NULL));
+        CHECK_OK(kt_io_parse(&u, NULL, text, len, KT_IO_SVG, 0, NULL, NULL, NULL, NULL, NULL));
         CHECK(kt_tourney_equal(t, u));
         kt_tourney_free(u);
         free(text);

@@ -90,7 +90,7 @@ static kt_tourney *block_tour(uint32_t w, uint32_t h)
     CHECK_OK(kt_block_tourney(&t, g));
     kt_graph_free(g);
     if (t == NULL) return NULL;
-    CHECK_OK(kt_join(t, 12345));
+    CHECK_OK(kt_rails_join(t, 12345));
     CHECK(is_valid_tour(t));
     return t;
 }
@@ -121,10 +121,10 @@ static void test_counts(void)
         for (int variant = 0; variant < 12; variant++) {
             kt_tourney *t = NULL;
             CHECK_OK(kt_tourney_copy(&t, variant == 0 ? blk : tour));
-            if (variant >= 2) CHECK_OK(kt_shatter(t, (uint64_t)variant * 77));
-            if (variant >= 6) CHECK_OK(kt_obfuscate(t, 3, (uint64_t)variant));
+            if (variant >= 2) CHECK_OK(kt_rails_shatter(t, (uint64_t)variant * 77));
+            if (variant >= 6) CHECK_OK(kt_rails_obfuscate(t, 3, (uint64_t)variant));
             uint64_t fast = 0;
-            CHECK_OK(kt_tourney_count_rails(t, &fast));
+            CHECK_OK(kt_rails_count_tourney(t, &fast));
             uint64_t brute = brute_rails(t);
             CHECK_EQ_U64(fast, brute);
             kt_rails *r = NULL;
@@ -142,8 +142,8 @@ static void test_counts(void)
                 kt_rail rl;
                 kt_cell cells[4];
                 CHECK_OK(kt_rails_get(r, i, &rl));
-                CHECK(kt_rail_is_rail(t, rl));
-                CHECK_OK(kt_rail_cells(g, rl, cells));
+                CHECK(kt_rails_is_rail(t, rl));
+                CHECK_OK(kt_rails_cells(g, rl, cells));
                 CHECK(kt_tourney_has_edge(t, cells[0], cells[1]));
                 CHECK(kt_tourney_has_edge(t, cells[3], cells[2]));
                 CHECK(!kt_tourney_has_edge(t, cells[0], cells[3]));
@@ -170,7 +170,7 @@ static void test_switch(void)
         for (int variant = 0; variant < 3; variant++) {
             kt_tourney *t = NULL, *orig = NULL;
             CHECK_OK(kt_tourney_copy(&t, tour));
-            if (variant) CHECK_OK(kt_shatter(t, (uint64_t)variant));
+            if (variant) CHECK_OK(kt_rails_shatter(t, (uint64_t)variant));
             CHECK_OK(kt_tourney_copy(&orig, t));
             kt_rails *r = NULL;
             CHECK_OK(kt_rails_new(&r, t));
@@ -181,16 +181,16 @@ static void test_switch(void)
                 size_t before = kt_tourney_size(t);
                 int joins = kt_rails_joins(r, rl, NULL, NULL);
                 CHECK(joins == 0 || joins == 1);
-                kt_switch_effect eff;
+                kt_rails_effect eff;
                 CHECK_OK(kt_rails_switch(r, rl, &eff));
                 size_t after = kt_tourney_size(t);
                 CHECK_EQ_U64(after, recount(t));
-                if (eff == KT_SWITCH_MERGE) CHECK(joins == 1 && after + 1 == before);
-                if (eff == KT_SWITCH_SPLIT) CHECK(joins == 0 && after == before + 1);
-                if (eff == KT_SWITCH_KEEP) CHECK(joins == 0 && after == before);
-                CHECK(!kt_rail_is_rail(t, rl));
+                if (eff == KT_RAILS_MERGE) CHECK(joins == 1 && after + 1 == before);
+                if (eff == KT_RAILS_SPLIT) CHECK(joins == 0 && after == before + 1);
+                if (eff == KT_RAILS_KEEP) CHECK(joins == 0 && after == before);
+                CHECK(!kt_rails_is_rail(t, rl));
                 back = (kt_rail){rl.top, rl.cross, rl.primary};
-                CHECK(kt_rail_is_rail(t, back));
+                CHECK(kt_rails_is_rail(t, back));
                 CHECK_OK(kt_rails_switch(r, back, NULL));
                 CHECK(kt_tourney_equal(t, orig));
                 CHECK_EQ_U64(kt_tourney_size(t), before);
@@ -216,7 +216,7 @@ static void test_switch(void)
                 CHECK_OK(kt_rails_get(r, (size_t)(x % k), &rl));
                 /* several switches between refreshes exercise the lazy numbering */
                 for (int rep = 0; rep < 4; rep++) {
-                    if (kt_rail_is_rail(t, rl)) CHECK_OK(kt_rails_switch(r, rl, NULL));
+                    if (kt_rails_is_rail(t, rl)) CHECK_OK(kt_rails_switch(r, rl, NULL));
                     x ^= x << 13, x ^= x >> 7, x ^= x << 17;
                     CHECK_OK(kt_rails_get(r, (size_t)(x % k), &rl));
                 }
@@ -243,11 +243,11 @@ static void test_switch(void)
                     CHECK_OK(kt_rails_get(r, (size_t)(x % k), &rl));
                     if (kt_rails_joins(r, rl, NULL, NULL) != 0) continue;
                     size_t before = kt_tourney_size(t);
-                    kt_switch_effect eff;
+                    kt_rails_effect eff;
                     CHECK_OK(kt_rails_switch(r, rl, &eff));
                     size_t after = recount(t);
                     CHECK_EQ_U64(kt_tourney_size(t), after);
-                    CHECK(eff == KT_SWITCH_SPLIT ? after == before + 1 : after == before);
+                    CHECK(eff == KT_RAILS_SPLIT ? after == before + 1 : after == before);
                 }
             }
             free(lab);
@@ -283,12 +283,12 @@ static void test_join_many(void)
             CHECK_OK(kt_tourney_copy(&t, tour));
             kt_status st;
             if (s % 3 == 0) {
-                st = kt_shatter(t, s);
+                st = kt_rails_shatter(t, s);
                 CHECK(st == KT_OK);
                 CHECK_EQ_U64(kt_tourney_size(t), recount(t));
-                st = kt_join(t, s + 1);
+                st = kt_rails_join(t, s + 1);
             } else {
-                st = kt_obfuscate(t, s % 3 == 1 ? 0 : 1 + s % 5, s);
+                st = kt_rails_obfuscate(t, s % 3 == 1 ? 0 : 1 + s % 5, s);
             }
             runs++;
             if (st == KT_OK && is_valid_tour(t)) ok++;
@@ -341,7 +341,7 @@ static void check_stuck(uint32_t w, uint32_t h, const uint8_t *mv)
     for (uint64_t s = 0; s < 200; s++) {
         kt_tourney *u = NULL;
         CHECK_OK(kt_tourney_copy(&u, t));
-        CHECK_OK(kt_join(u, s));
+        CHECK_OK(kt_rails_join(u, s));
         CHECK(is_valid_tour(u));
         kt_tourney_free(u);
     }
@@ -371,12 +371,12 @@ static void test_no_tour(void)
     CHECK_OK(kt_graph_new(&g, 8, 4));
     CHECK_OK(kt_block_tourney(&t, g));
     CHECK_OK(kt_tourney_copy(&orig, t));
-    CHECK_ST(kt_join(t, 1), KT_ENOTOUR);
+    CHECK_ST(kt_rails_join(t, 1), KT_ENOTOUR);
     CHECK(kt_tourney_equal(t, orig));
     CHECK_EQ_U64(kt_tourney_size(t), kt_tourney_size(orig));
-    CHECK_ST(kt_obfuscate(t, 0, 1), KT_ENOTOUR);
+    CHECK_ST(kt_rails_obfuscate(t, 0, 1), KT_ENOTOUR);
     CHECK(kt_tourney_equal(t, orig));
-    CHECK_OK(kt_shatter(t, 3)); /* shattering is fine */
+    CHECK_OK(kt_rails_shatter(t, 3)); /* shattering is fine */
     CHECK_EQ_U64(kt_tourney_size(t), recount(t));
     kt_tourney_free(t);
     kt_tourney_free(orig);
@@ -397,7 +397,7 @@ static void test_no_tour(void)
     CHECK_OK(kt_graph_new_custom(&g, 12, 8, 2, 1, mask, NULL));
     CHECK_OK(kt_tourney_from_move_pairs(&t, g, mv, 96, NULL, NULL));
     CHECK_OK(kt_tourney_copy(&orig, t));
-    CHECK_ST(kt_join(t, 1), KT_ENOTOUR);
+    CHECK_ST(kt_rails_join(t, 1), KT_ENOTOUR);
     CHECK(kt_tourney_equal(t, orig));
     kt_tourney_free(t);
     kt_tourney_free(orig);
@@ -417,9 +417,9 @@ static void test_no_tour(void)
         CHECK_OK(kt_graph_new_custom(&mg, 20, 4, 2, 1, ones, NULL));
         CHECK_OK(kt_tourney_from_move_pairs(&mt, mg, mv4, 80, NULL, NULL));
         CHECK_OK(kt_tourney_copy(&mo, mt));
-        CHECK_ST(kt_join(mt, 1), KT_ENOTOUR);
+        CHECK_ST(kt_rails_join(mt, 1), KT_ENOTOUR);
         CHECK(kt_tourney_equal(mt, mo));
-        CHECK_ST(kt_obfuscate(mt, 0, 2), KT_ENOTOUR);
+        CHECK_ST(kt_rails_obfuscate(mt, 0, 2), KT_ENOTOUR);
         CHECK(kt_tourney_equal(mt, mo));
         kt_tourney_free(mo);
         kt_tourney_free(mt);
@@ -445,7 +445,7 @@ static void test_no_tour(void)
     for (uint64_t s = 0; s < 50; s++) {
         kt_tourney *u = NULL;
         CHECK_OK(kt_tourney_copy(&u, t));
-        CHECK_OK(kt_obfuscate(u, 0, s));
+        CHECK_OK(kt_rails_obfuscate(u, 0, s));
         CHECK(is_valid_tour(u));
         kt_tourney_free(u);
     }
@@ -486,7 +486,7 @@ static void test_masks(void)
         for (uint64_t s = 0; s < (m < 9 ? 8u : 1u); s++) {
             kt_tourney *u = NULL;
             CHECK_OK(kt_tourney_copy(&u, t));
-            kt_status st = kt_obfuscate(u, 0, s);
+            kt_status st = kt_rails_obfuscate(u, 0, s);
             if (m < 9) {
                 CHECK_OK(st);
                 CHECK(is_valid_tour(u));
@@ -511,14 +511,14 @@ static void test_reproducible(void)
     CHECK_OK(kt_tourney_copy(&a, tour));
     CHECK_OK(kt_tourney_copy(&b, tour));
     CHECK_OK(kt_tourney_copy(&c, tour));
-    CHECK_OK(kt_obfuscate(a, 0, 42));
-    CHECK_OK(kt_obfuscate(b, 0, 42));
-    CHECK_OK(kt_obfuscate(c, 0, 43));
+    CHECK_OK(kt_rails_obfuscate(a, 0, 42));
+    CHECK_OK(kt_rails_obfuscate(b, 0, 42));
+    CHECK_OK(kt_rails_obfuscate(c, 0, 43));
     CHECK(kt_tourney_equal(a, b));
     CHECK(!kt_tourney_equal(a, c));
     CHECK(!kt_tourney_equal(a, tour));
-    CHECK_OK(kt_shatter(a, 7));
-    CHECK_OK(kt_shatter(b, 7));
+    CHECK_OK(kt_rails_shatter(a, 7));
+    CHECK_OK(kt_rails_shatter(b, 7));
     CHECK(kt_tourney_equal(a, b));
     kt_tourney_free(a);
     kt_tourney_free(b);
@@ -538,14 +538,14 @@ static void test_sequential(void)
             kt_tourney *t = NULL, *u = NULL;
             CHECK_OK(kt_tourney_copy(&t, tour));
             CHECK_OK(kt_tourney_copy(&u, tour));
-            CHECK_OK(kt_shatter_sequential(t, seed));
-            CHECK_OK(kt_shatter_sequential(u, seed));
+            CHECK_OK(kt_rails_shatter_sequential(t, seed));
+            CHECK_OK(kt_rails_shatter_sequential(u, seed));
             CHECK(kt_tourney_equal(t, u));
             CHECK_EQ_U64(kt_tourney_size(t), recount(t));
             CHECK(!kt_tourney_equal(t, tour));
-            for (int r = 1; r < 16; r++) CHECK_OK(kt_shatter_sequential(t, seed * 16 + (uint64_t)r));
+            for (int r = 1; r < 16; r++) CHECK_OK(kt_rails_shatter_sequential(t, seed * 16 + (uint64_t)r));
             CHECK_EQ_U64(kt_tourney_size(t), recount(t));
-            CHECK_OK(kt_join(t, seed));
+            CHECK_OK(kt_rails_join(t, seed));
             CHECK(is_valid_tour(t));
             kt_tourney_free(t);
             kt_tourney_free(u);
@@ -559,9 +559,9 @@ static void test_sequential(void)
     CHECK_OK(kt_generate_open_tour(&p, g, 0, KT_CELL_NONE, 1));
     kt_tourney *q = NULL;
     CHECK_OK(kt_tourney_copy(&q, p));
-    CHECK_ST(kt_shatter_sequential(p, 1), KT_EUNSUPPORTED);
+    CHECK_ST(kt_rails_shatter_sequential(p, 1), KT_EUNSUPPORTED);
     CHECK(kt_tourney_equal(p, q));
-    CHECK_ST(kt_shatter_sequential(NULL, 1), KT_EINVAL);
+    CHECK_ST(kt_rails_shatter_sequential(NULL, 1), KT_EINVAL);
     kt_tourney_free(p);
     kt_tourney_free(q);
     kt_graph_free(g);
@@ -573,20 +573,20 @@ static void test_errors(void)
     CHECK_OK(kt_graph_new(&g, 8, 8));
     kt_rails *r = NULL;
     uint64_t cnt;
-    CHECK_ST(kt_join(NULL, 1), KT_EINVAL);
-    CHECK_ST(kt_shatter(NULL, 1), KT_EINVAL);
-    CHECK_ST(kt_obfuscate(NULL, 0, 1), KT_EINVAL);
+    CHECK_ST(kt_rails_join(NULL, 1), KT_EINVAL);
+    CHECK_ST(kt_rails_shatter(NULL, 1), KT_EINVAL);
+    CHECK_ST(kt_rails_obfuscate(NULL, 0, 1), KT_EINVAL);
     CHECK_ST(kt_rails_new(NULL, NULL), KT_EINVAL);
     CHECK_ST(kt_rails_new(&r, NULL), KT_EINVAL);
     CHECK(r == NULL);
-    CHECK_ST(kt_tourney_count_rails(NULL, &cnt), KT_EINVAL);
+    CHECK_ST(kt_rails_count_tourney(NULL, &cnt), KT_EINVAL);
     kt_rails_free(NULL);
     CHECK_EQ_U64(kt_rails_count(NULL), 0);
     kt_cell cells[4];
-    CHECK_ST(kt_rail_cells(g, (kt_rail){0, 3, 5}, cells), KT_EINVAL);
-    CHECK_ST(kt_rail_cells(g, (kt_rail){0, 5, 5}, cells), KT_EINVAL);
-    CHECK_ST(kt_rail_cells(g, (kt_rail){7, 7, 6}, cells), KT_EINVAL); /* off the right edge */
-    CHECK_OK(kt_rail_cells(g, (kt_rail){0, 6, 7}, cells));
+    CHECK_ST(kt_rails_cells(g, (kt_rail){0, 3, 5}, cells), KT_EINVAL);
+    CHECK_ST(kt_rails_cells(g, (kt_rail){0, 5, 5}, cells), KT_EINVAL);
+    CHECK_ST(kt_rails_cells(g, (kt_rail){7, 7, 6}, cells), KT_EINVAL); /* off the right edge */
+    CHECK_OK(kt_rails_cells(g, (kt_rail){0, 6, 7}, cells));
     CHECK_EQ_U64(cells[1], 17);  /* (1,2) */
     CHECK_EQ_U64(cells[3], 10);  /* (2,1) */
     CHECK_EQ_U64(cells[2], 27);  /* (3,3) */
@@ -594,10 +594,10 @@ static void test_errors(void)
     kt_tourney *open = NULL;
     CHECK_OK(kt_exhaustive_tour(&open, g, KT_SHAPE_PATH, KT_CELL_NONE, KT_CELL_NONE, 0, NULL, NULL));
     if (open != NULL) {
-        CHECK_ST(kt_join(open, 1), KT_EUNSUPPORTED);
-        CHECK_ST(kt_shatter(open, 1), KT_EUNSUPPORTED);
+        CHECK_ST(kt_rails_join(open, 1), KT_EUNSUPPORTED);
+        CHECK_ST(kt_rails_shatter(open, 1), KT_EUNSUPPORTED);
         CHECK_ST(kt_rails_new(&r, open), KT_EUNSUPPORTED);
-        CHECK_OK(kt_tourney_count_rails(open, &cnt));
+        CHECK_OK(kt_rails_count_tourney(open, &cnt));
         CHECK_EQ_U64(cnt, brute_rails(open));
     }
     kt_tourney_free(open);
@@ -609,9 +609,9 @@ static void test_errors(void)
         CHECK_OK(kt_graph_new(&g1, 1, 1));
         CHECK_OK(kt_tourney_from_order(&t1, g1, &c0, 1, KT_SHAPE_CYCLES, NULL, NULL));
         if (t1 != NULL) {
-            CHECK_OK(kt_shatter(t1, 1));
-            CHECK_OK(kt_obfuscate(t1, 0, 1));
-            CHECK_OK(kt_join(t1, 1));
+            CHECK_OK(kt_rails_shatter(t1, 1));
+            CHECK_OK(kt_rails_obfuscate(t1, 0, 1));
+            CHECK_OK(kt_rails_join(t1, 1));
             CHECK_EQ_U64(kt_tourney_size(t1), 1);
             CHECK_OK(kt_rails_new(&r, t1));
             CHECK_EQ_U64(kt_rails_count(r), 0);
@@ -625,7 +625,7 @@ static void test_errors(void)
     /* a closed tour joins to itself */
     kt_tourney *t = block_tour(8, 8), *u = NULL;
     CHECK_OK(kt_tourney_copy(&u, t));
-    CHECK_OK(kt_join(u, 9));
+    CHECK_OK(kt_rails_join(u, 9));
     CHECK(kt_tourney_equal(t, u));
     kt_tourney_free(t);
     kt_tourney_free(u);

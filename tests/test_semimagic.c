@@ -146,7 +146,7 @@ static kt_semimagic_opts *nested_opts(int rule)
 {
     kt_semimagic_opts *o = NULL;
     CHECK(kt_semimagic_opts_new(&o, 8, NULL) == KT_OK);
-    CHECK(kt_semimagic_opts_set_flags(o, KT_SM_NESTED) == KT_OK);
+    CHECK(kt_semimagic_opts_set_flags(o, KT_SEMIMAGIC_NESTED) == KT_OK);
     if (rule) CHECK(kt_semimagic_opts_set_puzzle_rule(o) == KT_OK);
     return o;
 }
@@ -158,7 +158,7 @@ static void test_seed_solutions_check(void)
     kt_semimagic_opts *o = nested_opts(1);
     kt_semimagic_opts *m = NULL;
     CHECK(kt_semimagic_opts_new(&m, 8, NULL) == KT_OK);
-    CHECK(kt_semimagic_opts_set_flags(m, KT_SM_MAGIC) == KT_OK);
+    CHECK(kt_semimagic_opts_set_flags(m, KT_SEMIMAGIC_MAGIC) == KT_OK);
     uint32_t s[64], img[64];
     for (int i = 0; i < 8; i++) {
         seed_sol(i, s);
@@ -285,12 +285,12 @@ static void test_5x5_counts(void)
     CHECK(kt_semimagic_opts_new(&o, 5, NULL) == KT_OK);
     CHECK(kt_semimagic_opts_set_flags(o, 0) == KT_OK);
     uint64_t classes = 0, sols = 0;
-    CHECK(kt_semimagic_opts_set_symmetry(o, KT_SM_ALL) == KT_OK);
+    CHECK(kt_semimagic_opts_set_symmetry(o, KT_SEMIMAGIC_ALL) == KT_OK);
     CHECK(kt_semimagic_search(o, NULL, NULL, &classes, &sols) == KT_OK);
     CHECK(sols == 1728);
     CHECK(classes == 216);
 
-    CHECK(kt_semimagic_opts_set_symmetry(o, KT_SM_CLASSES) == KT_OK);
+    CHECK(kt_semimagic_opts_set_symmetry(o, KT_SEMIMAGIC_CLASSES) == KT_OK);
     collect c1, c2;
     memset(&c1, 0, sizeof c1);
     memset(&c2, 0, sizeof c2);
@@ -330,7 +330,7 @@ static void test_5x5_counts(void)
     }
     collect_free(&c2);
     /* Members mode: 8 per class, all satisfying, distinct images. */
-    CHECK(kt_semimagic_opts_set_symmetry(o, KT_SM_MEMBERS) == KT_OK);
+    CHECK(kt_semimagic_opts_set_symmetry(o, KT_SEMIMAGIC_MEMBERS) == KT_OK);
     CHECK(kt_semimagic_search(o, on_sol, &c2, &classes, &sols) == KT_OK);
     CHECK(classes == 216);
     CHECK(c2.count == 1728);
@@ -345,7 +345,7 @@ static void test_5x5_counts(void)
     }
     collect_free(&c2);
     /* Stopping from the solution callback. */
-    CHECK(kt_semimagic_opts_set_symmetry(o, KT_SM_CLASSES) == KT_OK);
+    CHECK(kt_semimagic_opts_set_symmetry(o, KT_SEMIMAGIC_CLASSES) == KT_OK);
     c2.stop_after = 5;
     CHECK(kt_semimagic_search(o, on_sol, &c2, &classes, &sols) == KT_ECANCELED);
     CHECK(c2.count == 5);
@@ -361,10 +361,10 @@ static void test_6x6_closed(void)
 {
     kt_semimagic_opts *o = NULL;
     CHECK(kt_semimagic_opts_new(&o, 6, NULL) == KT_OK);
-    CHECK(kt_semimagic_opts_set_flags(o, KT_SM_CLOSED) == KT_OK);
+    CHECK(kt_semimagic_opts_set_flags(o, KT_SEMIMAGIC_CLOSED) == KT_OK);
     kt_cell corner = 0;
     CHECK(kt_semimagic_opts_set_start_cells(o, &corner, 1) == KT_OK);
-    CHECK(kt_semimagic_opts_set_symmetry(o, KT_SM_ALL) == KT_OK);
+    CHECK(kt_semimagic_opts_set_symmetry(o, KT_SEMIMAGIC_ALL) == KT_OK);
     CHECK(kt_semimagic_opts_set_threads(o, 2) == KT_OK);
     uint64_t classes = 0, sols = 0;
     CHECK(kt_semimagic_search(o, NULL, NULL, &classes, &sols) == KT_OK);
@@ -383,7 +383,7 @@ static void test_asymmetric_constraints(void)
     collect c;
     memset(&c, 0, sizeof c);
     CHECK(kt_semimagic_search(o, on_sol, &c, &classes, &sols) == KT_OK);
-    CHECK(kt_semimagic_opts_set_symmetry(o, KT_SM_ALL) == KT_OK);
+    CHECK(kt_semimagic_opts_set_symmetry(o, KT_SEMIMAGIC_ALL) == KT_OK);
     CHECK(kt_semimagic_search(o, NULL, NULL, &allc, &all) == KT_OK);
     CHECK(sols == all);
     CHECK(classes == allc);
@@ -412,13 +412,13 @@ static void test_magic(void)
         }
         kt_semimagic_opts *o = NULL;
         CHECK(kt_semimagic_opts_new(&o, 8, NULL) == KT_OK);
-        CHECK(kt_semimagic_opts_set_flags(o, KT_SM_MAGIC | KT_SM_NESTED) == KT_OK);
+        CHECK(kt_semimagic_opts_set_flags(o, KT_SEMIMAGIC_MAGIC | KT_SEMIMAGIC_NESTED) == KT_OK);
         CHECK(kt_semimagic_opts_set_grid(o, grid, 64) == KT_OK);
         int exists = -1;
         CHECK(kt_semimagic_exists(o, &exists, NULL) == KT_OK);
         CHECK(exists == 0);
         /* The same grid without the diagonals has a witness. */
-        CHECK(kt_semimagic_opts_set_flags(o, KT_SM_NESTED) == KT_OK);
+        CHECK(kt_semimagic_opts_set_flags(o, KT_SEMIMAGIC_NESTED) == KT_OK);
         CHECK(kt_semimagic_opts_set_puzzle_rule(o) == KT_OK);
         uint32_t w[64];
         CHECK(kt_semimagic_exists(o, &exists, w) == KT_OK);
@@ -436,7 +436,7 @@ static void test_magic(void)
         }
         kt_semimagic_opts *o = NULL;
         CHECK(kt_semimagic_opts_new(&o, 8, NULL) == KT_OK);
-        CHECK(kt_semimagic_opts_set_flags(o, KT_SM_MAGIC) == KT_OK);
+        CHECK(kt_semimagic_opts_set_flags(o, KT_SEMIMAGIC_MAGIC) == KT_OK);
         CHECK(kt_semimagic_opts_set_grid(o, grid, 64) == KT_OK);
         int exists = -1;
         CHECK(kt_semimagic_exists(o, &exists, NULL) == KT_OK);
@@ -462,11 +462,11 @@ static void test_errors(void)
     CHECK(kt_semimagic_opts_new(&o, 9, NULL) == KT_EUNSUPPORTED);
     CHECK(kt_semimagic_opts_new(&o, 6, NULL) == KT_OK);
     CHECK(kt_semimagic_opts_size(o) == 6);
-    CHECK(kt_semimagic_opts_set_flags(o, KT_SM_NESTED) == KT_EUNSUPPORTED);
-    CHECK(kt_semimagic_opts_flags(o) == KT_SM_SEMIMAGIC);
+    CHECK(kt_semimagic_opts_set_flags(o, KT_SEMIMAGIC_NESTED) == KT_EUNSUPPORTED);
+    CHECK(kt_semimagic_opts_flags(o) == KT_SEMIMAGIC_LINES);
     CHECK(kt_semimagic_opts_set_flags(o, 64) == KT_EINVAL);
-    CHECK(kt_semimagic_opts_set_flags(o, KT_SM_MAGIC) == KT_OK);
-    CHECK(kt_semimagic_opts_flags(o) == (KT_SM_MAGIC | KT_SM_SEMIMAGIC));
+    CHECK(kt_semimagic_opts_set_flags(o, KT_SEMIMAGIC_MAGIC) == KT_OK);
+    CHECK(kt_semimagic_opts_flags(o) == (KT_SEMIMAGIC_MAGIC | KT_SEMIMAGIC_LINES));
     uint32_t g[36] = {0};
     g[0] = 5;
     g[1] = 5;
@@ -479,9 +479,9 @@ static void test_errors(void)
     CHECK(kt_semimagic_opts_set_start_cells(o, &bad, 1) == KT_EINVAL);
     CHECK(kt_semimagic_opts_set_end_cells(o, NULL, 1) == KT_EINVAL);
     CHECK(kt_semimagic_opts_set_start_column(o, 6) == KT_EINVAL);
-    CHECK(kt_semimagic_opts_set_end_column(o, KT_SM_ANY) == KT_OK);
+    CHECK(kt_semimagic_opts_set_end_column(o, KT_SEMIMAGIC_ANY) == KT_OK);
     CHECK(kt_semimagic_opts_set_threads(o, 0) == KT_EINVAL);
-    CHECK(kt_semimagic_opts_set_symmetry(o, (kt_sm_symmetry)7) == KT_EINVAL);
+    CHECK(kt_semimagic_opts_set_symmetry(o, (kt_semimagic_symmetry)7) == KT_EINVAL);
     CHECK(kt_semimagic_search(NULL, NULL, NULL, NULL, NULL) == KT_EINVAL);
     int ok = 0;
     CHECK(kt_semimagic_check(o, g, 35, &ok) == KT_EINVAL);

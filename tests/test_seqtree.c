@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* The sequence trees of lib/seqtree.c (the rails handle's cycles) against a
+/* The sequence trees of lib/rails/seqtree.c (the rails handle's cycles) against a
  * plain array model: random splits, joins, reversals and rotations, every
  * node's index and root checked after each step. */
-#include "seqtree.h"
+#include "rails/rails_internal.h"
 
 #include "check.h"
 

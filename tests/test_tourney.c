@@ -76,7 +76,7 @@ static void test_round_trips(void)
     for (int i = 0; i < 36; i++) hand[kt_graph_move(g, (kt_cell)i, succ[i])]++;
     for (int i = 0; i < 8; i++) CHECK_EQ_U64(mc[i], hand[i]);
     double f[8], fs = 0;
-    CHECK_OK(kt_tourney_move_distribution(t, f));
+    CHECK_OK(kt_stats_move_distribution(t, f));
     for (int i = 0; i < 8; i++) fs += f[i];
     CHECK(fs > 0.999999 && fs < 1.000001);
 
@@ -208,7 +208,7 @@ static void test_validation(void)
     s2[0] = 4000000000u;
     CHECK_ST(kt_tourney_from_successors(&u, g, s2, 36, &rule, &cell), KT_EBADTOUR);
     CHECK(rule == KT_RULE_NOT_A_CELL && cell == 0);
-    CHECK_ST(kt_validate_successors(g, succ, 36, &rule, &cell), KT_OK);
+    CHECK_ST(kt_tourney_validate_successors(g, succ, 36, &rule, &cell), KT_OK);
 
     uint8_t pairs[36];
     CHECK_OK(kt_tourney_move_pairs(t, pairs, 36));
@@ -252,7 +252,7 @@ static void test_allocator_and_refs(void)
     CHECK(kt_graph_width(kt_tourney_graph(t)) == 6);
     char buf[512];
     size_t len;
-    CHECK_OK(kt_tourney_write_buffer(t, KT_FORMAT_MOVES, 0, KT_CELL_NONE, buf, sizeof buf, &len));
+    CHECK_OK(kt_io_write_buffer(t, KT_IO_MOVES, 0, KT_CELL_NONE, buf, sizeof buf, &len));
     kt_tourney_free(t);
     CHECK(cnt.total > 3);
     CHECK(cnt.live == 0);

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * gen_blocks: precomputes the small knight's tours and paths ("blocks") that
- * lib/gen_blocks.c tiles into closed and open tours of any size, and writes
- * them as C source (lib/gen_blocks_data.c).
+ * lib/generate/blocks.c tiles into closed and open tours of any size, and writes
+ * them as C source (lib/generate/blocks_data.c).
  *
- *   cc -O2 -o gen_blocks tools/gen_blocks.c && ./gen_blocks > lib/gen_blocks_data.c
+ *   cc -O2 -o gen_blocks tools/gen_blocks.c && ./gen_blocks > lib/generate/blocks_data.c
  *
  * The search is a randomized depth-first search with Warnsdorff ordering,
  * dead-cell pruning, required edges and restarts; it is deterministic (fixed

@@ -62,9 +62,9 @@ _graph_neighbor = _sig("kt_graph_neighbor", ctypes.c_uint32, _c_graph, ctypes.c_
 _graph_move = _sig("kt_graph_move", ctypes.c_int, _c_graph, ctypes.c_uint32, ctypes.c_uint32)
 _graph_degree = _sig("kt_graph_degree", ctypes.c_uint, _c_graph, ctypes.c_uint32)
 _graph_is_cell = _sig("kt_graph_is_cell", ctypes.c_int, _c_graph, ctypes.c_uint32)
-_has_closed = _sig("kt_board_has_closed_tour", ctypes.c_int, ctypes.c_uint32, ctypes.c_uint32)
-_has_open = _sig("kt_board_has_open_tour", ctypes.c_int, ctypes.c_uint32, ctypes.c_uint32)
-_count_walks = _sig("kt_count_walks", ctypes.c_int, _c_graph, ctypes.c_uint32, ctypes.c_char_p,
+_has_closed = _sig("kt_graph_board_has_closed_tour", ctypes.c_int, ctypes.c_uint32, ctypes.c_uint32)
+_has_open = _sig("kt_graph_board_has_open_tour", ctypes.c_int, ctypes.c_uint32, ctypes.c_uint32)
+_count_walks = _sig("kt_walks_count", ctypes.c_int, _c_graph, ctypes.c_uint32, ctypes.c_char_p,
                     ctypes.c_uint32, ctypes.POINTER(ctypes.c_uint64), _size,
                     ctypes.POINTER(ctypes.c_uint64))
 _exhaustive = _sig("kt_exhaustive_tour", ctypes.c_int, ctypes.POINTER(_c_tourney), _c_graph,
@@ -83,36 +83,36 @@ _tourney_order = _sig("kt_tourney_order", ctypes.c_int, _c_tourney, ctypes.c_uin
                       ctypes.POINTER(ctypes.c_uint32), _size, ctypes.POINTER(_size))
 _tourney_successors = _sig("kt_tourney_successors", ctypes.c_int, _c_tourney,
                            ctypes.POINTER(ctypes.c_uint32), _size)
-_write_buffer = _sig("kt_tourney_write_buffer", ctypes.c_int, _c_tourney, ctypes.c_int,
+_write_buffer = _sig("kt_io_write_buffer", ctypes.c_int, _c_tourney, ctypes.c_int,
                      ctypes.c_uint, ctypes.c_uint32, ctypes.c_char_p, _size, ctypes.POINTER(_size))
-_parse = _sig("kt_tourney_parse", ctypes.c_int, ctypes.POINTER(_c_tourney), _c_graph,
+_parse = _sig("kt_io_parse", ctypes.c_int, ctypes.POINTER(_c_tourney), _c_graph,
               ctypes.c_char_p, _size, ctypes.c_int, ctypes.c_uint, ctypes.c_void_p,
               ctypes.POINTER(_size), ctypes.POINTER(_size), ctypes.POINTER(ctypes.c_int),
               ctypes.POINTER(ctypes.c_uint32))
 _move_counts = _sig("kt_tourney_move_counts", ctypes.c_int, _c_tourney, ctypes.c_uint64 * 8)
 _rel_counts = _sig("kt_tourney_relative_move_counts", ctypes.c_int, _c_tourney, ctypes.c_uint64 * 8)
 
-# generate.h (enums kt_shape, kt_tiebreak and kt_gen_method are passed as int)
+# generate.h (enums kt_shape, kt_generate_tiebreak and kt_generate_method are passed as int)
 _closed_tour = _sig("kt_generate_closed_tour", ctypes.c_int, ctypes.POINTER(_c_tourney), _c_graph,
                     ctypes.c_uint64)
-_divide_tour = _sig("kt_divide_tour", ctypes.c_int, ctypes.POINTER(_c_tourney), _c_graph,
+_divide_tour = _sig("kt_generate_divide_tour", ctypes.c_int, ctypes.POINTER(_c_tourney), _c_graph,
                     ctypes.c_uint64)
 _open_tour = _sig("kt_generate_open_tour", ctypes.c_int, ctypes.POINTER(_c_tourney), _c_graph,
                   ctypes.c_uint32, ctypes.c_uint32, ctypes.c_uint64)
-_warnsdorff = _sig("kt_warnsdorff_tour", ctypes.c_int, ctypes.POINTER(_c_tourney), _c_graph,
+_warnsdorff = _sig("kt_generate_warnsdorff_tour", ctypes.c_int, ctypes.POINTER(_c_tourney), _c_graph,
                    ctypes.c_int, ctypes.c_uint32, ctypes.c_int, ctypes.c_uint64, ctypes.c_uint32)
 _gen_tourney = _sig("kt_generate_tourney", ctypes.c_int, ctypes.POINTER(_c_tourney), _c_graph,
                     ctypes.c_int, ctypes.c_uint64, ctypes.c_uint64)
-_gen_method_name = _sig("kt_gen_method_name", ctypes.c_char_p, ctypes.c_int)
-_gen_method_parse = _sig("kt_gen_method_parse", ctypes.c_int, ctypes.c_char_p,
+_gen_method_name = _sig("kt_generate_method_name", ctypes.c_char_p, ctypes.c_int)
+_gen_method_parse = _sig("kt_generate_method_parse", ctypes.c_int, ctypes.c_char_p,
                          ctypes.POINTER(ctypes.c_int))
-_tiebreak_name = _sig("kt_tiebreak_name", ctypes.c_char_p, ctypes.c_int)
+_tiebreak_name = _sig("kt_generate_tiebreak_name", ctypes.c_char_p, ctypes.c_int)
 # rails.h
-_join = _sig("kt_join", ctypes.c_int, _c_tourney, ctypes.c_uint64)
-_shatter = _sig("kt_shatter", ctypes.c_int, _c_tourney, ctypes.c_uint64)
-_shatter_sequential = _sig("kt_shatter_sequential", ctypes.c_int, _c_tourney, ctypes.c_uint64)
-_obfuscate = _sig("kt_obfuscate", ctypes.c_int, _c_tourney, ctypes.c_uint, ctypes.c_uint64)
-_count_rails = _sig("kt_tourney_count_rails", ctypes.c_int, _c_tourney,
+_join = _sig("kt_rails_join", ctypes.c_int, _c_tourney, ctypes.c_uint64)
+_shatter = _sig("kt_rails_shatter", ctypes.c_int, _c_tourney, ctypes.c_uint64)
+_shatter_sequential = _sig("kt_rails_shatter_sequential", ctypes.c_int, _c_tourney, ctypes.c_uint64)
+_obfuscate = _sig("kt_rails_obfuscate", ctypes.c_int, _c_tourney, ctypes.c_uint, ctypes.c_uint64)
+_count_rails = _sig("kt_rails_count_tourney", ctypes.c_int, _c_tourney,
                     ctypes.POINTER(ctypes.c_uint64))
 
 # count.h: public structs with a frozen layout (new fields only ever appended).
@@ -138,7 +138,7 @@ class _CountOptions(ctypes.Structure):
 
 
 class _CountValue(ctypes.Structure):
-    """Mirror of struct kt_count_value: value = hi * 2**64 + lo."""
+    """Mirror of struct kt_u128: value = hi * 2**64 + lo."""
     _fields_ = [("lo", ctypes.c_uint64), ("hi", ctypes.c_uint64)]
 
     def __int__(self):
@@ -343,7 +343,7 @@ class Graph:
         return Tourney(t)
 
     def warnsdorff_tour(self, closed=True, start=None, tie="random", seed=0, attempts=0):
-        """A closed (or open) tour by Warnsdorff's rule (kt_warnsdorff_tour).
+        """A closed (or open) tour by Warnsdorff's rule (kt_generate_warnsdorff_tour).
         `tie` is "first", "random", "pohl", "roth" or a TIE_* int; `start` a
         cell ((x, y) or index; None: a corner); `attempts` 0 for the
         library's default.  Raises KnightError(ENOTFOUND) when every attempt
@@ -354,7 +354,7 @@ class Graph:
         return Tourney(t)
 
     def divide_tour(self, seed=0):
-        """A closed tour by Parberry-style divide-and-conquer (kt_divide_tour);
+        """A closed tour by Parberry-style divide-and-conquer (kt_generate_divide_tour);
         seed 0 gives the canonical structured tour.  Errors as closed_tour()."""
         t = _c_tourney()
         _check(_divide_tour(ctypes.byref(t), self._h, seed))
@@ -461,31 +461,31 @@ class Tourney:
 
     def join(self, seed=0):
         """Join this cycle cover into one closed tour by switching rails
-        (kt_join), in place; returns self.  Raises KnightError (ENOTOUR,
+        (kt_rails_join), in place; returns self.  Raises KnightError (ENOTOUR,
         ENOTFOUND, EUNSUPPORTED for an open tour), leaving self unchanged."""
         _check(_join(self._h, seed))
         return self
 
     def shatter(self, seed=0):
-        """Switch a random set of vertex-disjoint rails (kt_shatter), in place;
+        """Switch a random set of vertex-disjoint rails (kt_rails_shatter), in place;
         returns self.  A closed tour becomes a tourney of many cycles."""
         _check(_shatter(self._h, seed))
         return self
 
     def shatter_sequential(self, seed=0):
-        """Shatter as Parberry's code does (kt_shatter_sequential): every rail
+        """Shatter as Parberry's code does (kt_rails_shatter_sequential): every rail
         that is still a rail, in a random order; in place, returns self."""
         _check(_shatter_sequential(self._h, seed))
         return self
 
     def obfuscate(self, rounds=0, seed=0):
-        """Shatter `rounds` times (0: the default 16) then join (kt_obfuscate),
+        """Shatter `rounds` times (0: the default 16) then join (kt_rails_obfuscate),
         in place; returns self.  On error self is unchanged."""
         _check(_obfuscate(self._h, rounds, seed))
         return self
 
     def count_rails(self):
-        """The number of rails of this tourney (kt_tourney_count_rails)."""
+        """The number of rails of this tourney (kt_rails_count_tourney)."""
         n = ctypes.c_uint64()
         _check(_count_rails(self._h, ctypes.byref(n)))
         return n.value

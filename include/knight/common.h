@@ -86,6 +86,85 @@ typedef uint32_t kt_cell;
 /** @brief The "no cell" sentinel (no neighbour, end of an open path, not given). */
 #define KT_CELL_NONE ((kt_cell)0xFFFFFFFFu)
 
+/** @brief Number of move directions of a leaper. */
+#define KT_MOVE_COUNT 8
+
+/** @brief The "no move" sentinel returned by kt_graph_move(). */
+#define KT_MOVE_NONE (-1)
+
+/** @brief Which validation rule an input broke (reported with the cell). */
+typedef enum kt_rule {
+    KT_RULE_NONE = 0,          /**< No rule broken. */
+    KT_RULE_NOT_A_CELL = 1,    /**< A value is not a cell of the board, or is a hole. */
+    KT_RULE_NOT_A_MOVE = 2,    /**< Two consecutive cells are not a leaper move apart. */
+    KT_RULE_REPEATED = 3,      /**< A cell is visited (entered) more than once. */
+    KT_RULE_MISSING = 4,       /**< A cell is never visited. */
+    KT_RULE_NOT_CLOSED = 5,    /**< The last cell is not a move away from the first. */
+    KT_RULE_DEGREE = 6,        /**< A cell does not have the two (path end: one) neighbours required. */
+    KT_RULE_NOT_A_PATH = 7,    /**< An open tour is not one single path covering every cell. */
+    KT_RULE_HOLE = 8           /**< A hole is given as visited. */
+} kt_rule;
+
+/**
+ * @brief A short English description of @p rule.
+ * @param rule Any value.
+ * @return A static string, never NULL.
+ */
+KT_EXPORT const char *kt_rule_describe(kt_rule rule);
+
+/** @brief What a kt_tourney holds. */
+typedef enum kt_shape {
+    KT_SHAPE_CYCLES = 0,  /**< A cycle cover (a closed tour when its size is 1). */
+    KT_SHAPE_PATH = 1     /**< An open tour. */
+} kt_shape;
+
+/**
+ * @brief Where and why an input was rejected: the position in a text (for
+ *        parsers) and the rule and cell (for validators).
+ *
+ * Every parser and validator takes an optional `kt_diag *` and fills it on
+ * failure (fields that do not apply are 0, ::KT_RULE_NONE or
+ * ::KT_CELL_NONE); on success it is cleared the same way.  The layout is
+ * frozen: later versions add functions, never fields.
+ */
+typedef struct kt_diag {
+    uint64_t line;   /**< 1-based line of a parse error, or 0. */
+    uint64_t column; /**< 1-based column (byte) of a parse error, or 0. */
+    kt_rule rule;    /**< The rule an input breaks, or ::KT_RULE_NONE. */
+    kt_cell cell;    /**< The cell where it breaks it, or ::KT_CELL_NONE. */
+} kt_diag;
+
+/**
+ * @brief An exact unsigned 128-bit count: value = hi * 2^64 + lo.
+ *
+ * Every exact count of the library (tours, half-tour joins) has this type.
+ * The layout is frozen.
+ */
+typedef struct kt_u128 {
+    uint64_t lo; /**< Low 64 bits. */
+    uint64_t hi; /**< High 64 bits. */
+} kt_u128;
+
+/**
+ * @brief Convert a count to uint64_t.
+ * @param v        The count.
+ * @param[out] out Receives the value; unchanged on failure.
+ * @return ::KT_OK, ::KT_EINVAL if @p v or @p out is NULL, or ::KT_EOVERFLOW
+ *         if the count needs more than 64 bits.
+ */
+KT_EXPORT kt_status kt_u128_to_u64(const kt_u128 *v, uint64_t *out);
+
+/**
+ * @brief Write a count in decimal (up to 39 digits and a NUL).
+ * @param v    The count.
+ * @param buf  Output buffer.
+ * @param size Size of @p buf; 40 always suffices.
+ * @return ::KT_OK, ::KT_EINVAL if @p v or @p buf is NULL, or ::KT_ERANGE if
+ *         @p size is too small (the buffer then holds an empty string if
+ *         size > 0).
+ */
+KT_EXPORT kt_status kt_u128_to_string(const kt_u128 *v, char *buf, size_t size);
+
 /**
  * @brief Memory hooks for programs that embed the library.
  *

@@ -54,11 +54,6 @@ extern "C" {
 /** @brief Count classes under the symmetries of the board (Burnside) instead of tours. */
 #define KT_COUNT_CLASSES 0x8u
 
-/** @brief An exact unsigned 128-bit count: value = hi * 2^64 + lo. */
-typedef struct kt_count_value {
-    uint64_t lo; /**< Low 64 bits. */
-    uint64_t hi; /**< High 64 bits. */
-} kt_count_value;
 
 /**
  * @brief Options of a count.  Initialise with kt_count_options_init() and
@@ -130,26 +125,7 @@ KT_EXPORT void kt_count_options_init(kt_count_options *opt);
  *         count; ::KT_ELIMIT when kt_count_options::max_states is exceeded.
  */
 KT_EXPORT kt_status kt_count_tours(const kt_graph *g, const kt_count_options *opt,
-                                   kt_count_value *out, kt_count_stats *stats);
-
-/**
- * @brief Convert a count to uint64_t.
- * @param v    The count.
- * @param[out] out Receives the value; unchanged on failure.
- * @return ::KT_OK, ::KT_EINVAL if @p out is NULL, or ::KT_EOVERFLOW if the
- *         count needs more than 64 bits.
- */
-KT_EXPORT kt_status kt_count_value_u64(kt_count_value v, uint64_t *out);
-
-/**
- * @brief Write a count in decimal (up to 39 digits and a NUL).
- * @param v    The count.
- * @param buf  Output buffer.
- * @param size Size of @p buf; 40 always suffices.
- * @return ::KT_OK, ::KT_EINVAL if @p buf is NULL, or ::KT_ERANGE if @p size
- *         is too small (the buffer then holds an empty string if size > 0).
- */
-KT_EXPORT kt_status kt_count_value_string(kt_count_value v, char *buf, size_t size);
+                                   kt_u128 *out, kt_count_stats *stats);
 
 #ifdef __cplusplus
 }

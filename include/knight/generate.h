@@ -8,11 +8,11 @@
  *   blocks tiled and merged by rail switches).
  * - kt_generate_open_tour(): an open tour, optionally from a given start
  *   and/or to a given end cell.
- * - kt_warnsdorff_tour(): Warnsdorff's rule with a choice of tie-breaks.
+ * - kt_generate_warnsdorff_tour(): Warnsdorff's rule with a choice of tie-breaks.
  * - kt_generate_tourney(): the tourney generators of Parberry's paper and
  *   of the encyclopedia seed (Warnsdorff's tourney variant, the
  *   Takefuji-Lee neural network, divide-and-conquer, concentric braids,
- *   the four-cover), each by its ::kt_gen_method.
+ *   the four-cover), each by its ::kt_generate_method.
  *
  * Every function takes an explicit seed; the same seed and arguments give
  * the same result on every platform.  Results are allocated with the
@@ -35,33 +35,33 @@ extern "C" {
 #endif
 
 /** @brief How Warnsdorff's rule breaks ties between equally accessible cells. */
-typedef enum kt_tiebreak {
-    KT_TIE_FIRST = 0,  /**< The lowest move number (the plain rule; fails on large boards). */
-    KT_TIE_RANDOM = 1, /**< Uniformly at random (the paper's random Warnsdorff). */
-    KT_TIE_POHL = 2,   /**< Pohl (1967): the smallest sum of the candidates' onward accessibilities, then random. */
-    KT_TIE_ROTH = 3    /**< Roth: the candidate farthest from the board's centre, then Pohl's rule; keeps working on large boards. */
-} kt_tiebreak;
+typedef enum kt_generate_tiebreak {
+    KT_GENERATE_TIE_FIRST = 0,  /**< The lowest move number (the plain rule; fails on large boards). */
+    KT_GENERATE_TIE_RANDOM = 1, /**< Uniformly at random (the paper's random Warnsdorff). */
+    KT_GENERATE_TIE_POHL = 2,   /**< Pohl (1967): the smallest sum of the candidates' onward accessibilities, then random. */
+    KT_GENERATE_TIE_ROTH = 3    /**< Roth: the candidate farthest from the board's centre, then Pohl's rule; keeps working on large boards. */
+} kt_generate_tiebreak;
 
 /** @brief Number of tie-break rules. */
-#define KT_TIE_COUNT 4
+#define KT_GENERATE_TIE_COUNT 4
 
 /** @brief The tourney (and tour) generators. */
-typedef enum kt_gen_method {
-    KT_METHOD_BLOCKS = 0,      /**< The random block tiling of kt_generate_closed_tour(), blocks not merged: one cycle per block. */
-    KT_METHOD_WARNSDORFF = 1,  /**< The paper's tourney variant of random Warnsdorff: a walk is closed when it lands a move away from its start. */
-    KT_METHOD_NEURAL = 2,      /**< The Takefuji-Lee neural network, one neuron per edge. */
-    KT_METHOD_DIVIDE = 3,      /**< Divide-and-conquer after Parberry (1997): the board halved recursively down to sides 5..10, each base block a structured tour (seed 0: always the first precomputed tour of its size), not joined; kt_divide_tour() joins them. */
-    KT_METHOD_BRAID = 4,       /**< Concentric braided tourney: n x n, n even >= 4; rings two cells wide (each ring's 2-factor is forced: interwoven zig-zag strands) around a 4x4 (n = 0 mod 4) or 6x6 centre. */
-    KT_METHOD_FOUR_COVER = 5   /**< Four-cover tourney (Parberry's generator): both sides multiples of 4, every 4x4 block covered by its four 4-cycles. */
-} kt_gen_method;
+typedef enum kt_generate_method {
+    KT_GENERATE_BLOCKS = 0,      /**< The random block tiling of kt_generate_closed_tour(), blocks not merged: one cycle per block. */
+    KT_GENERATE_WARNSDORFF = 1,  /**< The paper's tourney variant of random Warnsdorff: a walk is closed when it lands a move away from its start. */
+    KT_GENERATE_NEURAL = 2,      /**< The Takefuji-Lee neural network, one neuron per edge. */
+    KT_GENERATE_DIVIDE = 3,      /**< Divide-and-conquer after Parberry (1997): the board halved recursively down to sides 5..10, each base block a structured tour (seed 0: always the first precomputed tour of its size), not joined; kt_generate_divide_tour() joins them. */
+    KT_GENERATE_BRAID = 4,       /**< Concentric braided tourney: n x n, n even >= 4; rings two cells wide (each ring's 2-factor is forced: interwoven zig-zag strands) around a 4x4 (n = 0 mod 4) or 6x6 centre. */
+    KT_GENERATE_FOUR_COVER = 5   /**< Four-cover tourney (Parberry's generator): both sides multiples of 4, every 4x4 block covered by its four 4-cycles. */
+} kt_generate_method;
 
 /** @brief Number of generator methods. */
-#define KT_METHOD_COUNT 6
+#define KT_GENERATE_METHOD_COUNT 6
 
 /**
  * @brief A closed knight's tour, in linear time.
  *
- * Exists exactly when kt_board_has_closed_tour() says so (Schwenk's
+ * Exists exactly when kt_graph_board_has_closed_tour() says so (Schwenk's
  * theorem).  Different seeds give different tours (random block partitions
  * and block tours), the same seed the same tour.
  * @param[out] out Receives the tour; set to NULL on failure.
@@ -81,19 +81,19 @@ KT_EXPORT kt_status kt_generate_closed_tour(kt_tourney **out, const kt_graph *g,
  * structured precomputed tour, and the blocks are joined by rail switches
  * as in kt_generate_closed_tour().  Seed 0 gives the canonical structured
  * tour (the first precomputed tour of every block size); other seeds vary
- * the block tours.  kt_generate_tourney() with ::KT_METHOD_DIVIDE returns
+ * the block tours.  kt_generate_tourney() with ::KT_GENERATE_DIVIDE returns
  * the same blocks unjoined.  Linear time.
  * @param[out] out Receives the tour; set to NULL on failure.
  * @param g        A full knight's board.
  * @param seed     Any value.
  * @return As kt_generate_closed_tour().
  */
-KT_EXPORT kt_status kt_divide_tour(kt_tourney **out, const kt_graph *g, uint64_t seed);
+KT_EXPORT kt_status kt_generate_divide_tour(kt_tourney **out, const kt_graph *g, uint64_t seed);
 
 /**
  * @brief An open knight's tour, optionally with given ends.
  *
- * With neither end given, exists exactly when kt_board_has_open_tour().
+ * With neither end given, exists exactly when kt_graph_board_has_open_tour().
  * With a start (or an end) only, the tour begins (ends) there.  With both,
  * the tour runs from @p start to @p end.  Boards of up to 30 cells are
  * settled by exhaustive search.  On larger boards the colour conditions
@@ -137,14 +137,14 @@ KT_EXPORT kt_status kt_generate_open_tour(kt_tourney **out, const kt_graph *g, k
  * @param start        First cell or ::KT_CELL_NONE.
  * @param tie          The tie-break rule.
  * @param seed         Seeds the random choices.
- * @param attempts     Walks allowed; 0 means 1 for ::KT_TIE_FIRST (it is
+ * @param attempts     Walks allowed; 0 means 1 for ::KT_GENERATE_TIE_FIRST (it is
  *                     deterministic) and 64 otherwise.
  * @return ::KT_OK; ::KT_ENOTFOUND when every attempt failed; ::KT_ENOTOUR
  *         when the board has no tour of that shape; ::KT_EUNSUPPORTED;
  *         ::KT_EINVAL; ::KT_ENOMEM.
  */
-KT_EXPORT kt_status kt_warnsdorff_tour(kt_tourney **out, const kt_graph *g, kt_shape shape,
-                                       kt_cell start, kt_tiebreak tie, uint64_t seed,
+KT_EXPORT kt_status kt_generate_warnsdorff_tour(kt_tourney **out, const kt_graph *g, kt_shape shape,
+                                       kt_cell start, kt_generate_tiebreak tie, uint64_t seed,
                                        uint32_t attempts);
 
 /**
@@ -168,7 +168,7 @@ KT_EXPORT kt_status kt_warnsdorff_tour(kt_tourney **out, const kt_graph *g, kt_s
  *                 methods.
  * @return ::KT_OK; ::KT_EUNSUPPORTED; ::KT_ELIMIT; ::KT_EINVAL; ::KT_ENOMEM.
  */
-KT_EXPORT kt_status kt_generate_tourney(kt_tourney **out, const kt_graph *g, kt_gen_method method,
+KT_EXPORT kt_status kt_generate_tourney(kt_tourney **out, const kt_graph *g, kt_generate_method method,
                                         uint64_t seed, uint64_t budget);
 
 /**
@@ -177,22 +177,22 @@ KT_EXPORT kt_status kt_generate_tourney(kt_tourney **out, const kt_graph *g, kt_
  * @param method A method.
  * @return A static string; "unknown" for other values.
  */
-KT_EXPORT const char *kt_gen_method_name(kt_gen_method method);
+KT_EXPORT const char *kt_generate_method_name(kt_generate_method method);
 
 /**
  * @brief Look a method up by name.
- * @param name       A name as returned by kt_gen_method_name().
+ * @param name       A name as returned by kt_generate_method_name().
  * @param[out] method Receives the method.
  * @return ::KT_OK or ::KT_EINVAL.
  */
-KT_EXPORT kt_status kt_gen_method_parse(const char *name, kt_gen_method *method);
+KT_EXPORT kt_status kt_generate_method_parse(const char *name, kt_generate_method *method);
 
 /**
  * @brief The name of a tie-break rule ("first", "random", "pohl", "roth").
  * @param tie A rule.
  * @return A static string; "unknown" for other values.
  */
-KT_EXPORT const char *kt_tiebreak_name(kt_tiebreak tie);
+KT_EXPORT const char *kt_generate_tiebreak_name(kt_generate_tiebreak tie);
 
 #ifdef __cplusplus
 }

@@ -32,11 +32,6 @@ extern "C" {
 /** @brief Opaque leaper graph of a board. */
 typedef struct kt_graph kt_graph;
 
-/** @brief Number of move directions of a leaper. */
-#define KT_MOVE_COUNT 8
-
-/** @brief The "no move" sentinel returned by kt_graph_move(). */
-#define KT_MOVE_NONE (-1)
 
 /**
  * @brief Make the knight's graph of a full @p width x @p height board.
@@ -216,7 +211,7 @@ KT_EXPORT int kt_graph_equal(const kt_graph *g, const kt_graph *h);
  * @param height Rows.
  * @return 1 if a closed tour exists, else 0 (also for a zero side).
  */
-KT_EXPORT int kt_board_has_closed_tour(uint32_t width, uint32_t height);
+KT_EXPORT int kt_graph_board_has_closed_tour(uint32_t width, uint32_t height);
 
 /**
  * @brief Whether a full @p width x @p height board has an open knight's tour
@@ -228,7 +223,7 @@ KT_EXPORT int kt_board_has_closed_tour(uint32_t width, uint32_t height);
  * @param height Rows.
  * @return 1 or 0.
  */
-KT_EXPORT int kt_board_has_open_tour(uint32_t width, uint32_t height);
+KT_EXPORT int kt_graph_board_has_open_tour(uint32_t width, uint32_t height);
 
 #ifdef __cplusplus
 }

@@ -180,7 +180,7 @@ KT_EXPORT kt_status kt_halftours_foreach(const kt_halftours *h,
  * @return 1 when some set of steps meets the demand, 0 when none does or an
  *         argument is invalid.
  */
-KT_EXPORT int kt_halftour_types_compatible(uint32_t width, const uint8_t *a_lower,
+KT_EXPORT int kt_halftours_types_compatible(uint32_t width, const uint8_t *a_lower,
                                            const uint8_t *b_upper);
 
 /**

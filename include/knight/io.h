@@ -4,16 +4,16 @@
  * @brief Text formats and SVG pictures of tours and tourneys.
  *
  * Formats:
- *  - ::KT_FORMAT_NUMBERS: one board row per line, the visit number (1..N)
+ *  - ::KT_IO_NUMBERS: one board row per line, the visit number (1..N)
  *    of each cell, separated by spaces (the writer right-aligns them), `.`
  *    for a hole.  Describes a
  *    tour: closed when N and 1 are a move apart (unless the reader is told
- *    ::KT_READ_OPEN), open otherwise.
- *  - ::KT_FORMAT_MOVES: Parberry's move digits: one character per cell, the
+ *    ::KT_IO_READ_OPEN), open otherwise.
+ *  - ::KT_IO_MOVES: Parberry's move digits: one character per cell, the
  *    move (0-7) to the cell's successor in the canonical orientation;
  *    `-` for the last cell of an open tour, `.` for a hole.  Describes any
  *    tourney.
- *  - ::KT_FORMAT_SVG: a picture; each cycle is a polyline in its own
+ *  - ::KT_IO_SVG: a picture; each cycle is a polyline in its own
  *    colour.  The reader accepts the SVG this library writes.
  *
  * Readers are strict: any malformed input gives ::KT_EPARSE with a 1-based
@@ -35,24 +35,24 @@ extern "C" {
 #endif
 
 /** @brief Text formats. */
-typedef enum kt_format {
-    KT_FORMAT_AUTO = 0,     /**< Reading only: guess from the content. */
-    KT_FORMAT_NUMBERS = 1,  /**< Visit numbers, a board row per line. */
-    KT_FORMAT_MOVES = 2,    /**< Parberry's move digits. */
-    KT_FORMAT_SVG = 3       /**< Scalable Vector Graphics. */
-} kt_format;
+typedef enum kt_io_format {
+    KT_IO_AUTO = 0,     /**< Reading only: guess from the content. */
+    KT_IO_NUMBERS = 1,  /**< Visit numbers, a board row per line. */
+    KT_IO_MOVES = 2,    /**< Parberry's move digits. */
+    KT_IO_SVG = 3       /**< Scalable Vector Graphics. */
+} kt_io_format;
 
 /** @brief Writer flag: numbers/SVG: start the numbering at the given start cell (else at the canonical start). */
-#define KT_WRITE_DEFAULT 0u
+#define KT_IO_WRITE_DEFAULT 0u
 /** @brief Writer flag (SVG): draw the visit number in each cell (tours only). */
-#define KT_WRITE_SVG_NUMBERS 1u
+#define KT_IO_WRITE_SVG_NUMBERS 1u
 /** @brief Writer flag (SVG): omit the chequered board (smaller files). */
-#define KT_WRITE_SVG_NO_BOARD 2u
+#define KT_IO_WRITE_SVG_NO_BOARD 2u
 /** @brief Writer flag (numbers, SVG numbers): walk the tour in the other direction. */
-#define KT_WRITE_REVERSE 4u
+#define KT_IO_WRITE_REVERSE 4u
 
 /** @brief Reader flag: a numbers file describes an open tour even if N and 1 are a move apart. */
-#define KT_READ_OPEN 1u
+#define KT_IO_READ_OPEN 1u
 
 /**
  * @brief Write @p t in @p format through @p fn.
@@ -61,15 +61,15 @@ typedef enum kt_format {
  * smallest cell of a closed tour or the smaller end of an open one).  The
  * numbers format needs a tour (size 1).
  * @param t      The tourney.
- * @param format ::KT_FORMAT_NUMBERS, ::KT_FORMAT_MOVES or ::KT_FORMAT_SVG.
- * @param flags  KT_WRITE_* flags.
+ * @param format ::KT_IO_NUMBERS, ::KT_IO_MOVES or ::KT_IO_SVG.
+ * @param flags  KT_IO_WRITE_* flags.
  * @param start  First cell for the numbering, or ::KT_CELL_NONE.
  * @param fn     The sink.
  * @param user   Passed to @p fn.
  * @return ::KT_OK; ::KT_EIO when @p fn fails; ::KT_EUNSUPPORTED for numbers
  *         of a tourney of size > 1; ::KT_EINVAL; ::KT_ENOMEM.
  */
-KT_EXPORT kt_status kt_tourney_write(const kt_tourney *t, kt_format format, unsigned flags,
+KT_EXPORT kt_status kt_io_write(const kt_tourney *t, kt_io_format format, unsigned flags,
                                      kt_cell start, kt_write_fn fn, void *user);
 
 /**
@@ -78,15 +78,15 @@ KT_EXPORT kt_status kt_tourney_write(const kt_tourney *t, kt_format format, unsi
  * The text is NUL-terminated when it fits.
  * @param t        The tourney.
  * @param format   The format.
- * @param flags    KT_WRITE_* flags.
- * @param start    As for kt_tourney_write().
+ * @param flags    KT_IO_WRITE_* flags.
+ * @param start    As for kt_io_write().
  * @param buf      The buffer (may be NULL when @p cap is 0).
  * @param cap      Its size.
  * @param[out] len Receives the text length, without the NUL.
  * @return ::KT_OK; ::KT_ERANGE when @p cap <= length (buffer content
- *         unspecified); other errors as kt_tourney_write().
+ *         unspecified); other errors as kt_io_write().
  */
-KT_EXPORT kt_status kt_tourney_write_buffer(const kt_tourney *t, kt_format format, unsigned flags,
+KT_EXPORT kt_status kt_io_write_buffer(const kt_tourney *t, kt_io_format format, unsigned flags,
                                             kt_cell start, char *buf, size_t cap, size_t *len);
 
 /**
@@ -100,7 +100,7 @@ KT_EXPORT kt_status kt_tourney_write_buffer(const kt_tourney *t, kt_format forma
  * @param g            Optional board.
  * @param text         The text (need not be NUL-terminated).
  * @param len          Its length.
- * @param format       A format, or ::KT_FORMAT_AUTO.
+ * @param format       A format, or ::KT_IO_AUTO.
  * @param flags        KT_READ_* flags.
  * @param alloc        Allocator when @p g is NULL (NULL: malloc).
  * @param[out] line    Optional: 1-based line of a parse error, or of the
@@ -112,8 +112,8 @@ KT_EXPORT kt_status kt_tourney_write_buffer(const kt_tourney *t, kt_format forma
  * @return ::KT_OK; ::KT_EPARSE; ::KT_EBADTOUR; ::KT_EMISMATCH (text and
  *         @p g disagree on size or holes); ::KT_ETOOBIG; ::KT_ENOMEM; ::KT_EINVAL.
  */
-KT_EXPORT kt_status kt_tourney_parse(kt_tourney **out, const kt_graph *g, const char *text,
-                                     size_t len, kt_format format, unsigned flags,
+KT_EXPORT kt_status kt_io_parse(kt_tourney **out, const kt_graph *g, const char *text,
+                                     size_t len, kt_io_format format, unsigned flags,
                                      const kt_allocator *alloc, size_t *line, size_t *column,
                                      kt_rule *rule, kt_cell *cell);
 

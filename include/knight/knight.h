@@ -8,6 +8,7 @@
 
 #include <knight/common.h>
 #include <knight/version.h>
+#include <knight/options.h>
 #include <knight/graph.h>
 #include <knight/tourney.h>
 #include <knight/io.h>

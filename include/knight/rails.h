@@ -16,15 +16,15 @@
  * The *rail graph* has a vertex per cycle and an edge per rail whose two
  * primary edges lie on different cycles.
  *
- * - kt_join() turns a tourney into one closed tour.  It switches rails
+ * - kt_rails_join() turns a tourney into one closed tour.  It switches rails
  *   joining different cycles (a spanning forest of the rail graph, each
  *   rail checked when its turn comes) until one cycle remains.  Unlike
  *   the original algorithm it never loops: when no rail joins two cycles
  *   it perturbs the neighbourhood of the stuck cycles (a local shatter)
  *   and joins again, a bounded number of times, and on small boards it
  *   falls back to a bounded exact search.
- * - kt_shatter() switches a random set of pairwise vertex-disjoint rails.
- * - kt_obfuscate() shatters a closed tour several times and joins it.
+ * - kt_rails_shatter() switches a random set of pairwise vertex-disjoint rails.
+ * - kt_rails_obfuscate() shatters a closed tour several times and joins it.
  *
  * Memory: join and obfuscate work on a copy and need about 10 bytes per
  * cell; a ::kt_rails handle about 8 bytes per cell plus 8 per rail.
@@ -56,14 +56,14 @@ typedef struct kt_rail {
 } kt_rail;
 
 /** @brief What switching a rail did to the cycles of the tourney. */
-typedef enum kt_switch_effect {
-    KT_SWITCH_MERGE = 0,  /**< Two cycles became one (size decreased by 1). */
-    KT_SWITCH_SPLIT = 1,  /**< One cycle became two (size increased by 1). */
-    KT_SWITCH_KEEP = 2    /**< One cycle stayed one cycle, rewired. */
-} kt_switch_effect;
+typedef enum kt_rails_effect {
+    KT_RAILS_MERGE = 0,  /**< Two cycles became one (size decreased by 1). */
+    KT_RAILS_SPLIT = 1,  /**< One cycle became two (size increased by 1). */
+    KT_RAILS_KEEP = 2    /**< One cycle stayed one cycle, rewired. */
+} kt_rails_effect;
 
-/** @brief Default number of shatters done by kt_obfuscate() (the paper's 16). */
-#define KT_OBFUSCATE_DEFAULT_ROUNDS 16u
+/** @brief Default number of shatters done by kt_rails_obfuscate() (the paper's 16). */
+#define KT_RAILS_OBFUSCATE_ROUNDS 16u
 
 /**
  * @brief The four cells of a rail, whether or not it is a rail of any tourney.
@@ -73,7 +73,7 @@ typedef enum kt_switch_effect {
  * @return ::KT_OK; ::KT_EINVAL when a cell is off the board or a hole or the
  *         moves are not 4-7 and distinct.
  */
-KT_EXPORT kt_status kt_rail_cells(const kt_graph *g, kt_rail rail, kt_cell cells[4]);
+KT_EXPORT kt_status kt_rails_cells(const kt_graph *g, kt_rail rail, kt_cell cells[4]);
 
 /**
  * @brief Whether @p rail is a rail of @p t now.
@@ -81,7 +81,7 @@ KT_EXPORT kt_status kt_rail_cells(const kt_graph *g, kt_rail rail, kt_cell cells
  * @param rail Any value.
  * @return 1 when both primary edges are in @p t and neither cross edge is, else 0.
  */
-KT_EXPORT int kt_rail_is_rail(const kt_tourney *t, kt_rail rail);
+KT_EXPORT int kt_rails_is_rail(const kt_tourney *t, kt_rail rail);
 
 /**
  * @brief Count the rails of a tourney, O(cells), no allocation.
@@ -89,7 +89,7 @@ KT_EXPORT int kt_rail_is_rail(const kt_tourney *t, kt_rail rail);
  * @param[out] count Receives the number of rails.
  * @return ::KT_OK; ::KT_EINVAL.
  */
-KT_EXPORT kt_status kt_tourney_count_rails(const kt_tourney *t, uint64_t *count);
+KT_EXPORT kt_status kt_rails_count_tourney(const kt_tourney *t, uint64_t *count);
 
 /** @brief Opaque handle: the rails of one tourney and its cycle structure. */
 typedef struct kt_rails kt_rails;
@@ -135,7 +135,7 @@ KT_EXPORT size_t kt_rails_count(const kt_rails *r);
  * @brief Rail @p index of the snapshot.
  *
  * A rail of the snapshot may have stopped being a rail after switches
- * (check with kt_rail_is_rail()).
+ * (check with kt_rails_is_rail()).
  * @param r         The handle.
  * @param index     Below kt_rails_count().
  * @param[out] rail Receives the rail.
@@ -206,7 +206,7 @@ KT_EXPORT kt_status kt_rails_graph(kt_rails *r, size_t *edges, size_t *component
  * @return ::KT_OK; ::KT_EINVAL when @p rail is not a rail now (nothing
  *         changes).  It allocates nothing.
  */
-KT_EXPORT kt_status kt_rails_switch(kt_rails *r, kt_rail rail, kt_switch_effect *effect);
+KT_EXPORT kt_status kt_rails_switch(kt_rails *r, kt_rail rail, kt_rails_effect *effect);
 
 /**
  * @brief Join a tourney into one closed tour.
@@ -241,7 +241,7 @@ KT_EXPORT kt_status kt_rails_switch(kt_rails *r, kt_rail rail, kt_switch_effect 
  *         open tour; ::KT_EINVAL; ::KT_ENOMEM.  On any error @p t is
  *         unchanged.
  */
-KT_EXPORT kt_status kt_join(kt_tourney *t, uint64_t seed);
+KT_EXPORT kt_status kt_rails_join(kt_tourney *t, uint64_t seed);
 
 /**
  * @brief Switch a random set of pairwise vertex-disjoint rails.
@@ -257,15 +257,15 @@ KT_EXPORT kt_status kt_join(kt_tourney *t, uint64_t seed);
  * @return ::KT_OK; ::KT_EUNSUPPORTED for an open tour; ::KT_EINVAL;
  *         ::KT_ENOMEM (then unchanged).
  */
-KT_EXPORT kt_status kt_shatter(kt_tourney *t, uint64_t seed);
+KT_EXPORT kt_status kt_rails_shatter(kt_tourney *t, uint64_t seed);
 
 /**
  * @brief Shatter as Parberry's published code does: switch, in a uniformly
  *        random order, every rail that is still a rail when its turn comes.
  *
- * Unlike kt_shatter(), the switched rails may share cells (a switch can
+ * Unlike kt_rails_shatter(), the switched rails may share cells (a switch can
  * make or break the rails around it), so each switch sees the tourney left
- * by the ones before.  Sixteen of these followed by kt_join() reproduce
+ * by the ones before.  Sixteen of these followed by kt_rails_join() reproduce
  * the relative-move statistics of the paper's Table 2 (BENCHMARKS.md).
  * O(cells + rails).
  * @param t    A cycle cover; its size is recounted exactly (O(cells)).
@@ -273,16 +273,16 @@ KT_EXPORT kt_status kt_shatter(kt_tourney *t, uint64_t seed);
  * @return ::KT_OK; ::KT_EUNSUPPORTED for an open tour; ::KT_EINVAL;
  *         ::KT_ENOMEM (then unchanged).
  */
-KT_EXPORT kt_status kt_shatter_sequential(kt_tourney *t, uint64_t seed);
+KT_EXPORT kt_status kt_rails_shatter_sequential(kt_tourney *t, uint64_t seed);
 
 /**
  * @brief Obfuscate: shatter @p rounds times, then join.
  * @param t      A cycle cover, usually a closed tour; a closed tour on success.
- * @param rounds Number of shatters; 0 means ::KT_OBFUSCATE_DEFAULT_ROUNDS.
+ * @param rounds Number of shatters; 0 means ::KT_RAILS_OBFUSCATE_ROUNDS.
  * @param seed   Seed (the result is reproducible).
- * @return As kt_join(); on any error @p t is unchanged.
+ * @return As kt_rails_join(); on any error @p t is unchanged.
  */
-KT_EXPORT kt_status kt_obfuscate(kt_tourney *t, unsigned rounds, uint64_t seed);
+KT_EXPORT kt_status kt_rails_obfuscate(kt_tourney *t, unsigned rounds, uint64_t seed);
 
 #ifdef __cplusplus
 }

@@ -13,11 +13,11 @@
  *
  * The constraints live in an opaque options handle (::kt_semimagic_opts)
  * that the caller combines with setters:
- * - ::KT_SM_SEMIMAGIC: every row and column sums to n(n^2+1)/2;
- * - ::KT_SM_NESTED: in addition every quadrant is semimagic (every half-row
+ * - ::KT_SEMIMAGIC_LINES: every row and column sums to n(n^2+1)/2;
+ * - ::KT_SEMIMAGIC_NESTED: in addition every quadrant is semimagic (every half-row
  *   and half-column sums to n(n^2+1)/4); needs n divisible by 4;
- * - ::KT_SM_MAGIC: both long diagonals sum to n(n^2+1)/2 too;
- * - ::KT_SM_CLOSED: n^2 is a knight's move from 1;
+ * - ::KT_SEMIMAGIC_MAGIC: both long diagonals sum to n(n^2+1)/2 too;
+ * - ::KT_SEMIMAGIC_CLOSED: n^2 is a knight's move from 1;
  * - the cells (or columns) allowed for 1 and for n^2
  *   (kt_semimagic_opts_set_puzzle_rule(): start in the leftmost column,
  *   end in the rightmost);
@@ -67,24 +67,24 @@ typedef struct kt_semimagic_solution kt_semimagic_solution;
 
 /** @brief Constraint flags for kt_semimagic_opts_set_flags(); combine with `|`. */
 enum {
-    KT_SM_SEMIMAGIC = 1u, /**< Every row and column sums to n(n^2+1)/2. */
-    KT_SM_NESTED = 2u,    /**< Every quadrant semimagic (implies ::KT_SM_SEMIMAGIC; n divisible by 4). */
-    KT_SM_MAGIC = 4u,     /**< Both long diagonals sum to n(n^2+1)/2 (implies ::KT_SM_SEMIMAGIC). */
-    KT_SM_CLOSED = 8u     /**< The tour is closed: n^2 is a knight's move from 1. */
+    KT_SEMIMAGIC_LINES = 1u, /**< Every row and column sums to n(n^2+1)/2. */
+    KT_SEMIMAGIC_NESTED = 2u,    /**< Every quadrant semimagic (implies ::KT_SEMIMAGIC_LINES; n divisible by 4). */
+    KT_SEMIMAGIC_MAGIC = 4u,     /**< Both long diagonals sum to n(n^2+1)/2 (implies ::KT_SEMIMAGIC_LINES). */
+    KT_SEMIMAGIC_CLOSED = 8u     /**< The tour is closed: n^2 is a knight's move from 1. */
 };
 
 /** @brief How kt_semimagic_search() treats the 8 symmetries of the board. */
-typedef enum kt_sm_symmetry {
-    KT_SM_CLASSES = 0, /**< One callback per symmetry class (default). */
-    KT_SM_MEMBERS = 1, /**< Per class: its representative, then every other distinct image. */
-    KT_SM_ALL = 2      /**< Every numbering satisfying the constraints, no reduction. */
-} kt_sm_symmetry;
+typedef enum kt_semimagic_symmetry {
+    KT_SEMIMAGIC_CLASSES = 0, /**< One callback per symmetry class (default). */
+    KT_SEMIMAGIC_MEMBERS = 1, /**< Per class: its representative, then every other distinct image. */
+    KT_SEMIMAGIC_ALL = 2      /**< Every numbering satisfying the constraints, no reduction. */
+} kt_semimagic_symmetry;
 
 /** @brief "No class": the relation is not known (yet) or does not exist. */
-#define KT_SM_NO_CLASS UINT64_MAX
+#define KT_SEMIMAGIC_NO_CLASS UINT64_MAX
 
 /** @brief "Any column" for kt_semimagic_opts_set_start_column() and kt_semimagic_opts_set_end_column(). */
-#define KT_SM_ANY UINT32_MAX
+#define KT_SEMIMAGIC_ANY UINT32_MAX
 
 /**
  * @brief Solution callback.
@@ -98,8 +98,8 @@ typedef int (*kt_semimagic_fn)(void *user, const kt_semimagic_solution *sol);
 /**
  * @brief Create an options handle for an n x n board.
  *
- * Defaults: ::KT_SM_SEMIMAGIC, any start and end, no given numbers, one
- * thread, ::KT_SM_CLASSES, no progress callback.
+ * Defaults: ::KT_SEMIMAGIC_LINES, any start and end, no given numbers, one
+ * thread, ::KT_SEMIMAGIC_CLASSES, no progress callback.
  * @param[out] out Receives the handle; set to NULL on failure.
  * @param n        Board side, 3..8 (::KT_EUNSUPPORTED otherwise).
  * @param alloc    Memory hooks, or NULL for malloc/free.
@@ -124,11 +124,11 @@ KT_EXPORT uint32_t kt_semimagic_opts_size(const kt_semimagic_opts *o);
 /**
  * @brief Set the constraint flags (replacing the previous ones).
  * @param o     The handle.
- * @param flags A combination of ::KT_SM_SEMIMAGIC, ::KT_SM_NESTED,
- *              ::KT_SM_MAGIC and ::KT_SM_CLOSED; 0 asks for plain numbered
+ * @param flags A combination of ::KT_SEMIMAGIC_LINES, ::KT_SEMIMAGIC_NESTED,
+ *              ::KT_SEMIMAGIC_MAGIC and ::KT_SEMIMAGIC_CLOSED; 0 asks for plain numbered
  *              tours (only sensible with a partial grid).
  * @return ::KT_OK; ::KT_EINVAL for unknown bits; ::KT_EUNSUPPORTED for
- *         ::KT_SM_NESTED when n is not divisible by 4.
+ *         ::KT_SEMIMAGIC_NESTED when n is not divisible by 4.
  */
 KT_EXPORT kt_status kt_semimagic_opts_set_flags(kt_semimagic_opts *o, unsigned flags);
 
@@ -162,7 +162,7 @@ KT_EXPORT kt_status kt_semimagic_opts_set_end_cells(kt_semimagic_opts *o, const 
 /**
  * @brief Restrict number 1 to column @p x (replaces any start cell set).
  * @param o The handle.
- * @param x Column 0..n-1, or ::KT_SM_ANY for any cell.
+ * @param x Column 0..n-1, or ::KT_SEMIMAGIC_ANY for any cell.
  * @return ::KT_OK or ::KT_EINVAL.
  */
 KT_EXPORT kt_status kt_semimagic_opts_set_start_column(kt_semimagic_opts *o, uint32_t x);
@@ -170,7 +170,7 @@ KT_EXPORT kt_status kt_semimagic_opts_set_start_column(kt_semimagic_opts *o, uin
 /**
  * @brief Restrict number n^2 to column @p x (replaces any end cell set).
  * @param o The handle.
- * @param x Column 0..n-1, or ::KT_SM_ANY for any cell.
+ * @param x Column 0..n-1, or ::KT_SEMIMAGIC_ANY for any cell.
  * @return ::KT_OK or ::KT_EINVAL.
  */
 KT_EXPORT kt_status kt_semimagic_opts_set_end_column(kt_semimagic_opts *o, uint32_t x);
@@ -205,10 +205,10 @@ KT_EXPORT kt_status kt_semimagic_opts_set_threads(kt_semimagic_opts *o, unsigned
 /**
  * @brief Choose how symmetric solutions are reported.
  * @param o    The handle.
- * @param mode ::KT_SM_CLASSES, ::KT_SM_MEMBERS or ::KT_SM_ALL.
+ * @param mode ::KT_SEMIMAGIC_CLASSES, ::KT_SEMIMAGIC_MEMBERS or ::KT_SEMIMAGIC_ALL.
  * @return ::KT_OK or ::KT_EINVAL.
  */
-KT_EXPORT kt_status kt_semimagic_opts_set_symmetry(kt_semimagic_opts *o, kt_sm_symmetry mode);
+KT_EXPORT kt_status kt_semimagic_opts_set_symmetry(kt_semimagic_opts *o, kt_semimagic_symmetry mode);
 
 /**
  * @brief Install a progress callback.
@@ -226,12 +226,12 @@ KT_EXPORT kt_status kt_semimagic_opts_set_progress(kt_semimagic_opts *o, kt_prog
  * @brief Enumerate the numberings satisfying the constraints of @p o.
  *
  * @param o             The constraints and settings.
- * @param fn            Called for each reported numbering (see ::kt_sm_symmetry); may be NULL.
+ * @param fn            Called for each reported numbering (see ::kt_semimagic_symmetry); may be NULL.
  * @param user          Passed to @p fn.
  * @param[out] classes  If not NULL: symmetry classes reported (also on ::KT_ECANCELED:
  *                      those reported before the stop).
  * @param[out] solutions If not NULL: numberings satisfying the constraints in those
- *                      classes (in ::KT_SM_ALL mode: numberings reported).
+ *                      classes (in ::KT_SEMIMAGIC_ALL mode: numberings reported).
  * @return ::KT_OK when the search is complete; ::KT_ECANCELED when @p fn or
  *         the progress callback asked to stop; ::KT_EINVAL; ::KT_ENOMEM;
  *         ::KT_ETHREAD.
@@ -242,7 +242,7 @@ KT_EXPORT kt_status kt_semimagic_search(const kt_semimagic_opts *o, kt_semimagic
 /**
  * @brief Decide whether any numbering satisfies the constraints (stops at the first).
  *
- * With ::KT_SM_MAGIC this is the magic-tour check: *exists == 0 after
+ * With ::KT_SEMIMAGIC_MAGIC this is the magic-tour check: *exists == 0 after
  * ::KT_OK is a proof (by exhaustion) that none exists under the constraints.
  * @param o            The constraints (threads and progress are used; the symmetry mode is not).
  * @param[out] exists  1 if one was found, 0 if none exists.
@@ -296,8 +296,8 @@ KT_EXPORT uint32_t kt_semimagic_solution_class_size(const kt_semimagic_solution 
 
 /**
  * @brief Member number within the class: 0 for the representative (always
- *        the one reported in ::KT_SM_CLASSES mode), 1.. for the other
- *        images in ::KT_SM_MEMBERS mode; in ::KT_SM_ALL mode the order of report.
+ *        the one reported in ::KT_SEMIMAGIC_CLASSES mode), 1.. for the other
+ *        images in ::KT_SEMIMAGIC_MEMBERS mode; in ::KT_SEMIMAGIC_ALL mode the order of report.
  * @param s The solution.
  * @return The member number.
  */
@@ -305,7 +305,7 @@ KT_EXPORT uint32_t kt_semimagic_solution_member(const kt_semimagic_solution *s);
 
 /**
  * @brief Whether this numbering itself satisfies the constraints (always
- *        1 except for images reported in ::KT_SM_MEMBERS mode).
+ *        1 except for images reported in ::KT_SEMIMAGIC_MEMBERS mode).
  * @param s The solution.
  * @return 1 or 0.
  */
@@ -321,16 +321,16 @@ KT_EXPORT uint32_t kt_semimagic_solution_class_satisfying(const kt_semimagic_sol
 /**
  * @brief The class containing the reversed numbering (k -> n^2+1-k).
  *
- * In ::KT_SM_CLASSES and ::KT_SM_MEMBERS modes a class and the class of
+ * In ::KT_SEMIMAGIC_CLASSES and ::KT_SEMIMAGIC_MEMBERS modes a class and the class of
  * its reversal are reported one right after the other, so the relation is
  * always complete: the result is this class's own index when reversal maps
  * the class onto itself, the index of the partner class when that class
  * has a member satisfying the constraints (it is reported by the same
- * search), and ::KT_SM_NO_CLASS otherwise.  In ::KT_SM_ALL mode it is only
+ * search), and ::KT_SEMIMAGIC_NO_CLASS otherwise.  In ::KT_SEMIMAGIC_ALL mode it is only
  * known once the partner class has been reported before (else
- * ::KT_SM_NO_CLASS).
+ * ::KT_SEMIMAGIC_NO_CLASS).
  * @param s The solution.
- * @return A class index or ::KT_SM_NO_CLASS.
+ * @return A class index or ::KT_SEMIMAGIC_NO_CLASS.
  */
 KT_EXPORT uint64_t kt_semimagic_solution_reverse_class(const kt_semimagic_solution *s);
 

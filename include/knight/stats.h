@@ -27,7 +27,7 @@ extern "C" {
  * @param[out] freq 8 frequencies summing to 1 (all 0 when it has no move).
  * @return ::KT_OK; ::KT_EINVAL.
  */
-KT_EXPORT kt_status kt_tourney_move_distribution(const kt_tourney *t, double freq[8]);
+KT_EXPORT kt_status kt_stats_move_distribution(const kt_tourney *t, double freq[8]);
 
 /**
  * @brief Relative move distribution of one tourney.
@@ -35,20 +35,20 @@ KT_EXPORT kt_status kt_tourney_move_distribution(const kt_tourney *t, double fre
  * @param[out] freq 8 frequencies summing to 1, freq[4] = 0.
  * @return ::KT_OK; ::KT_EINVAL.
  */
-KT_EXPORT kt_status kt_tourney_relative_move_distribution(const kt_tourney *t, double freq[8]);
+KT_EXPORT kt_status kt_stats_relative_move_distribution(const kt_tourney *t, double freq[8]);
 
 /** @brief Opaque accumulator of distributions over many tourneys. */
-typedef struct kt_move_stats kt_move_stats;
+typedef struct kt_stats kt_stats;
 
 /**
  * @brief Make an empty accumulator.
  * @param[out] out Receives it.
  * @return ::KT_OK; ::KT_EINVAL; ::KT_ENOMEM.
  */
-KT_EXPORT kt_status kt_move_stats_new(kt_move_stats **out);
+KT_EXPORT kt_status kt_stats_new(kt_stats **out);
 
 /** @brief Release an accumulator; NULL is harmless. @param s The accumulator. */
-KT_EXPORT void kt_move_stats_free(kt_move_stats *s);
+KT_EXPORT void kt_stats_free(kt_stats *s);
 
 /**
  * @brief Add one tourney's distributions.
@@ -56,10 +56,10 @@ KT_EXPORT void kt_move_stats_free(kt_move_stats *s);
  * @param t The tourney.
  * @return ::KT_OK; ::KT_EINVAL.
  */
-KT_EXPORT kt_status kt_move_stats_add(kt_move_stats *s, const kt_tourney *t);
+KT_EXPORT kt_status kt_stats_add(kt_stats *s, const kt_tourney *t);
 
 /** @brief Number of tourneys added. @param s The accumulator. @return The count. */
-KT_EXPORT uint64_t kt_move_stats_count(const kt_move_stats *s);
+KT_EXPORT uint64_t kt_stats_count(const kt_stats *s);
 
 /**
  * @brief Mean and sample standard deviation of the move distributions.
@@ -68,7 +68,7 @@ KT_EXPORT uint64_t kt_move_stats_count(const kt_move_stats *s);
  * @param[out] stddev Optional: 8 standard deviations (0 with fewer than 2 samples).
  * @return ::KT_OK; ::KT_EINVAL.
  */
-KT_EXPORT kt_status kt_move_stats_moves(const kt_move_stats *s, double mean[8], double stddev[8]);
+KT_EXPORT kt_status kt_stats_moves(const kt_stats *s, double mean[8], double stddev[8]);
 
 /**
  * @brief Mean and sample standard deviation of the relative move distributions.
@@ -77,7 +77,7 @@ KT_EXPORT kt_status kt_move_stats_moves(const kt_move_stats *s, double mean[8], 
  * @param[out] stddev Optional: 8 standard deviations.
  * @return ::KT_OK; ::KT_EINVAL.
  */
-KT_EXPORT kt_status kt_move_stats_relative(const kt_move_stats *s, double mean[8], double stddev[8]);
+KT_EXPORT kt_status kt_stats_relative(const kt_stats *s, double mean[8], double stddev[8]);
 
 #ifdef __cplusplus
 }

@@ -31,31 +31,6 @@ extern "C" {
 /** @brief Opaque tourney or open tour. */
 typedef struct kt_tourney kt_tourney;
 
-/** @brief Which validation rule an input broke (reported with the cell). */
-typedef enum kt_rule {
-    KT_RULE_NONE = 0,          /**< No rule broken. */
-    KT_RULE_NOT_A_CELL = 1,    /**< A value is not a cell of the board, or is a hole. */
-    KT_RULE_NOT_A_MOVE = 2,    /**< Two consecutive cells are not a leaper move apart. */
-    KT_RULE_REPEATED = 3,      /**< A cell is visited (entered) more than once. */
-    KT_RULE_MISSING = 4,       /**< A cell is never visited. */
-    KT_RULE_NOT_CLOSED = 5,    /**< The last cell is not a move away from the first. */
-    KT_RULE_DEGREE = 6,        /**< A cell does not have the two (path end: one) neighbours required. */
-    KT_RULE_NOT_A_PATH = 7,    /**< An open tour is not one single path covering every cell. */
-    KT_RULE_HOLE = 8           /**< A hole is given as visited. */
-} kt_rule;
-
-/**
- * @brief A short English description of @p rule.
- * @param rule Any value.
- * @return A static string, never NULL.
- */
-KT_EXPORT const char *kt_rule_describe(kt_rule rule);
-
-/** @brief What a kt_tourney holds. */
-typedef enum kt_shape {
-    KT_SHAPE_CYCLES = 0,  /**< A cycle cover (a closed tour when its size is 1). */
-    KT_SHAPE_PATH = 1     /**< An open tour. */
-} kt_shape;
 
 /**
  * @brief Build from a successor array.
@@ -245,7 +220,7 @@ KT_EXPORT kt_status kt_tourney_cycle_labels(const kt_tourney *t, uint32_t *label
  * @param[out] cell  Optional: where.
  * @return ::KT_OK if valid; ::KT_EBADTOUR; ::KT_EINVAL; ::KT_ENOMEM.
  */
-KT_EXPORT kt_status kt_validate_successors(const kt_graph *g, const kt_cell *succ, size_t n,
+KT_EXPORT kt_status kt_tourney_validate_successors(const kt_graph *g, const kt_cell *succ, size_t n,
                                            kt_rule *rule, kt_cell *cell);
 
 /**

@@ -37,7 +37,7 @@ extern "C" {
  *         then unspecified); ::KT_ERANGE if @p n is too small; ::KT_EINVAL;
  *         ::KT_ETOOBIG; ::KT_ENOMEM.
  */
-KT_EXPORT kt_status kt_count_walks(const kt_graph *g, uint32_t length, const uint8_t *marked,
+KT_EXPORT kt_status kt_walks_count(const kt_graph *g, uint32_t length, const uint8_t *marked,
                                    uint32_t max_marked, uint64_t *per_start, size_t n,
                                    uint64_t *total);
 

@@ -115,11 +115,11 @@ bool cli_parse_xy(const char *s, uint32_t *x, uint32_t *y)
     return parse_pair(s, ',', x, y);
 }
 
-bool cli_parse_format(const char *s, kt_format *f)
+bool cli_parse_format(const char *s, kt_io_format *f)
 {
-    if (strcmp(s, "numbers") == 0) *f = KT_FORMAT_NUMBERS;
-    else if (strcmp(s, "moves") == 0) *f = KT_FORMAT_MOVES;
-    else if (strcmp(s, "svg") == 0) *f = KT_FORMAT_SVG;
+    if (strcmp(s, "numbers") == 0) *f = KT_IO_NUMBERS;
+    else if (strcmp(s, "moves") == 0) *f = KT_IO_MOVES;
+    else if (strcmp(s, "svg") == 0) *f = KT_IO_SVG;
     else return false;
     return true;
 }
@@ -133,7 +133,7 @@ kt_tourney *cli_load_tourney(const char *path, unsigned flags)
     size_t line = 0, col = 0;
     kt_rule rule = KT_RULE_NONE;
     kt_cell cell = KT_CELL_NONE;
-    kt_status st = kt_tourney_parse(&t, NULL, text, len, KT_FORMAT_AUTO, flags, NULL, &line, &col,
+    kt_status st = kt_io_parse(&t, NULL, text, len, KT_IO_AUTO, flags, NULL, &line, &col,
                                     &rule, &cell);
     free(text);
     if (st == KT_EPARSE) {
@@ -149,11 +149,11 @@ kt_tourney *cli_load_tourney(const char *path, unsigned flags)
     return t;
 }
 
-int cli_save_tourney(const kt_tourney *t, kt_format f, unsigned flags, const char *path)
+int cli_save_tourney(const kt_tourney *t, kt_io_format f, unsigned flags, const char *path)
 {
     FILE *out = cli_open_out(path);
     if (out == NULL) return 1;
-    kt_status st = kt_tourney_write(t, f, flags, KT_CELL_NONE, cli_write_file, out);
+    kt_status st = kt_io_write(t, f, flags, KT_CELL_NONE, cli_write_file, out);
     int rc = cli_close_out(out, path ? path : "-");
     if (st != KT_OK) return cli_fail_status("write", st);
     return rc;

@@ -35,13 +35,13 @@ int cli_write_file(void *user, const char *data, size_t len);
 bool cli_parse_size(const char *s, uint32_t *w, uint32_t *h);
 bool cli_parse_xy(const char *s, uint32_t *x, uint32_t *y);
 bool cli_parse_u64(const char *s, uint64_t *v);
-/* Format name -> kt_format (numbers, moves, svg). */
-bool cli_parse_format(const char *s, kt_format *f);
+/* Format name -> kt_io_format (numbers, moves, svg). */
+bool cli_parse_format(const char *s, kt_io_format *f);
 
 /* Load a tour or tourney file, printing a precise diagnostic on failure. */
 kt_tourney *cli_load_tourney(const char *path, unsigned flags);
 /* Write a tourney to path (NULL or "-" = stdout). Returns exit status. */
-int cli_save_tourney(const kt_tourney *t, kt_format f, unsigned flags, const char *path);
+int cli_save_tourney(const kt_tourney *t, kt_io_format f, unsigned flags, const char *path);
 
 /* Whether --name matches argv[*i]; when it takes a value, stores it and advances *i. */
 bool cli_opt(int argc, char **argv, int *i, const char *name, const char **value);

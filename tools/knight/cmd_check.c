@@ -12,7 +12,7 @@ int cmd_check(int argc, char **argv)
         else return cli_fail("check: unexpected argument '%s'", argv[i]);
     }
     if (path == NULL) return cli_fail("check: FILE required");
-    kt_tourney *t = cli_load_tourney(path, open ? KT_READ_OPEN : 0);
+    kt_tourney *t = cli_load_tourney(path, open ? KT_IO_READ_OPEN : 0);
     if (t == NULL) return 1;
     const kt_graph *g = kt_tourney_graph(t);
     unsigned w = kt_graph_width(g), h = kt_graph_height(g);

@@ -106,14 +106,14 @@ int cmd_count(int argc, char **argv)
         }
         cli_progress_done();
         if (hs != KT_OK) return cli_fail_status("count", hs);
-        kt_count_value hv = {lo, hi};
+        kt_u128 hv = {lo, hi};
         if (opt.flags & KT_COUNT_DIRECTED) {
             if (hi >> 63) return cli_fail_status("count", KT_EOVERFLOW);
             hv.hi = hi << 1 | lo >> 63;
             hv.lo = lo << 1;
         }
         char hb[48];
-        kt_count_value_string(hv, hb, sizeof hb);
+        kt_u128_to_string(&hv, hb, sizeof hb);
         printf("%s\n", hb);
         return 0;
     }
@@ -122,14 +122,14 @@ int cmd_count(int argc, char **argv)
     kt_status st = kt_graph_new(&g, w, h);
     if (st != KT_OK) return cli_fail_status("board", st);
     opt.progress = cli_progress;
-    kt_count_value n;
+    kt_u128 n;
     kt_count_stats stats;
     st = kt_count_tours(g, &opt, &n, &stats);
     cli_progress_done();
     kt_graph_free(g);
     if (st != KT_OK) return cli_fail_status("count", st);
     char buf[48];
-    kt_count_value_string(n, buf, sizeof buf);
+    kt_u128_to_string(&n, buf, sizeof buf);
     if (verbose)
         fprintf(stderr, "frontier %u cells, peak %llu states, %llu bytes of layers\n", stats.frontier,
                 (unsigned long long)stats.peak_states, (unsigned long long)stats.peak_bytes);

@@ -6,7 +6,7 @@
 
 typedef struct rails_args {
     const char *in, *out;
-    kt_format fmt;
+    kt_io_format fmt;
     bool fmt_given;
     uint64_t seed;
     uint64_t rounds;
@@ -19,7 +19,7 @@ static int parse(int argc, char **argv, rails_args *a, bool rounds_ok, bool list
 {
     const char *v;
     memset(a, 0, sizeof *a);
-    a->fmt = KT_FORMAT_MOVES;
+    a->fmt = KT_IO_MOVES;
     a->list = list_ok;
     for (int i = 1; i < argc; i++) {
         if (cli_opt(argc, argv, &i, "--seed", &v)) {
@@ -51,8 +51,8 @@ static int parse(int argc, char **argv, rails_args *a, bool rounds_ok, bool list
 /* Write the result: a closed tour in numbers format unless told otherwise. */
 static int save(const kt_tourney *t, rails_args *a)
 {
-    kt_format f = a->fmt;
-    if (!a->fmt_given && kt_tourney_is_closed_tour(t)) f = KT_FORMAT_NUMBERS;
+    kt_io_format f = a->fmt;
+    if (!a->fmt_given && kt_tourney_is_closed_tour(t)) f = KT_IO_NUMBERS;
     return cli_save_tourney(t, f, 0, a->out);
 }
 
@@ -67,16 +67,16 @@ static int run(int argc, char **argv, int op)
     size_t before = kt_tourney_size(t);
     kt_status st;
     if (op == 0) {
-        st = kt_join(t, a.seed);
+        st = kt_rails_join(t, a.seed);
     } else if (!a.sequential) {
-        st = op == 1 ? kt_shatter(t, a.seed) : kt_obfuscate(t, (unsigned)a.rounds, a.seed);
+        st = op == 1 ? kt_rails_shatter(t, a.seed) : kt_rails_obfuscate(t, (unsigned)a.rounds, a.seed);
     } else {
         /* the paper's way: its shatter (rounds times to obfuscate), then join */
-        uint64_t rounds = op == 1 ? 1 : a.rounds ? a.rounds : KT_OBFUSCATE_DEFAULT_ROUNDS;
+        uint64_t rounds = op == 1 ? 1 : a.rounds ? a.rounds : KT_RAILS_OBFUSCATE_ROUNDS;
         st = KT_OK;
         for (uint64_t r = 0; r < rounds && st == KT_OK; r++)
-            st = kt_shatter_sequential(t, a.seed * 1000003u + r);
-        if (st == KT_OK && op == 2) st = kt_join(t, a.seed);
+            st = kt_rails_shatter_sequential(t, a.seed * 1000003u + r);
+        if (st == KT_OK && op == 2) st = kt_rails_join(t, a.seed);
     }
     if (st == KT_ENOTOUR) {
         kt_tourney_free(t);

@@ -94,7 +94,7 @@ static int print_solution(void *user, const kt_semimagic_solution *s)
         printf(", member %u%s", kt_semimagic_solution_member(s),
                kt_semimagic_solution_satisfies(s) ? "" : " (fails the constraints)");
     if (rev == kt_semimagic_solution_class(s)) printf("; reversal: same class\n");
-    else if (rev != KT_SM_NO_CLASS) printf("; reversal: class %llu\n", (unsigned long long)rev);
+    else if (rev != KT_SEMIMAGIC_NO_CLASS) printf("; reversal: class %llu\n", (unsigned long long)rev);
     else printf("; reversal: %s\n", kt_semimagic_solution_reverse_satisfies(s) ? "not yet reported" : "fails the constraints");
     for (uint32_t y = 0; y < n; y++) {
         for (uint32_t x = 0; x < n; x++) printf("%s%2u", x ? " " : "", num[y * n + x]);
@@ -108,26 +108,26 @@ static int print_solution(void *user, const kt_semimagic_solution *s)
 
 int cmd_semimagic(int argc, char **argv)
 {
-    unsigned flags = KT_SM_SEMIMAGIC;
+    unsigned flags = KT_SEMIMAGIC_LINES;
     bool any_start = false, first = false;
     uint64_t threads = 1, size = 8;
     const char *gridpath = NULL, *v;
-    kt_sm_symmetry sym = KT_SM_CLASSES;
+    kt_semimagic_symmetry sym = KT_SEMIMAGIC_CLASSES;
     for (int i = 1; i < argc; i++) {
         if (cli_opt(argc, argv, &i, "--nested", NULL)) {
-            flags |= KT_SM_NESTED;
+            flags |= KT_SEMIMAGIC_NESTED;
         } else if (cli_opt(argc, argv, &i, "--magic", NULL)) {
-            flags |= KT_SM_MAGIC;
+            flags |= KT_SEMIMAGIC_MAGIC;
         } else if (cli_opt(argc, argv, &i, "--closed", NULL)) {
-            flags |= KT_SM_CLOSED;
+            flags |= KT_SEMIMAGIC_CLOSED;
         } else if (cli_opt(argc, argv, &i, "--any-start", NULL)) {
             any_start = true;
         } else if (cli_opt(argc, argv, &i, "--first", NULL)) {
             first = true;
         } else if (cli_opt(argc, argv, &i, "--members", NULL)) {
-            sym = KT_SM_MEMBERS;
+            sym = KT_SEMIMAGIC_MEMBERS;
         } else if (cli_opt(argc, argv, &i, "--all", NULL)) {
-            sym = KT_SM_ALL;
+            sym = KT_SEMIMAGIC_ALL;
         } else if (cli_opt(argc, argv, &i, "--threads", &v)) {
             if (v == NULL || !cli_parse_u64(v, &threads) || threads < 1 || threads > 256)
                 return cli_fail("--threads wants a number from 1 to 256");

@@ -13,32 +13,32 @@ static void row(const char *name, const double v[8], bool skip4)
 int cmd_stats(int argc, char **argv)
 {
     if (argc < 2) return cli_fail("stats: FILE... required");
-    kt_move_stats *s = NULL;
-    kt_status st = kt_move_stats_new(&s);
+    kt_stats *s = NULL;
+    kt_status st = kt_stats_new(&s);
     if (st != KT_OK) return cli_fail_status("stats", st);
     for (int i = 1; i < argc; i++) {
         kt_tourney *t = cli_load_tourney(argv[i], 0);
         if (t == NULL) {
-            kt_move_stats_free(s);
+            kt_stats_free(s);
             return 1;
         }
-        st = kt_move_stats_add(s, t);
+        st = kt_stats_add(s, t);
         kt_tourney_free(t);
         if (st != KT_OK) {
-            kt_move_stats_free(s);
+            kt_stats_free(s);
             return cli_fail_status(argv[i], st);
         }
     }
     double mean[8], sd[8];
-    printf("tours: %llu\n", (unsigned long long)kt_move_stats_count(s));
+    printf("tours: %llu\n", (unsigned long long)kt_stats_count(s));
     printf("%-10s      0      1      2      3      4      5      6      7\n", "move");
-    kt_move_stats_moves(s, mean, sd);
+    kt_stats_moves(s, mean, sd);
     row("mean", mean, false);
-    if (kt_move_stats_count(s) > 1) row("stddev", sd, false);
+    if (kt_stats_count(s) > 1) row("stddev", sd, false);
     printf("%-10s      0      1      2      3      5      6      7\n", "relative");
-    kt_move_stats_relative(s, mean, sd);
+    kt_stats_relative(s, mean, sd);
     row("mean", mean, true);
-    if (kt_move_stats_count(s) > 1) row("stddev", sd, true);
-    kt_move_stats_free(s);
+    if (kt_stats_count(s) > 1) row("stddev", sd, true);
+    kt_stats_free(s);
     return 0;
 }

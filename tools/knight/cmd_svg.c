@@ -11,9 +11,9 @@ int cmd_svg(int argc, char **argv)
             if (v == NULL) return cli_fail("-o wants a file name");
             outpath = v;
         } else if (cli_opt(argc, argv, &i, "--numbers", NULL)) {
-            flags |= KT_WRITE_SVG_NUMBERS;
+            flags |= KT_IO_WRITE_SVG_NUMBERS;
         } else if (cli_opt(argc, argv, &i, "--no-board", NULL)) {
-            flags |= KT_WRITE_SVG_NO_BOARD;
+            flags |= KT_IO_WRITE_SVG_NO_BOARD;
         } else if (path == NULL) {
             path = argv[i];
         } else {
@@ -23,11 +23,11 @@ int cmd_svg(int argc, char **argv)
     if (path == NULL) return cli_fail("svg: FILE required");
     kt_tourney *t = cli_load_tourney(path, 0);
     if (t == NULL) return 1;
-    if ((flags & KT_WRITE_SVG_NUMBERS) && kt_tourney_size(t) != 1) {
+    if ((flags & KT_IO_WRITE_SVG_NUMBERS) && kt_tourney_size(t) != 1) {
         kt_tourney_free(t);
         return cli_fail("svg: --numbers needs a tour, not a tourney");
     }
-    int rc = cli_save_tourney(t, KT_FORMAT_SVG, flags, outpath);
+    int rc = cli_save_tourney(t, KT_IO_SVG, flags, outpath);
     kt_tourney_free(t);
     return rc;
 }

@@ -4,11 +4,11 @@
 
 #include <string.h>
 
-static bool parse_tie(const char *s, kt_tiebreak *tie)
+static bool parse_tie(const char *s, kt_generate_tiebreak *tie)
 {
-    for (unsigned k = 0; k < KT_TIE_COUNT; k++)
-        if (s != NULL && strcmp(s, kt_tiebreak_name((kt_tiebreak)k)) == 0) {
-            *tie = (kt_tiebreak)k;
+    for (unsigned k = 0; k < KT_GENERATE_TIE_COUNT; k++)
+        if (s != NULL && strcmp(s, kt_generate_tiebreak_name((kt_generate_tiebreak)k)) == 0) {
+            *tie = (kt_generate_tiebreak)k;
             return true;
         }
     return false;
@@ -19,9 +19,9 @@ int cmd_tour(int argc, char **argv)
     uint32_t w = 0, h = 0, sx, sy, ex, ey;
     bool open = false, have_start = false, have_end = false, tourney = false, have_method = false;
     bool have_format = false, obfuscate = false;
-    kt_format fmt = KT_FORMAT_NUMBERS;
-    kt_gen_method method = KT_METHOD_BLOCKS;
-    kt_tiebreak tie = KT_TIE_ROTH;
+    kt_io_format fmt = KT_IO_NUMBERS;
+    kt_generate_method method = KT_GENERATE_BLOCKS;
+    kt_generate_tiebreak tie = KT_GENERATE_TIE_ROTH;
     const char *outpath = NULL, *v;
     uint64_t seed = 0;
     for (int i = 1; i < argc; i++) {
@@ -37,7 +37,7 @@ int cmd_tour(int argc, char **argv)
         } else if (cli_opt(argc, argv, &i, "--seed", &v)) {
             if (!cli_parse_u64(v, &seed)) return cli_fail("--seed wants a number");
         } else if (cli_opt(argc, argv, &i, "--method", &v)) {
-            if (v == NULL || kt_gen_method_parse(v, &method) != KT_OK)
+            if (v == NULL || kt_generate_method_parse(v, &method) != KT_OK)
                 return cli_fail("--method wants blocks, warnsdorff, neural, divide, braid or four-cover");
             have_method = true;
         } else if (cli_opt(argc, argv, &i, "--tie", &v)) {
@@ -71,25 +71,25 @@ int cmd_tour(int argc, char **argv)
     }
     kt_tourney *t = NULL;
     const char *what = open ? "open tour" : "closed tour";
-    if (have_method && method == KT_METHOD_WARNSDORFF && !tourney) {
+    if (have_method && method == KT_GENERATE_WARNSDORFF && !tourney) {
         if (have_end) {
             kt_graph_free(g);
             return cli_fail("tour: --method warnsdorff takes --start only");
         }
-        st = kt_warnsdorff_tour(&t, g, open ? KT_SHAPE_PATH : KT_SHAPE_CYCLES, start, tie, seed, 0);
-    } else if (have_method && method == KT_METHOD_DIVIDE && !tourney && !open) {
-        st = kt_divide_tour(&t, g, seed); /* structured base tours, joined */
-    } else if (have_method && (tourney || method != KT_METHOD_BLOCKS)) {
+        st = kt_generate_warnsdorff_tour(&t, g, open ? KT_SHAPE_PATH : KT_SHAPE_CYCLES, start, tie, seed, 0);
+    } else if (have_method && method == KT_GENERATE_DIVIDE && !tourney && !open) {
+        st = kt_generate_divide_tour(&t, g, seed); /* structured base tours, joined */
+    } else if (have_method && (tourney || method != KT_GENERATE_BLOCKS)) {
         if (open) {
             kt_graph_free(g);
-            return cli_fail("tour: --method %s makes tourneys, not open tours", kt_gen_method_name(method));
+            return cli_fail("tour: --method %s makes tourneys, not open tours", kt_generate_method_name(method));
         }
         st = kt_generate_tourney(&t, g, method, seed, 0);
         if (tourney) {
             what = "tourney";
         } else if (st == KT_OK) {
             /* A tourney becomes a closed tour by joining its cycles. */
-            st = kt_join(t, seed);
+            st = kt_rails_join(t, seed);
             if (st != KT_OK) {
                 kt_tourney_free(t);
                 t = NULL;
@@ -97,7 +97,7 @@ int cmd_tour(int argc, char **argv)
         }
     } else if (tourney) {
         what = "tourney";
-        st = kt_generate_tourney(&t, g, KT_METHOD_BLOCKS, seed, 0);
+        st = kt_generate_tourney(&t, g, KT_GENERATE_BLOCKS, seed, 0);
     } else if (open) {
         st = kt_generate_open_tour(&t, g, start, end, seed);
     } else {
@@ -107,14 +107,14 @@ int cmd_tour(int argc, char **argv)
     if (st == KT_ENOTOUR)
         return cli_fail("no %s exists on %ux%u%s", what, w, h, (have_start || have_end) ? " with these ends" : "");
     if (st == KT_EUNSUPPORTED)
-        return cli_fail("method %s does not apply to %ux%u", kt_gen_method_name(method), w, h);
+        return cli_fail("method %s does not apply to %ux%u", kt_generate_method_name(method), w, h);
     if (st != KT_OK) return cli_fail_status("tour", st);
-    if (obfuscate && (st = kt_obfuscate(t, 0, seed)) != KT_OK) {
+    if (obfuscate && (st = kt_rails_obfuscate(t, 0, seed)) != KT_OK) {
         kt_tourney_free(t);
         return cli_fail_status("obfuscate", st);
     }
     /* visit numbers need a single tour: tourneys default to the moves format */
-    if (!have_format && kt_tourney_size(t) > 1) fmt = KT_FORMAT_MOVES;
+    if (!have_format && kt_tourney_size(t) > 1) fmt = KT_IO_MOVES;
     int rc = cli_save_tourney(t, fmt, 0, outpath);
     kt_tourney_free(t);
     return rc;

@@ -66,7 +66,7 @@ int cmd_walks(int argc, char **argv)
         if (text[i] != '\n' && text[i] != '\r') label[k++] = text[i];
     for (size_t c = 0; c < n; c++) marked[c] = kt_graph_is_cell(g, (kt_cell)c) && strchr(marked_keys, label[c]) != NULL;
     uint64_t total = 0;
-    st = kt_count_walks(g, (uint32_t)length, marked, (uint32_t)maxm, per, n, &total);
+    st = kt_walks_count(g, (uint32_t)length, marked, (uint32_t)maxm, per, n, &total);
     if (st != KT_OK) {
         rc = cli_fail_status("walks", st);
         goto out;

@@ -49,7 +49,7 @@ pub mod ffi {
         pub layer_user: *mut c_void,
     }
 
-    /// `kt_count_value`: value = hi * 2^64 + lo.
+    /// `kt_u128`: value = hi * 2^64 + lo.
     #[repr(C)]
     #[derive(Debug, Clone, Copy, Default)]
     pub struct KtCountValue {
@@ -66,8 +66,8 @@ pub mod ffi {
         pub fn kt_strerror(status: c_int) -> *const c_char;
         pub fn kt_status_name(status: c_int) -> *const c_char;
         pub fn kt_version_string() -> *const c_char;
-        pub fn kt_board_has_closed_tour(w: u32, h: u32) -> c_int;
-        pub fn kt_board_has_open_tour(w: u32, h: u32) -> c_int;
+        pub fn kt_graph_board_has_closed_tour(w: u32, h: u32) -> c_int;
+        pub fn kt_graph_board_has_open_tour(w: u32, h: u32) -> c_int;
         pub fn kt_graph_new_custom(out: *mut *mut KtGraph, w: u32, h: u32, a: u32, b: u32,
                                    mask: *const u8, alloc: *const c_void) -> c_int;
         pub fn kt_graph_free(g: *mut KtGraph);
@@ -77,7 +77,7 @@ pub mod ffi {
         pub fn kt_graph_edge_count(g: *const KtGraph) -> u64;
         pub fn kt_graph_neighbor(g: *const KtGraph, cell: u32, mv: c_int) -> u32;
         pub fn kt_graph_move(g: *const KtGraph, from: u32, to: u32) -> c_int;
-        pub fn kt_count_walks(g: *const KtGraph, length: u32, marked: *const u8, max: u32,
+        pub fn kt_walks_count(g: *const KtGraph, length: u32, marked: *const u8, max: u32,
                               per_start: *mut u64, n: usize, total: *mut u64) -> c_int;
         pub fn kt_exhaustive_tour(out: *mut *mut KtTourney, g: *const KtGraph, shape: c_int,
                                   start: u32, end: u32, max_nodes: u64,
@@ -93,27 +93,27 @@ pub mod ffi {
         pub fn kt_tourney_graph(t: *const KtTourney) -> *const KtGraph;
         pub fn kt_tourney_order(t: *const KtTourney, start: u32, dir: c_int, out: *mut u32,
                                 cap: usize, len: *mut usize) -> c_int;
-        pub fn kt_tourney_write_buffer(t: *const KtTourney, format: c_int, flags: c_uint,
+        pub fn kt_io_write_buffer(t: *const KtTourney, format: c_int, flags: c_uint,
                                        start: u32, buf: *mut c_char, cap: usize,
                                        len: *mut usize) -> c_int;
-        pub fn kt_tourney_parse(out: *mut *mut KtTourney, g: *const KtGraph, text: *const c_char,
+        pub fn kt_io_parse(out: *mut *mut KtTourney, g: *const KtGraph, text: *const c_char,
                                 len: usize, format: c_int, flags: c_uint, alloc: *const c_void,
                                 line: *mut usize, column: *mut usize, rule: *mut c_int,
                                 cell: *mut u32) -> c_int;
         pub fn kt_generate_closed_tour(out: *mut *mut KtTourney, g: *const KtGraph,
                                        seed: u64) -> c_int;
-        pub fn kt_divide_tour(out: *mut *mut KtTourney, g: *const KtGraph, seed: u64) -> c_int;
+        pub fn kt_generate_divide_tour(out: *mut *mut KtTourney, g: *const KtGraph, seed: u64) -> c_int;
         pub fn kt_generate_open_tour(out: *mut *mut KtTourney, g: *const KtGraph, start: u32,
                                      end: u32, seed: u64) -> c_int;
-        pub fn kt_warnsdorff_tour(out: *mut *mut KtTourney, g: *const KtGraph, shape: c_int,
+        pub fn kt_generate_warnsdorff_tour(out: *mut *mut KtTourney, g: *const KtGraph, shape: c_int,
                                   start: u32, tie: c_int, seed: u64, attempts: u32) -> c_int;
         pub fn kt_generate_tourney(out: *mut *mut KtTourney, g: *const KtGraph, method: c_int,
                                    seed: u64, budget: u64) -> c_int;
-        pub fn kt_join(t: *mut KtTourney, seed: u64) -> c_int;
-        pub fn kt_shatter(t: *mut KtTourney, seed: u64) -> c_int;
-        pub fn kt_shatter_sequential(t: *mut KtTourney, seed: u64) -> c_int;
-        pub fn kt_obfuscate(t: *mut KtTourney, rounds: c_uint, seed: u64) -> c_int;
-        pub fn kt_tourney_count_rails(t: *const KtTourney, count: *mut u64) -> c_int;
+        pub fn kt_rails_join(t: *mut KtTourney, seed: u64) -> c_int;
+        pub fn kt_rails_shatter(t: *mut KtTourney, seed: u64) -> c_int;
+        pub fn kt_rails_shatter_sequential(t: *mut KtTourney, seed: u64) -> c_int;
+        pub fn kt_rails_obfuscate(t: *mut KtTourney, rounds: c_uint, seed: u64) -> c_int;
+        pub fn kt_rails_count_tourney(t: *const KtTourney, count: *mut u64) -> c_int;
         pub fn kt_count_options_init(opt: *mut KtCountOptions);
         pub fn kt_count_tours(g: *const KtGraph, opt: *const KtCountOptions,
                               out: *mut KtCountValue, stats: *mut c_void) -> c_int;
@@ -174,7 +174,7 @@ pub enum Format {
     Svg = 3,
 }
 
-/// How Warnsdorff's rule breaks ties between equally accessible cells (`kt_tiebreak`).
+/// How Warnsdorff's rule breaks ties between equally accessible cells (`kt_generate_tiebreak`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TieBreak {
     /// The lowest move number (the plain, deterministic rule; fails on large boards).
@@ -187,7 +187,7 @@ pub enum TieBreak {
     Roth = 3,
 }
 
-/// The tourney generators of [`Graph::tourney`] (`kt_gen_method`, pinned values).
+/// The tourney generators of [`Graph::tourney`] (`kt_generate_method`, pinned values).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum GenMethod {
     /// Random block tiling, blocks not merged: one cycle per block.
@@ -279,12 +279,12 @@ pub fn version() -> String {
 
 /// Schwenk's theorem: whether a full board has a closed knight's tour.
 pub fn has_closed_tour(width: u32, height: u32) -> bool {
-    unsafe { ffi::kt_board_has_closed_tour(width, height) != 0 }
+    unsafe { ffi::kt_graph_board_has_closed_tour(width, height) != 0 }
 }
 
 /// Whether a full board has an open knight's tour.
 pub fn has_open_tour(width: u32, height: u32) -> bool {
-    unsafe { ffi::kt_board_has_open_tour(width, height) != 0 }
+    unsafe { ffi::kt_graph_board_has_open_tour(width, height) != 0 }
 }
 
 /// The leaper graph of a board.  Immutable, so it may be shared between threads.
@@ -347,7 +347,7 @@ impl Graph {
         let mut per = vec![0u64; n];
         let mut total = 0u64;
         check(unsafe {
-            ffi::kt_count_walks(self.raw, length, m.as_ptr(), max_marked, per.as_mut_ptr(), n,
+            ffi::kt_walks_count(self.raw, length, m.as_ptr(), max_marked, per.as_mut_ptr(), n,
                                 &mut total)
         })?;
         Ok((per, total))
@@ -390,19 +390,19 @@ impl Graph {
         })
     }
 
-    /// A tour by Warnsdorff's rule with tie-break `tie` (`kt_warnsdorff_tour`), closed
+    /// A tour by Warnsdorff's rule with tie-break `tie` (`kt_generate_warnsdorff_tour`), closed
     /// or open, from `start` (a corner when `None`); `attempts` 0 is the default.
     pub fn warnsdorff_tour(&self, closed: bool, start: Option<u32>, tie: TieBreak, seed: u64,
                            attempts: u32) -> Result<Tourney, Error> {
         new_tourney(|out| unsafe {
-            ffi::kt_warnsdorff_tour(out, self.raw, (!closed) as c_int,
+            ffi::kt_generate_warnsdorff_tour(out, self.raw, (!closed) as c_int,
                                     start.unwrap_or(CELL_NONE), tie as c_int, seed, attempts)
         })
     }
 
-    /// A closed tour by Parberry-style divide-and-conquer (`kt_divide_tour`).
+    /// A closed tour by Parberry-style divide-and-conquer (`kt_generate_divide_tour`).
     pub fn divide_tour(&self, seed: u64) -> Result<Tourney, Error> {
-        new_tourney(|out| unsafe { ffi::kt_divide_tour(out, self.raw, seed) })
+        new_tourney(|out| unsafe { ffi::kt_generate_divide_tour(out, self.raw, seed) })
     }
 
     /// A tourney (cycle cover) made by `method` (`kt_generate_tourney`); `budget` 0 is
@@ -439,7 +439,7 @@ impl Tourney {
         let mut raw = ptr::null_mut();
         let (mut line, mut col) = (0usize, 0usize);
         let st = unsafe {
-            ffi::kt_tourney_parse(&mut raw, ptr::null(), text.as_ptr() as *const c_char,
+            ffi::kt_io_parse(&mut raw, ptr::null(), text.as_ptr() as *const c_char,
                                   text.len(), format as c_int, 0, ptr::null(), &mut line,
                                   &mut col, ptr::null_mut(), ptr::null_mut())
         };
@@ -472,43 +472,43 @@ impl Tourney {
     pub fn to_text(&self, format: Format) -> Result<String, Error> {
         let mut need = 0usize;
         let st = unsafe {
-            ffi::kt_tourney_write_buffer(self.raw, format as c_int, 0, CELL_NONE, ptr::null_mut(),
+            ffi::kt_io_write_buffer(self.raw, format as c_int, 0, CELL_NONE, ptr::null_mut(),
                                          0, &mut need)
         };
         if st != ERANGE { check(st)?; }
         let mut buf = vec![0u8; need + 1];
         check(unsafe {
-            ffi::kt_tourney_write_buffer(self.raw, format as c_int, 0, CELL_NONE,
+            ffi::kt_io_write_buffer(self.raw, format as c_int, 0, CELL_NONE,
                                          buf.as_mut_ptr() as *mut c_char, need + 1, &mut need)
         })?;
         buf.truncate(need);
         Ok(String::from_utf8_lossy(&buf).into_owned())
     }
-    /// Join the cycles into one closed tour by rail switches (`kt_join`); unchanged on error.
+    /// Join the cycles into one closed tour by rail switches (`kt_rails_join`); unchanged on error.
     pub fn join(&mut self, seed: u64) -> Result<(), Error> {
-        check(unsafe { ffi::kt_join(self.raw, seed) })
+        check(unsafe { ffi::kt_rails_join(self.raw, seed) })
     }
 
-    /// Switch a random set of disjoint rails (`kt_shatter`).
+    /// Switch a random set of disjoint rails (`kt_rails_shatter`).
     pub fn shatter(&mut self, seed: u64) -> Result<(), Error> {
-        check(unsafe { ffi::kt_shatter(self.raw, seed) })
+        check(unsafe { ffi::kt_rails_shatter(self.raw, seed) })
     }
 
     /// Shatter as Parberry's code does: every rail still a rail, in a random
-    /// order (`kt_shatter_sequential`).
+    /// order (`kt_rails_shatter_sequential`).
     pub fn shatter_sequential(&mut self, seed: u64) -> Result<(), Error> {
-        check(unsafe { ffi::kt_shatter_sequential(self.raw, seed) })
+        check(unsafe { ffi::kt_rails_shatter_sequential(self.raw, seed) })
     }
 
-    /// Shatter `rounds` times (0: the default 16), then join (`kt_obfuscate`).
+    /// Shatter `rounds` times (0: the default 16), then join (`kt_rails_obfuscate`).
     pub fn obfuscate(&mut self, rounds: u32, seed: u64) -> Result<(), Error> {
-        check(unsafe { ffi::kt_obfuscate(self.raw, rounds as c_uint, seed) })
+        check(unsafe { ffi::kt_rails_obfuscate(self.raw, rounds as c_uint, seed) })
     }
 
-    /// Number of rails (`kt_tourney_count_rails`).
+    /// Number of rails (`kt_rails_count_tourney`).
     pub fn count_rails(&self) -> Result<u64, Error> {
         let mut n = 0u64;
-        check(unsafe { ffi::kt_tourney_count_rails(self.raw, &mut n) })?;
+        check(unsafe { ffi::kt_rails_count_tourney(self.raw, &mut n) })?;
         Ok(n)
     }
 }

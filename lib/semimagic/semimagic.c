@@ -51,7 +51,7 @@ struct kt_semimagic_opts {
     uint64_t startm, endm; /* public-index bitmasks; 0 = any */
     uint8_t given[64];     /* public index; 0 = free */
     unsigned threads;
-    kt_sm_symmetry sym;
+    kt_semimagic_symmetry sym;
     kt_progress_fn prog;
     void *puser;
 };
@@ -66,17 +66,6 @@ struct kt_semimagic_solution {
     int revsat;
 };
 
-static void *sm_default_alloc(void *opaque, size_t size)
-{
-    (void)opaque;
-    return malloc(size ? size : 1);
-}
-
-static void sm_default_free(void *opaque, void *p)
-{
-    (void)opaque;
-    free(p);
-}
 
 kt_status kt_semimagic_opts_new(kt_semimagic_opts **out, uint32_t n, const kt_allocator *alloc)
 {
@@ -84,15 +73,15 @@ kt_status kt_semimagic_opts_new(kt_semimagic_opts **out, uint32_t n, const kt_al
     *out = NULL;
     if (alloc != NULL && (alloc->alloc == NULL || alloc->free == NULL)) return KT_EINVAL;
     if (n < 3 || n > SM_MAXN) return KT_EUNSUPPORTED;
-    kt_allocator al = alloc ? *alloc : (kt_allocator){sm_default_alloc, sm_default_free, NULL};
+    kt_allocator al = *kti_allocator_or_default(alloc);
     kt_semimagic_opts *o = kti_alloc(&al, sizeof *o);
     if (o == NULL) return KT_ENOMEM;
     memset(o, 0, sizeof *o);
     o->al = al;
     o->n = n;
-    o->flags = KT_SM_SEMIMAGIC;
+    o->flags = KT_SEMIMAGIC_LINES;
     o->threads = 1;
-    o->sym = KT_SM_CLASSES;
+    o->sym = KT_SEMIMAGIC_CLASSES;
     *out = o;
     return KT_OK;
 }
@@ -112,10 +101,10 @@ uint32_t kt_semimagic_opts_size(const kt_semimagic_opts *o)
 kt_status kt_semimagic_opts_set_flags(kt_semimagic_opts *o, unsigned flags)
 {
     if (o == NULL) return KT_EINVAL;
-    if (flags & ~(unsigned)(KT_SM_SEMIMAGIC | KT_SM_NESTED | KT_SM_MAGIC | KT_SM_CLOSED))
+    if (flags & ~(unsigned)(KT_SEMIMAGIC_LINES | KT_SEMIMAGIC_NESTED | KT_SEMIMAGIC_MAGIC | KT_SEMIMAGIC_CLOSED))
         return KT_EINVAL;
-    if ((flags & KT_SM_NESTED) && o->n % 4 != 0) return KT_EUNSUPPORTED;
-    if (flags & (KT_SM_NESTED | KT_SM_MAGIC)) flags |= KT_SM_SEMIMAGIC;
+    if ((flags & KT_SEMIMAGIC_NESTED) && o->n % 4 != 0) return KT_EUNSUPPORTED;
+    if (flags & (KT_SEMIMAGIC_NESTED | KT_SEMIMAGIC_MAGIC)) flags |= KT_SEMIMAGIC_LINES;
     o->flags = flags;
     return KT_OK;
 }
@@ -158,7 +147,7 @@ kt_status kt_semimagic_opts_set_end_cells(kt_semimagic_opts *o, const kt_cell *c
 static kt_status sm_column_mask(const kt_semimagic_opts *o, uint32_t x, uint64_t *out)
 {
     if (o == NULL) return KT_EINVAL;
-    if (x == KT_SM_ANY) {
+    if (x == KT_SEMIMAGIC_ANY) {
         *out = 0;
         return KT_OK;
     }
@@ -223,10 +212,10 @@ kt_status kt_semimagic_opts_set_threads(kt_semimagic_opts *o, unsigned threads)
     return KT_OK;
 }
 
-kt_status kt_semimagic_opts_set_symmetry(kt_semimagic_opts *o, kt_sm_symmetry mode)
+kt_status kt_semimagic_opts_set_symmetry(kt_semimagic_opts *o, kt_semimagic_symmetry mode)
 {
     if (o == NULL) return KT_EINVAL;
-    if (mode != KT_SM_CLASSES && mode != KT_SM_MEMBERS && mode != KT_SM_ALL) return KT_EINVAL;
+    if (mode != KT_SEMIMAGIC_CLASSES && mode != KT_SEMIMAGIC_MEMBERS && mode != KT_SEMIMAGIC_ALL) return KT_EINVAL;
     o->sym = mode;
     return KT_OK;
 }
@@ -308,7 +297,7 @@ typedef struct sm_static {
     uint8_t symok[16];      /* symmetries (t & 7 board, t & 8 reversal) preserving the constraints */
     uint8_t i2p[64], p2i[64];
     uint8_t tmap[8][64];    /* public cell -> image public cell */
-    kt_sm_symmetry sym;
+    kt_semimagic_symmetry sym;
 } sm_static;
 
 typedef struct sm_state {
@@ -423,7 +412,7 @@ static void sm_static_init(sm_static *S, const kt_semimagic_opts *o)
     }
     /* Lines. */
     int full = n * (N + 1) / 2;
-    if (o->flags & KT_SM_NESTED) {
+    if (o->flags & KT_SEMIMAGIC_NESTED) {
         int h = n / 2;
         for (int y = 0; y < n; y++)
             for (int part = 0; part < 2; part++) {
@@ -437,7 +426,7 @@ static void sm_static_init(sm_static *S, const kt_semimagic_opts *o)
                 S->fam[S->nl] = 1;
                 S->line[S->nl++] = (sm_line){c, full / 2};
             }
-    } else if (o->flags & KT_SM_SEMIMAGIC) {
+    } else if (o->flags & KT_SEMIMAGIC_LINES) {
         for (int y = 0; y < n; y++) {
             uint64_t r = 0, c = 0;
             for (int k = 0; k < n; k++) {
@@ -450,7 +439,7 @@ static void sm_static_init(sm_static *S, const kt_semimagic_opts *o)
             S->line[S->nl++] = (sm_line){c, full};
         }
     }
-    if (o->flags & KT_SM_MAGIC) {
+    if (o->flags & KT_SEMIMAGIC_MAGIC) {
         uint64_t d1 = 0, d2 = 0;
         for (int k = 0; k < n; k++) {
             d1 |= 1ull << (k * 8 + k);
@@ -507,7 +496,7 @@ static void sm_static_init(sm_static *S, const kt_semimagic_opts *o)
         for (int pe = 0; pe < N; pe++) {
             if (!(ep >> pe & 1) || pe == ps) continue;
             int rep = 1;
-            if (o->sym != KT_SM_ALL)
+            if (o->sym != KT_SEMIMAGIC_ALL)
                 for (int t = 1; t < 16 && rep; t++) {
                     if (!S->symok[t]) continue;
                     int a = S->tmap[t & 7][ps], b = S->tmap[t & 7][pe];
@@ -536,7 +525,7 @@ static int sm_check_pub(const sm_static *S, const uint8_t *num)
     }
     for (int k = 1; k <= N; k++) {
         int a = pos[k], b = k < N ? pos[k + 1] : pos[1];
-        if (k == N && !(S->flags & KT_SM_CLOSED)) break;
+        if (k == N && !(S->flags & KT_SEMIMAGIC_CLOSED)) break;
         int dx = abs(a % n - b % n), dy = abs(a / n - b / n);
         if (!((dx == 1 && dy == 2) || (dx == 2 && dy == 1))) return 0;
     }
@@ -580,7 +569,7 @@ static int sm_enumerated(const sm_static *S, const uint8_t *num)
  * delivered exactly once, whatever the search order or thread count. */
 static int sm_designated(const sm_static *S, const uint8_t *num)
 {
-    if (S->sym == KT_SM_ALL) return 1;
+    if (S->sym == KT_SEMIMAGIC_ALL) return 1;
     uint8_t img[64];
     for (int t = 1; t < 16; t++) {
         sm_image(S, t, num, img);
@@ -971,7 +960,7 @@ static kt_status sm_prefixes(const sm_static *S, const kt_allocator *al, sm_plis
         sm_state r0;
         if (!sm_root(S, &r0, s)) continue;
         uint64_t eb = S->rootend[s];
-        if (S->flags & KT_SM_CLOSED) eb &= S->att[s];
+        if (S->flags & KT_SEMIMAGIC_CLOSED) eb &= S->att[s];
         for (; eb; eb &= eb - 1) {
             int e = sm_ctz(eb);
             sm_state r1 = r0;
@@ -1004,7 +993,7 @@ static uint64_t sm_find_class(const sm_deliv *D, const uint8_t *key)
     size_t N = D->S->nb;
     for (uint64_t i = 0; i < D->nclasses; i++)
         if (memcmp(D->keys + i * N, key, N) == 0) return i;
-    return KT_SM_NO_CLASS;
+    return KT_SEMIMAGIC_NO_CLASS;
 }
 
 /* The distinct board images of a numbering, which of them satisfy the
@@ -1083,7 +1072,7 @@ static int sm_emit_class(sm_deliv *D, const sm_class *c, uint64_t cls, uint64_t 
     sol.sat = 1;
     for (int p = 0; p < S->N; p++) sol.num[p] = c->img[c->rep][p];
     if (D->fn(D->user, &sol)) return 1;
-    if (S->sym == KT_SM_MEMBERS) {
+    if (S->sym == KT_SEMIMAGIC_MEMBERS) {
         uint32_t m = 1;
         for (int j = 0; j < c->nd; j++) {
             if (j == c->rep) continue;
@@ -1106,9 +1095,9 @@ static int sm_deliver(sm_deliv *D, const uint8_t *num)
     sm_class_info(S, num, &A);
     sm_class_info(S, rev, &B);
     int self = memcmp(A.key, B.key, S->nb) == 0;
-    if (S->sym == KT_SM_ALL) {
+    if (S->sym == KT_SEMIMAGIC_ALL) {
         uint64_t cls = sm_find_class(D, A.key);
-        if (cls == KT_SM_NO_CLASS) {
+        if (cls == KT_SEMIMAGIC_NO_CLASS) {
             if (!sm_keys_push(D, A.key)) {
                 D->nomem = true;
                 return 1;
@@ -1132,7 +1121,7 @@ static int sm_deliver(sm_deliv *D, const uint8_t *num)
         return D->fn(D->user, &sol);
     }
     uint64_t ia = D->nclasses;
-    uint64_t ib = self ? ia : (B.nsat > 0 ? ia + 1 : KT_SM_NO_CLASS);
+    uint64_t ib = self ? ia : (B.nsat > 0 ? ia + 1 : KT_SEMIMAGIC_NO_CLASS);
     D->nclasses++;
     if (sm_emit_class(D, &A, ia, ib, B.nsat > 0)) return 1;
     if (!self && B.nsat > 0) {
@@ -1329,7 +1318,7 @@ static kt_status sm_run_threads(sm_run *R, unsigned T)
     return status;
 }
 
-static kt_status sm_search(const kt_semimagic_opts *o, kt_sm_symmetry sym, kt_semimagic_fn fn,
+static kt_status sm_search(const kt_semimagic_opts *o, kt_semimagic_symmetry sym, kt_semimagic_fn fn,
                            void *user, uint64_t *classes, uint64_t *solutions)
 {
     const kt_allocator *al = &o->al;
@@ -1424,7 +1413,7 @@ kt_status kt_semimagic_exists(const kt_semimagic_opts *o, int *exists, uint32_t 
     *exists = 0;
     sm_first f;
     memset(&f, 0, sizeof f);
-    kt_status st = sm_search(o, KT_SM_CLASSES, sm_first_cb, &f, NULL, NULL);
+    kt_status st = sm_search(o, KT_SEMIMAGIC_CLASSES, sm_first_cb, &f, NULL, NULL);
     if (f.found) {
         *exists = 1;
         if (numbers) memcpy(numbers, f.num, (size_t)o->n * o->n * sizeof(uint32_t));

@@ -31,7 +31,7 @@
  * count); a carry out of 64 bits goes to a small side table of high words,
  * so counts are exact to 128 bits.
  */
-#include "count_frontier.h"
+#include "count_internal.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -485,19 +485,9 @@ typedef struct side {
     size_t cap, n;
 } side;
 
-static inline uint64_t mix64(uint64_t x)
-{
-    x ^= x >> 31;
-    x *= 0x9E3779B97F4A7C15ull;
-    x ^= x >> 29;
-    x *= 0xBF58476D1CE4E5B9ull;
-    x ^= x >> 32;
-    return x;
-}
-
 static inline size_t slot_of(uint64_t key, size_t cap)
 {
-    return (size_t)(((kti_u128)mix64(key) * cap) >> 64);
+    return (size_t)(((kti_u128)kti_mix64(key) * cap) >> 64);
 }
 
 static kt_status table_init(table *t, size_t cap, const kt_allocator *al)
@@ -553,7 +543,7 @@ static void side_clear(side *s, const kt_allocator *al)
 static uint64_t side_get(const side *s, uint64_t key)
 {
     if (s->n == 0) return 0;
-    size_t i = (size_t)mix64(key) & (s->cap - 1);
+    size_t i = (size_t)kti_mix64(key) & (s->cap - 1);
     while (s->key[i] != EMPTY) {
         if (s->key[i] == key) return s->hi[i];
         i = (i + 1) & (s->cap - 1);
@@ -575,7 +565,7 @@ static bool side_add_locked(side *s, uint64_t key, uint64_t hi, const kt_allocat
         memset(nk, 0xFF, ncap * sizeof *nk);
         for (size_t i = 0; i < s->cap; i++) {
             if (s->key[i] == EMPTY) continue;
-            size_t j = (size_t)mix64(s->key[i]) & (ncap - 1);
+            size_t j = (size_t)kti_mix64(s->key[i]) & (ncap - 1);
             while (nk[j] != EMPTY) j = (j + 1) & (ncap - 1);
             nk[j] = s->key[i];
             nh[j] = s->hi[i];
@@ -586,7 +576,7 @@ static bool side_add_locked(side *s, uint64_t key, uint64_t hi, const kt_allocat
         s->hi = nh;
         s->cap = ncap;
     }
-    size_t i = (size_t)mix64(key) & (s->cap - 1);
+    size_t i = (size_t)kti_mix64(key) & (s->cap - 1);
     while (s->key[i] != EMPTY && s->key[i] != key) i = (i + 1) & (s->cap - 1);
     if (s->key[i] == EMPTY) {
         s->key[i] = key;
@@ -1026,7 +1016,7 @@ kt_status kti_frontier_count(const kti_cgraph *cg, kti_frontier_opts *o, kti_u12
         if (src.used > o->peak_states) o->peak_states = src.used;
         if (!split_done && (src.used >= 4096u * (uint64_t)sn || t + 2 >= cg->n)) {
             for (size_t i = 0; i < src.cap; i++)
-                if (src.e[i].key != EMPTY && mix64(src.e[i].key ^ 0x5bd1e995u) % sn != si) {
+                if (src.e[i].key != EMPTY && kti_mix64(src.e[i].key ^ 0x5bd1e995u) % sn != si) {
                     src.e[i].key = EMPTY;
                     src.used--;
                 }

@@ -24,12 +24,11 @@
  * otherwise a mirror pair of upper types is counted twice.  The table of step 2 holds one type's pairings, so memory
  * stays small; the work is the number of (C, SL) pairs.
  */
-#include "halftour_join.h"
+#include "halftour_internal.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
 
-__extension__ typedef unsigned __int128 u128;
 
 #define NC KT_HALFTOUR_MAX_CELLS
 #define EMPTY UINT64_MAX
@@ -343,7 +342,7 @@ typedef struct worker {
     shared *sh;
     unsigned id;
     bool oom, ovf;
-    u128 sum;
+    kti_u128 sum;
     ptab tab;
     uint64_t *ck, *cc;           /* one type's pairings, compacted */
     size_t ccap;
@@ -636,12 +635,12 @@ static void run_type(worker *w, size_t ti, unsigned weight)
     ptab_clear(tb);
     for (size_t s = U->first[ti]; s < U->first[ti + 1]; s++) {
         uint64_t pu = end_pairing(U->partner[s], w->udig, w->eidx, g->nu);
-        u128 part = 0;
+        kti_u128 part = 0;
         for (size_t i = 0; i < n; i++)
             if (w->k == 0 || one_cycle(w->ck[i], pu, w->k)) part += w->cc[i];
-        u128 c = (u128)U->count[s] * weight;
-        if (part != 0 && c > ~(u128)0 / part) w->ovf = true;
-        u128 add = part * c;
+        kti_u128 c = (kti_u128)U->count[s] * weight;
+        if (part != 0 && c > ~(kti_u128)0 / part) w->ovf = true;
+        kti_u128 add = part * c;
         if (w->sum + add < w->sum) w->ovf = true;
         w->sum += add;
     }
@@ -758,7 +757,7 @@ kt_status kti_halftours_join(const kti_half_view *lower, const kti_half_view *up
     }
     rc = kti_hdp_parallel(threads, worker_main, w, sizeof *w);
     if (rc != KT_OK) goto done;
-    u128 total = 0;
+    kti_u128 total = 0;
     for (unsigned i = 0; i < threads; i++) {
         if (w[i].oom) rc = KT_ENOMEM;
         else if (w[i].ovf || total + w[i].sum < total) rc = rc == KT_OK ? KT_EOVERFLOW : rc;

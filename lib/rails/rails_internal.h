@@ -16,6 +16,7 @@
 #define KNIGHT_SEQTREE_H
 
 #include "internal.h"
+#include <knight/rails.h>
 
 #define KTI_SEQ_NIL UINT32_MAX
 

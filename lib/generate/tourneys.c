@@ -10,14 +10,13 @@
  * uniquely too, so the ring's 2-factor is forced: four interwoven zig-zag
  * strands, a braid.  We compute it by forced-edge propagation.  The 4x4
  * centre is its cover by four 4-cycles, the 6x6 centre a closed tour
- * (a block of lib/gen_blocks_data.c).
+ * (a block of lib/generate/blocks_data.c).
  *
  * Four-cover tourney (both sides multiples of 4): every 4x4 block covered
  * by its four 4-cycles (two rhombi and two squares; this cover of the 4x4
  * knight's graph is unique), so every knight rides a cycle of four cells.
  */
-#include "gen_blocks.h"
-#include "gen_internal.h"
+#include "generate_internal.h"
 
 /* The 4x4 cover by four 4-cycles, as move-pair bytes. */
 static void four_tile(uint8_t tab[16])

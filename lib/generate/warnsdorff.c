@@ -15,8 +15,8 @@
  * closes a walk as soon as it lands a move away from its start and begins
  * a new walk at the first unvisited cell.
  */
-#include "gen_internal.h"
-#include "rng.h"
+#include "generate_internal.h"
+#include "util/util.h"
 
 typedef struct wctx {
     const kt_graph *g;
@@ -119,7 +119,7 @@ static inline unsigned pohl_sum(const wctx *w, kt_cell c)
 
 /* Choose the next cell from c, or KT_CELL_NONE when stuck.  avoid: a cell
  * not to enter unless it is the last one (KT_CELL_NONE for none). */
-static kt_cell w_choose(wctx *w, kt_cell c, kt_tiebreak tie, kt_cell avoid)
+static kt_cell w_choose(wctx *w, kt_cell c, kt_generate_tiebreak tie, kt_cell avoid)
 {
     kt_cell cand[8];
     unsigned nc = 0, best = 99, m = w->mask[c];
@@ -136,8 +136,8 @@ static kt_cell w_choose(wctx *w, kt_cell c, kt_tiebreak tie, kt_cell avoid)
         if (dg == best) cand[nc++] = d;
     }
     if (nc == 0) return KT_CELL_NONE;
-    if (nc == 1 || tie == KT_TIE_FIRST) return cand[0];
-    if (tie == KT_TIE_ROTH) {
+    if (nc == 1 || tie == KT_GENERATE_TIE_FIRST) return cand[0];
+    if (tie == KT_GENERATE_TIE_ROTH) {
         uint64_t far = 0;
         unsigned k = 0;
         for (unsigned i = 0; i < nc; i++) {
@@ -147,7 +147,7 @@ static kt_cell w_choose(wctx *w, kt_cell c, kt_tiebreak tie, kt_cell avoid)
         }
         nc = k;
     }
-    if (nc > 1 && (tie == KT_TIE_POHL || tie == KT_TIE_ROTH)) {
+    if (nc > 1 && (tie == KT_GENERATE_TIE_POHL || tie == KT_GENERATE_TIE_ROTH)) {
         unsigned low = ~0u, k = 0;
         for (unsigned i = 0; i < nc; i++) {
             unsigned s = pohl_sum(w, cand[i]);
@@ -222,7 +222,7 @@ bool kti_rotate_end(const kt_graph *g, kt_cell *ord, uint32_t *pos, size_t n, kt
 }
 
 /* One Warnsdorff walk from start over the whole board; true when complete. */
-static bool walk(wctx *w, kt_cell start, kt_tiebreak tie)
+static bool walk(wctx *w, kt_cell start, kt_generate_tiebreak tie)
 {
     w_reset(w);
     kt_cell c = start;
@@ -237,19 +237,19 @@ static bool walk(wctx *w, kt_cell start, kt_tiebreak tie)
     return true;
 }
 
-kt_status kt_warnsdorff_tour(kt_tourney **out, const kt_graph *g, kt_shape shape, kt_cell start,
-                             kt_tiebreak tie, uint64_t seed, uint32_t attempts)
+kt_status kt_generate_warnsdorff_tour(kt_tourney **out, const kt_graph *g, kt_shape shape, kt_cell start,
+                             kt_generate_tiebreak tie, uint64_t seed, uint32_t attempts)
 {
     if (out) *out = NULL;
-    if (out == NULL || g == NULL || (unsigned)tie >= KT_TIE_COUNT) return KT_EINVAL;
+    if (out == NULL || g == NULL || (unsigned)tie >= KT_GENERATE_TIE_COUNT) return KT_EINVAL;
     if (shape != KT_SHAPE_PATH && shape != KT_SHAPE_CYCLES) return KT_EINVAL;
     if (!kti_gen_plain(g)) return KT_EUNSUPPORTED;
     if (start != KT_CELL_NONE && start >= g->ncells) return KT_EINVAL;
-    if (shape == KT_SHAPE_CYCLES ? !kt_board_has_closed_tour(g->width, g->height)
-                                 : !kt_board_has_open_tour(g->width, g->height))
+    if (shape == KT_SHAPE_CYCLES ? !kt_graph_board_has_closed_tour(g->width, g->height)
+                                 : !kt_graph_board_has_open_tour(g->width, g->height))
         return KT_ENOTOUR;
     if (g->ncells == 1) return kt_tourney_from_order(out, g, &(kt_cell){0}, 1, shape, NULL, NULL);
-    if (attempts == 0) attempts = tie == KT_TIE_FIRST ? 1 : 64;
+    if (attempts == 0) attempts = tie == KT_GENERATE_TIE_FIRST ? 1 : 64;
     wctx w;
     kt_status st = w_init(&w, g, seed);
     if (st != KT_OK) return st;
@@ -382,7 +382,7 @@ kt_status kti_warnsdorff_tourney(kt_tourney **out, const kt_graph *g, uint64_t s
                         closed = true;
                         break;
                     }
-                    kt_cell d = w_choose(&w, c, KT_TIE_RANDOM, KT_CELL_NONE);
+                    kt_cell d = w_choose(&w, c, KT_GENERATE_TIE_RANDOM, KT_CELL_NONE);
                     if (d == KT_CELL_NONE) break;
                     w_visit(&w, d);
                     w.ord[len++] = d;
@@ -413,7 +413,7 @@ kt_status kti_warnsdorff_tourney(kt_tourney **out, const kt_graph *g, uint64_t s
                     dead[ncyc] = 0;
                     for (size_t i = 0; i < len; i++) {
                         kt_cell a = w.ord[i], b = w.ord[(i + 1) % len];
-                        int m = kti_knight_move_of(g, a, b);
+                        int m = kti_move_between(g, a, b);
                         kti_pair_add(t->mv, a, m);
                         kti_pair_add(t->mv, b, (m + 4) & 7);
                         cells[used++] = a;

@@ -10,8 +10,8 @@
 #define KNIGHT_COUNT_FRONTIER_H
 
 #include "internal.h"
+#include <knight/count.h>
 
-__extension__ typedef unsigned __int128 kti_u128;
 
 /* An ordered graph: vertices 0..n-1 are processed in this order. */
 typedef struct kti_cgraph {

@@ -12,11 +12,10 @@
  * table and matched against the upper structures of the type (a tour
  * exactly when the two pairings form one cycle).
  */
-#include "halftour_join.h"
+#include "halftour_internal.h"
 
 #include <stdlib.h>
 
-__extension__ typedef unsigned __int128 u128;
 
 struct kt_halftours {
     kt_allocator al;
@@ -28,19 +27,6 @@ struct kt_halftours {
     kt_halftour_stats stats;
 };
 
-static void *default_alloc(void *opaque, size_t size)
-{
-    (void)opaque;
-    return malloc(size);
-}
-
-static void default_free(void *opaque, void *p)
-{
-    (void)opaque;
-    free(p);
-}
-
-static const kt_allocator malloc_allocator = {default_alloc, default_free, NULL};
 
 static inline unsigned nib(uint64_t k, unsigned i)
 {
@@ -269,7 +255,7 @@ static void compute_stats(kt_halftours *h, uint32_t *types, uint32_t *tmp, size_
 static kt_status enumerate(kt_halftours **out, uint32_t W, uint32_t D, uint32_t O,
                            unsigned threads, kti_hprogress *prog)
 {
-    const kt_allocator *al = &malloc_allocator;
+    const kt_allocator *al = &kti_default_allocator;
     kti_hstep *steps = NULL;
     size_t nsteps = 0;
     uint8_t bslot[KT_HALFTOUR_MAX_CELLS];
@@ -472,7 +458,7 @@ static bool compat_rec(uint32_t W, uint8_t *cap, const uint8_t *b, uint32_t x)
     return false;
 }
 
-int kt_halftour_types_compatible(uint32_t width, const uint8_t *a_lower, const uint8_t *b_upper)
+int kt_halftours_types_compatible(uint32_t width, const uint8_t *a_lower, const uint8_t *b_upper)
 {
     if (width == 0 || width > KT_HALFTOUR_MAX_WIDTH || a_lower == NULL || b_upper == NULL)
         return 0;
@@ -493,12 +479,12 @@ static kti_half_view view_of(const kt_halftours *h)
 }
 
 static kt_status join(const kt_halftours *lower, const kt_halftours *upper, unsigned threads,
-                      uint32_t shard, uint32_t nshards, kti_hprogress *prog, u128 *result)
+                      uint32_t shard, uint32_t nshards, kti_hprogress *prog, kti_u128 *result)
 {
     kti_half_view vl = view_of(lower), vu = view_of(upper);
     uint64_t hi = 0, lo = 0;
     kt_status rc = kti_halftours_join(&vl, &vu, threads, shard, nshards, prog, &hi, &lo);
-    if (rc == KT_OK) *result = (u128)hi << 64 | lo;
+    if (rc == KT_OK) *result = (kti_u128)hi << 64 | lo;
     return rc;
 }
 
@@ -532,7 +518,7 @@ kt_status kt_halftours_join_shard(const kt_halftours *lower, const kt_halftours 
     kti_progress_init(&prog.p, progress, user);
     prog.done = 0;
     prog.total = KTI_HALFTOUR_JOIN_UNITS;
-    u128 r = 0;
+    kti_u128 r = 0;
     rc = join(lower, upper, threads, shard, shard_count, progress ? &prog : NULL, &r);
     if (rc != KT_OK) return rc;
     *count_hi = (uint64_t)(r >> 64);
@@ -559,7 +545,7 @@ kt_status kt_halftours_count_closed(uint32_t width, uint32_t height, uint32_t sp
     kt_halftours *lower = NULL, *upper = NULL;
     kt_status rc = enumerate(&lower, width, DL, DU, threads, pp);
     if (rc == KT_OK && DL != DU) rc = enumerate(&upper, width, DU, DL, threads, pp);
-    u128 r = 0;
+    kti_u128 r = 0;
     if (rc == KT_OK) rc = join(lower, upper ? upper : lower, threads, 0, 1, pp, &r);
     kt_halftours_free(lower);
     kt_halftours_free(upper);

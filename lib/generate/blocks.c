@@ -23,9 +23,9 @@
  * The block bytes are copied row by row (moves are translation invariant),
  * so the work per cell is a byte copy; the merges are O(blocks).
  */
-#include "gen_blocks.h"
+#include "generate_internal.h"
 
-#include "rng.h"
+#include "util/util.h"
 
 #define MAXSIDE 19
 
@@ -443,7 +443,6 @@ kt_status kti_blocks_open(kt_tourney *t, kt_cell start, uint64_t seed)
     if (st == KT_OK) {
         t->shape = KT_SHAPE_PATH;
         t->size = 1;
-        t->size_dirty = false;
     }
     return st;
 }
@@ -475,7 +474,6 @@ kt_status kti_blocks_closed_ex(kt_tourney *t, uint64_t seed, bool divide)
     if (st == KT_OK) {
         t->shape = KT_SHAPE_CYCLES;
         t->size = 1;
-        t->size_dirty = false;
     }
     return st;
 }
@@ -484,7 +482,7 @@ kt_status kti_blocks_closed_ex(kt_tourney *t, uint64_t seed, bool divide)
 kt_status kti_blocks_tourney(kt_tourney **out, const kt_graph *g, uint64_t seed, bool divide)
 {
     uint32_t W = g->width, H = g->height;
-    if (!kt_board_has_closed_tour(W, H) || W * (uint64_t)H == 1) return KT_EUNSUPPORTED;
+    if (!kt_graph_board_has_closed_tour(W, H) || W * (uint64_t)H == 1) return KT_EUNSUPPORTED;
     kt_tourney *t = NULL;
     kt_status st = kti_tourney_alloc(&t, g);
     if (st != KT_OK) return st;
@@ -522,7 +520,6 @@ kt_status kti_blocks_tourney(kt_tourney **out, const kt_graph *g, uint64_t seed,
         return st;
     }
     t->shape = KT_SHAPE_CYCLES;
-    t->size_dirty = false;
     *out = t;
     return KT_OK;
 }

@@ -19,7 +19,7 @@
  * elsewhere) is restarted from a new random state; the caller's budget
  * bounds the total sweeps (KT_ELIMIT).
  */
-#include "gen_internal.h"
+#include "generate_internal.h"
 
 kt_status kti_neural_tourney(kt_tourney **out, const kt_graph *g, uint64_t seed, uint64_t budget)
 {

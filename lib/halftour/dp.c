@@ -9,7 +9,7 @@
  * Partitions are balanced by the hash, so the next phase A again gives
  * thread t partition t.
  */
-#include "halftour_dp.h"
+#include "halftour_internal.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -28,19 +28,9 @@ typedef struct htab {
     unsigned salt;   /* selects the index function (see ht_index) */
 } htab;
 
-static inline uint64_t mix64(uint64_t z)
-{
-    z ^= z >> 30;
-    z *= 0xBF58476D1CE4E5B9u;
-    z ^= z >> 27;
-    z *= 0x94D049BB133111EBu;
-    z ^= z >> 31;
-    return z;
-}
-
 static inline uint64_t hmix(uint64_t lo, uint64_t hi)
 {
-    return mix64(lo ^ mix64(hi + 0x9E3779B97F4A7C15u));
+    return kti_mix64(lo ^ kti_mix64(hi + 0x9E3779B97F4A7C15u));
 }
 
 /* Keys often reach a table in the slot order of another table: phase B
@@ -51,7 +41,7 @@ static inline uint64_t hmix(uint64_t lo, uint64_t hi)
  * front.  So every table of every step indexes by its own re-mix. */
 static inline size_t ht_index(const htab *t, uint64_t h)
 {
-    uint64_t x = mix64(h ^ ((uint64_t)t->salt * 0xD1B54A32D192ED03u));
+    uint64_t x = kti_mix64(h ^ ((uint64_t)t->salt * 0xD1B54A32D192ED03u));
     return (size_t)x & (t->cap - 1);
 }
 

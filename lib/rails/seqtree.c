@@ -2,7 +2,7 @@
 /*
  * Implicit treaps with lazy reversal (see seqtree.h).
  */
-#include "seqtree.h"
+#include "rails_internal.h"
 
 #define NIL KTI_SEQ_NIL
 

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Exact tour counts: builds the ordered graphs (the board, or its quotient
- * by a symmetry) for the frontier engine in count_frontier.c and combines
+ * by a symmetry) for the frontier engine in frontier.c and combines
  * the results (directed counts, symmetric tours, Burnside classes).
  */
-#include "count_frontier.h"
+#include "count_internal.h"
 
 #include <knight/count.h>
 
@@ -18,32 +18,6 @@ void kt_count_options_init(kt_count_options *opt)
     opt->checkpoint_interval = 300.0;
 }
 
-kt_status kt_count_value_u64(kt_count_value v, uint64_t *out)
-{
-    if (out == NULL) return KT_EINVAL;
-    if (v.hi != 0) return KT_EOVERFLOW;
-    *out = v.lo;
-    return KT_OK;
-}
-
-kt_status kt_count_value_string(kt_count_value v, char *buf, size_t size)
-{
-    if (buf == NULL) return KT_EINVAL;
-    char tmp[48];
-    size_t n = 0;
-    kti_u128 x = (kti_u128)v.hi << 64 | v.lo;
-    do {
-        tmp[n++] = (char)('0' + (int)(x % 10));
-        x /= 10;
-    } while (x != 0);
-    if (size < n + 1) {
-        if (size > 0) buf[0] = '\0';
-        return KT_ERANGE;
-    }
-    for (size_t i = 0; i < n; i++) buf[i] = tmp[n - 1 - i];
-    buf[n] = '\0';
-    return KT_OK;
-}
 
 /* ------------------------------------------------------------ geometry */
 
@@ -425,7 +399,7 @@ static uint64_t units_of(const orient *o, enum sym s)
     return (uint64_t)((n + k - 1) / k) * KTI_FRONTIER_UNITS;
 }
 
-kt_status kt_count_tours(const kt_graph *g, const kt_count_options *opt, kt_count_value *out,
+kt_status kt_count_tours(const kt_graph *g, const kt_count_options *opt, kt_u128 *out,
                          kt_count_stats *stats)
 {
     if (g == NULL || out == NULL) return KT_EINVAL;

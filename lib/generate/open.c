@@ -2,7 +2,7 @@
 /*
  * Open tours with optional ends (kt_generate_open_tour).
  *
- * Existence: the table of kt_board_has_open_tour(), and the colour
+ * Existence: the table of kt_graph_board_has_open_tour(), and the colour
  * conditions, which are proofs on every board: a path alternates colours,
  * so on a board with an even number of cells its ends differ in colour, and
  * on an odd board both ends have the majority colour (that of the corners).
@@ -13,7 +13,7 @@
  *  - boards with a closed tour: the block tour with one edge at the start
  *    (or end) removed;
  *  - odd x odd boards and 3 x odd boards: the block constructions of
- *    gen_blocks.c;
+ *    blocks.c;
  *  - 4 x n: random Warnsdorff from a corner (each walk succeeds with
  *    probability ~0.3 independently of n, measured; up to 256 walks);
  *  - a given start (or end) on a board with a side of 3 or 4: random
@@ -23,9 +23,8 @@
  */
 #include <knight/exhaustive.h>
 
-#include "count_frontier.h"
-#include "gen_blocks.h"
-#include "gen_internal.h"
+#include "count/count_internal.h"
+#include "generate_internal.h"
 
 #define SMALL_CELLS 30u
 /* bounded proof search for a pair the rotations could not reach */
@@ -126,11 +125,6 @@ static kt_status exhaustive_path(const kt_graph *g, kt_cell s, kt_cell t, kt_cel
 }
 
 /* ---- constructions ---- */
-
-static inline unsigned colour(const kt_graph *g, kt_cell c)
-{
-    return (unsigned)((c % g->width + c / g->width) & 1u);
-}
 
 /* The path of t (shape PATH) as an order from its end `from`. */
 static kt_status path_order(const kt_tourney *t, kt_cell from, kt_cell *ord)
@@ -260,11 +254,11 @@ static kt_status open_once(kt_tourney **out, const kt_graph *g, kt_cell start, k
         return kt_tourney_from_order(out, g, &only, 1, KT_SHAPE_PATH, NULL, NULL);
     }
     if (start != KT_CELL_NONE && start == end) return KT_EINVAL;
-    if (!kt_board_has_open_tour(g->width, g->height)) return KT_ENOTOUR;
+    if (!kt_graph_board_has_open_tour(g->width, g->height)) return KT_ENOTOUR;
     if (n & 1) {
-        if ((start != KT_CELL_NONE && colour(g, start)) || (end != KT_CELL_NONE && colour(g, end)))
+        if ((start != KT_CELL_NONE && kti_colour(g, start)) || (end != KT_CELL_NONE && kti_colour(g, end)))
             return KT_ENOTOUR;
-    } else if (start != KT_CELL_NONE && end != KT_CELL_NONE && colour(g, start) == colour(g, end)) {
+    } else if (start != KT_CELL_NONE && end != KT_CELL_NONE && kti_colour(g, start) == kti_colour(g, end)) {
         return KT_ENOTOUR;
     }
     /* 4 x n: the outer rows are independent and hold half the cells, so a
@@ -289,7 +283,7 @@ static kt_status open_once(kt_tourney **out, const kt_graph *g, kt_cell start, k
     kt_tourney *t = NULL;
     st = kti_tourney_alloc(&t, g);
     if (st != KT_OK) return st;
-    if (kt_board_has_closed_tour(g->width, g->height)) {
+    if (kt_graph_board_has_closed_tour(g->width, g->height)) {
         st = kti_blocks_closed(t, seed);
         if (st != KT_OK) goto fail;
         /* cut at the start (else the end, else a random cell) */
@@ -319,7 +313,7 @@ static kt_status open_once(kt_tourney **out, const kt_graph *g, kt_cell start, k
             /* thin boards: a random Warnsdorff walk from the given end */
             kt_tourney_free(t);
             t = NULL;
-            st = kt_warnsdorff_tour(&t, g, KT_SHAPE_PATH, first, KT_TIE_RANDOM, seed, 128);
+            st = kt_generate_warnsdorff_tour(&t, g, KT_SHAPE_PATH, first, KT_GENERATE_TIE_RANDOM, seed, 128);
             if (st == KT_OK && (start == KT_CELL_NONE || end == KT_CELL_NONE)) {
                 *out = t;
                 return KT_OK;
@@ -336,7 +330,7 @@ static kt_status open_once(kt_tourney **out, const kt_graph *g, kt_cell start, k
         if (st == KT_ENOTFOUND) {
             kt_tourney_free(t);
             t = NULL;
-            st = kt_warnsdorff_tour(&t, g, KT_SHAPE_PATH, 0, KT_TIE_RANDOM, seed, 256);
+            st = kt_generate_warnsdorff_tour(&t, g, KT_SHAPE_PATH, 0, KT_GENERATE_TIE_RANDOM, seed, 256);
         }
         if (st != KT_OK) goto fail;
         if (start == KT_CELL_NONE && end == KT_CELL_NONE) {

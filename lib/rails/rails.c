@@ -13,10 +13,12 @@
  * board; holes carry the byte 0xFF, which contains no move, so a rail
  * test reading a hole fails by itself.
  */
-#include "count_frontier.h"
+#include "count/count_internal.h"
 #include "internal.h"
-#include "rng.h"
-#include "seqtree.h"
+
+#include <knight/exhaustive.h>
+#include "util/util.h"
+#include "rails_internal.h"
 
 #define NO_LABEL UINT32_MAX
 
@@ -505,7 +507,7 @@ static kt_status join_work(work *W)
 /* ------------------------------------------------------------------ */
 /* public: single rails                                                 */
 
-kt_status kt_rail_cells(const kt_graph *g, kt_rail rail, kt_cell cells[4])
+kt_status kt_rails_cells(const kt_graph *g, kt_rail rail, kt_cell cells[4])
 {
     if (g == NULL || cells == NULL) return KT_EINVAL;
     unsigned a = rail.primary, b = rail.cross;
@@ -523,11 +525,11 @@ kt_status kt_rail_cells(const kt_graph *g, kt_rail rail, kt_cell cells[4])
     return KT_OK;
 }
 
-int kt_rail_is_rail(const kt_tourney *t, kt_rail rail)
+int kt_rails_is_rail(const kt_tourney *t, kt_rail rail)
 {
     if (t == NULL) return 0;
     kt_cell c[4];
-    if (kt_rail_cells(t->g, rail, c) != KT_OK) return 0;
+    if (kt_rails_cells(t->g, rail, c) != KT_OK) return 0;
     return rail_at(t->mv, t->g->off, rail.top, rail.primary, rail.cross) ? 1 : 0;
 }
 
@@ -566,7 +568,7 @@ static void count_visit(void *ctx, kt_cell top, unsigned a, unsigned b)
     (*(uint64_t *)ctx)++;
 }
 
-kt_status kt_tourney_count_rails(const kt_tourney *t, uint64_t *count)
+kt_status kt_rails_count_tourney(const kt_tourney *t, uint64_t *count)
 {
     if (t == NULL || count == NULL) return KT_EINVAL;
     geo G;
@@ -617,12 +619,11 @@ static bool board_connected(const kt_graph *g)
 static bool board_may_have_tour(const kt_graph *g)
 {
     if (g->mask == NULL && g->a == 2 && g->b == 1)
-        return kt_board_has_closed_tour(g->width, g->height) != 0;
+        return kt_graph_board_has_closed_tour(g->width, g->height) != 0;
     if (((g->a + g->b) & 1u) == 1u) {
         /* bipartite: a Hamiltonian cycle needs equal colour classes */
-        size_t col[2] = {0, 0};
-        for (size_t c = 0; c < g->ncells; c++)
-            if (kti_is_vertex(g, c)) col[((c % g->width) + (c / g->width)) & 1u]++;
+        size_t col[2];
+        kti_colour_counts(g, col);
         if (col[0] != col[1]) return false;
     }
     return board_connected(g);
@@ -635,7 +636,7 @@ static kt_status check_cycles(const kt_tourney *t)
     return KT_OK;
 }
 
-kt_status kt_join(kt_tourney *t, uint64_t seed)
+kt_status kt_rails_join(kt_tourney *t, uint64_t seed)
 {
     kt_status st = check_cycles(t);
     if (st != KT_OK) return st;
@@ -660,7 +661,7 @@ static void work_store_recount(work *W, kt_tourney *t)
     memcpy(t->mv, W->mv, W->G.n);
 }
 
-kt_status kt_shatter(kt_tourney *t, uint64_t seed)
+kt_status kt_rails_shatter(kt_tourney *t, uint64_t seed)
 {
     kt_status st = check_cycles(t);
     if (st != KT_OK) return st;
@@ -672,12 +673,12 @@ kt_status kt_shatter(kt_tourney *t, uint64_t seed)
     return KT_OK;
 }
 
-kt_status kt_obfuscate(kt_tourney *t, unsigned rounds, uint64_t seed)
+kt_status kt_rails_obfuscate(kt_tourney *t, unsigned rounds, uint64_t seed)
 {
     kt_status st = check_cycles(t);
     if (st != KT_OK) return st;
     if (!board_may_have_tour(t->g)) return KT_ENOTOUR;
-    if (rounds == 0) rounds = KT_OBFUSCATE_DEFAULT_ROUNDS;
+    if (rounds == 0) rounds = KT_RAILS_OBFUSCATE_ROUNDS;
     work W;
     st = work_init(&W, t, true, seed);
     if (st != KT_OK) return st;
@@ -846,7 +847,7 @@ kt_status kt_rails_cycle(kt_rails *r, kt_cell cell, uint32_t *cycle)
 
 int kt_rails_joins(kt_rails *r, kt_rail rail, uint32_t *c1, uint32_t *c2)
 {
-    if (r == NULL || !kt_rail_is_rail(r->t, rail)) return -1;
+    if (r == NULL || !kt_rails_is_rail(r->t, rail)) return -1;
     size_t up = (size_t)((int64_t)rail.top + r->G.off[rail.cross]);
     uint32_t A = kti_seq_root(&r->seq, (uint32_t)rail.top);
     uint32_t B = kti_seq_root(&r->seq, (uint32_t)up);
@@ -893,9 +894,9 @@ static uint32_t h_orient(kti_seq *s, uint32_t root, uint32_t first, uint32_t las
     return root;
 }
 
-kt_status kt_rails_switch(kt_rails *r, kt_rail rail, kt_switch_effect *effect)
+kt_status kt_rails_switch(kt_rails *r, kt_rail rail, kt_rails_effect *effect)
 {
-    if (r == NULL || !kt_rail_is_rail(r->t, rail)) return KT_EINVAL;
+    if (r == NULL || !kt_rails_is_rail(r->t, rail)) return KT_EINVAL;
     kt_tourney *t = r->t;
     kti_seq *s = &r->seq;
     const int64_t *off = r->G.off;
@@ -905,7 +906,7 @@ kt_status kt_rails_switch(kt_rails *r, kt_rail rail, kt_switch_effect *effect)
     uint32_t up = (uint32_t)((int64_t)u + off[b]);
     uint32_t w = (uint32_t)((int64_t)v + off[b]);
     uint32_t A = kti_seq_root(s, u), B = kti_seq_root(s, up);
-    kt_switch_effect eff;
+    kt_rails_effect eff;
     /* primary edges u-v and up-w go, cross edges u-up and v-w come */
     if (A != B) {
         /* [v .. u] + [up .. w]: u-up inside, w-v across the wrap */
@@ -913,7 +914,7 @@ kt_status kt_rails_switch(kt_rails *r, kt_rail rail, kt_switch_effect *effect)
         B = h_orient(s, B, up, w);
         kti_seq_join(s, A, B);
         t->size--;
-        eff = KT_SWITCH_MERGE;
+        eff = KT_RAILS_MERGE;
     } else {
         /* put the edge u-v across the wrap: [x .. y], {x, y} = {u, v};
          * up-w is then inside: [x .. p][q .. y], {p, q} = {up, w} */
@@ -926,12 +927,12 @@ kt_status kt_rails_switch(kt_rails *r, kt_rail rail, kt_switch_effect *effect)
         if (p == w) {
             /* v .. w and up .. u close on their own: two cycles */
             t->size++;
-            eff = KT_SWITCH_SPLIT;
+            eff = KT_RAILS_SPLIT;
         } else {
             /* v .. up, u .. w: one cycle, the second part reversed */
             kti_seq_reverse(s, P2);
             kti_seq_join(s, P1, P2);
-            eff = KT_SWITCH_KEEP;
+            eff = KT_RAILS_KEEP;
         }
     }
     rail_switch(t->mv, off, u, a, b);
@@ -942,7 +943,7 @@ kt_status kt_rails_switch(kt_rails *r, kt_rail rail, kt_switch_effect *effect)
 /* ------------------------------------------------------------------ */
 /* public: the shatter of Parberry's code                               */
 
-kt_status kt_shatter_sequential(kt_tourney *t, uint64_t seed)
+kt_status kt_rails_shatter_sequential(kt_tourney *t, uint64_t seed)
 {
     kt_status st = check_cycles(t);
     if (st != KT_OK) return st;

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/* The library's one thread launcher (see kti_parallel in util.h). */
+#include "util.h"
+
+#include <pthread.h>
+#include <unistd.h>
+
+typedef struct share {
+    void (*fn)(void *);
+    void *arg;
+} share;
+
+static void *share_main(void *a)
+{
+    share *s = a;
+    s->fn(s->arg);
+    return NULL;
+}
+
+void kti_parallel(unsigned n, void (*fn)(void *), void *ctx, size_t stride)
+{
+    /* Fixed arrays: no allocation, so starting threads cannot fail for
+     * lack of memory, and the cap is the documented KT_THREADS_MAX. */
+    pthread_t tid[KT_THREADS_MAX];
+    share shares[KT_THREADS_MAX];
+    bool started[KT_THREADS_MAX];
+    if (n > KT_THREADS_MAX) n = KT_THREADS_MAX;
+    if (n == 0) n = 1;
+    for (unsigned i = 1; i < n; i++) {
+        shares[i].fn = fn;
+        shares[i].arg = (char *)ctx + (size_t)i * stride;
+        started[i] = pthread_create(&tid[i], NULL, share_main, &shares[i]) == 0;
+    }
+    fn(ctx);
+    /* A share whose thread could not start runs here: same result. */
+    for (unsigned i = 1; i < n; i++) {
+        if (started[i]) pthread_join(tid[i], NULL);
+        else fn(shares[i].arg);
+    }
+}
+
+unsigned kti_online_cores(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    if (n < 1) return 1;
+    return n > (long)KT_THREADS_MAX ? KT_THREADS_MAX : (unsigned)n;
+}
