@@ -8,6 +8,12 @@
 #define DEFAULT_CHECKPOINT_INTERVAL 300.0
 
 struct kt_options {
+#ifdef KTI_TEST_GROWN
+    /* tests/upgrade builds the library with this stand-in for the fields a
+     * later 1.x version adds: every offset below moves, and programs built
+     * against 1.0 must not notice. */
+    uint64_t grown[7];
+#endif
     kt_allocator alloc;
     unsigned threads;
     kt_progress_fn progress;
@@ -158,3 +164,14 @@ void kti_run_resolve(kti_run *r, const kt_options *o)
     r->trace_user = o->trace_user;
     r->alloc = &o->alloc;
 }
+
+#ifdef KTI_TEST_GROWN
+/* The stand-in for a setter a later version adds (tests/upgrade only). */
+KT_EXPORT kt_status kt_options_set_grown(kt_options *o, uint64_t value);
+kt_status kt_options_set_grown(kt_options *o, uint64_t value)
+{
+    if (o == NULL) return KT_EINVAL;
+    o->grown[0] = value;
+    return KT_OK;
+}
+#endif

@@ -1,13 +1,13 @@
 #!/bin/sh
-# mkstatic.sh OUT.a IN.a: turn the archive of library objects into an
+# mkstatic.sh OUT.a IN.a...: turn the archives of library objects into an
 # archive holding one relocatable object in which every hidden symbol is
 # local, so that only the public kt_ API stays global.
 set -eu
 out=$1
-in=$2
+shift
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-ld -r --whole-archive "$in" -o "$tmp/libknight.o"
+ld -r --whole-archive "$@" -o "$tmp/libknight.o"
 objcopy --localize-hidden "$tmp/libknight.o"
 rm -f "$out"
 ar rcsD "$out" "$tmp/libknight.o"
