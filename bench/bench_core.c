@@ -68,7 +68,7 @@ int main(int argc, char **argv)
             }
         kt_tourney *t = NULL;
         double t0 = bench_now();
-        kt_status st = kt_tourney_from_successors(&t, g, succ, cells, NULL, NULL);
+        kt_status st = kt_tourney_from_successors(&t, g, succ, cells, NULL);
         report("validate + build (from successors)", bench_now() - t0, cells);
         if (st != KT_OK || kt_tourney_size(t) != cells / 36) return 1;
         t0 = bench_now();
@@ -84,7 +84,7 @@ int main(int argc, char **argv)
         report("write move digits", bench_now() - t0, cells);
         kt_tourney *u = NULL;
         t0 = bench_now();
-        st = kt_io_parse(&u, g, s.buf, s.len, KT_IO_MOVES, 0, NULL, NULL, NULL, NULL, NULL);
+        st = kt_io_parse(&u, g, s.buf, s.len, KT_IO_MOVES, 0, NULL, NULL);
         report("parse move digits", bench_now() - t0, cells);
         if (st != KT_OK || !kt_tourney_equal(t, u)) return 1;
         kt_tourney_free(u);

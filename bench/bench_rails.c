@@ -209,7 +209,7 @@ static void bench_tables(unsigned tours, uint32_t side, bool paper)
     for (int obf = 1; obf >= 0; obf--) {
         kt_stats *st[NGEN] = {0};
         for (size_t k = 0; k < NGEN; k++) {
-            if (kt_stats_new(&st[k]) != KT_OK) return;
+            if (kt_stats_new(&st[k], NULL) != KT_OK) return;
             kt_tourney *base = NULL;
             if (generators[k].deterministic && generators[k].make(&base, g, 0) != KT_OK) continue;
             /* a generator that gives up on a seed (the network may not
@@ -296,7 +296,7 @@ static void bench_sizes(unsigned tours)
         kt_graph *g = NULL;
         if (kt_graph_new(&g, n, n) != KT_OK) break;
         kt_stats *st[2] = {NULL, NULL};
-        if (kt_stats_new(&st[0]) != KT_OK || kt_stats_new(&st[1]) != KT_OK) break;
+        if (kt_stats_new(&st[0], NULL) != KT_OK || kt_stats_new(&st[1], NULL) != KT_OK) break;
         unsigned failed = 0;
         for (unsigned i = 0; i < tours; i++) {
             kt_tourney *t = NULL;
@@ -498,7 +498,7 @@ static void bench_uniform6(unsigned long chain)
     kt_graph *g = NULL;
     kt_tourney *t = NULL;
     kt_stats *s = NULL;
-    if (kt_graph_new(&g, 6, 6) != KT_OK || gen_block_join(&t, g, 1) != KT_OK || kt_stats_new(&s) != KT_OK)
+    if (kt_graph_new(&g, 6, 6) != KT_OK || gen_block_join(&t, g, 1) != KT_OK || kt_stats_new(&s, NULL) != KT_OK)
         return;
     double mean[8], sd[8];
     for (unsigned long i = 0; i < chain; i++) {
@@ -524,7 +524,7 @@ static bool valid_tour(const kt_tourney *t)
     uint8_t *mv = malloc(n);
     kt_tourney *u = NULL;
     bool ok = mv && kt_tourney_move_pairs(t, mv, n) == KT_OK &&
-              kt_tourney_from_move_pairs(&u, g, mv, n, NULL, NULL) == KT_OK &&
+              kt_tourney_from_move_pairs(&u, g, mv, n, NULL) == KT_OK &&
               kt_tourney_size(u) == 1 && kt_tourney_size(t) == 1;
     kt_tourney_free(u);
     free(mv);

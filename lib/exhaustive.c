@@ -184,7 +184,7 @@ kt_status kt_exhaustive_tour(kt_tourney **out, const kt_graph *g, kt_shape shape
         kt_cell only = KT_CELL_NONE;
         for (size_t c = 0; c < g->ncells && only == KT_CELL_NONE; c++)
             if (kti_is_vertex(g, c)) only = (kt_cell)c;
-        return kt_tourney_from_order(out, g, &only, 1, shape, NULL, NULL);
+        return kt_tourney_from_order(out, g, &only, 1, shape, NULL);
     }
     if (g->nverts > UINT32_MAX / 8) return KT_ETOOBIG;
     /* A cycle needs at least 3 cells (1 cell: the trivial tour). */
@@ -289,7 +289,7 @@ kt_status kt_exhaustive_tour(kt_tourney **out, const kt_graph *g, kt_shape shape
                 st = KT_ENOMEM;
             } else {
                 for (uint32_t i = 0; i < nv; i++) order[i] = s.vcell[s.path[i]];
-                st = kt_tourney_from_order(out, g, order, nv, shape, NULL, NULL);
+                st = kt_tourney_from_order(out, g, order, nv, shape, NULL);
                 kti_free(al, order);
             }
         }

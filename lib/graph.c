@@ -6,7 +6,9 @@
 kt_graph *kti_graph_ref(const kt_graph *g)
 {
     kt_graph *m = (kt_graph *)g;
-    atomic_fetch_add_explicit(&m->refs, 1u, memory_order_relaxed);
+    unsigned before = atomic_fetch_add_explicit(&m->refs, 1u, memory_order_relaxed);
+    KTI_ASSERT(before > 0); /* a reference is taken from a live graph only */
+    (void)before;
     return m;
 }
 
@@ -49,6 +51,10 @@ kt_status kt_graph_new_custom(kt_graph **out, uint32_t width, uint32_t height, u
         g->dy[m] = move_sign_y[m] * ly;
         g->off[m] = (int64_t)g->dy[m] * width + g->dx[m];
     }
+    /* Parberry's numbering pairs each move with its reverse four apart;
+     * the tourney code stores one direction and derives the other so. */
+    for (int m = 0; m < 4; m++)
+        KTI_ASSERT(g->dx[m] == -g->dx[m + 4] && g->dy[m] == -g->dy[m + 4]);
     g->nverts = g->ncells;
     if (mask != NULL) {
         size_t holes = 0;
@@ -81,53 +87,65 @@ kt_status kt_graph_new_custom(kt_graph **out, uint32_t width, uint32_t height, u
     return KT_OK;
 }
 
-kt_status kt_graph_parse_mask(kt_graph **out, const char *text, size_t len, uint32_t a,
-                              uint32_t b, const kt_allocator *alloc, size_t *line,
-                              size_t *column)
+/* Check a mask text and find its size.  On KT_EPARSE *err is the offset of
+ * the first byte that cannot be accepted: a bad character, the first
+ * character past the width of a long row, the line end of a short row, or
+ * the first non-blank byte after a blank line (blank lines may only end
+ * the text). */
+static kt_status mask_scan(const char *text, size_t len, size_t *w, size_t *h, size_t *err)
 {
-    size_t ln = 1, col = 1;
-    kt_status st = KT_OK;
+    size_t width = 0, height = 0;
+    *err = 0;
+    for (size_t i = 0; i < len;) {
+        size_t end = i;
+        while (end < len && text[end] != '\n') end++;
+        size_t stop = end; /* a CR before the line break (or at the end) is not a cell */
+        if (stop > i && text[stop - 1] == '\r') stop--;
+        if (stop == i) {
+            for (size_t j = end; j < len; j++)
+                if (text[j] != '\n' && text[j] != '\r' && text[j] != ' ') {
+                    *err = j;
+                    return KT_EPARSE;
+                }
+            break;
+        }
+        for (size_t j = i; j < stop; j++) {
+            unsigned char ch = (unsigned char)text[j];
+            if ((height > 0 && j - i >= width) || ch <= ' ' || ch >= 127) {
+                *err = j;
+                return KT_EPARSE;
+            }
+        }
+        if (height > 0 && stop - i < width) {
+            *err = stop;
+            return KT_EPARSE;
+        }
+        if (stop - i > UINT32_MAX) return KT_ETOOBIG;
+        width = stop - i;
+        height++;
+        i = end + 1;
+    }
+    if (height == 0) return KT_EPARSE; /* nothing but blank lines: at 1:1 */
+    if (height > UINT32_MAX || (uint64_t)width * height > KTI_MAX_CELLS) return KT_ETOOBIG;
+    *w = width;
+    *h = height;
+    return KT_OK;
+}
+
+kt_status kt_graph_parse_mask(kt_graph **out, const char *text, size_t len, uint32_t a,
+                              uint32_t b, const kt_allocator *alloc, kt_diag *diag)
+{
+    kti_diag_clear(diag);
     if (out != NULL) *out = NULL;
     if (out == NULL || (text == NULL && len > 0)) return KT_EINVAL;
+    if (alloc != NULL && (alloc->alloc == NULL || alloc->free == NULL)) return KT_EINVAL;
+    size_t width = 0, height = 0, err = 0;
+    kt_status st = mask_scan(text, len, &width, &height, &err);
+    if (st == KT_EPARSE) kti_diag_at(diag, text, err);
+    if (st != KT_OK) return st;
 
-    /* First pass: dimensions and validation. */
-    size_t width = 0, height = 0, cur = 0;
-    for (size_t i = 0; i < len; i++) {
-        char ch = text[i];
-        if (ch == '\r' && (i + 1 == len || text[i + 1] == '\n')) continue;
-        if (ch == '\n') {
-            if (cur == 0) { /* blank lines only at the end */
-                for (size_t j = i; j < len; j++)
-                    if (text[j] != '\n' && text[j] != '\r' && text[j] != ' ') {
-                        st = KT_EPARSE;
-                        goto fail;
-                    }
-                break;
-            }
-            if (height > 0 && cur != width) { st = KT_EPARSE; goto fail; }
-            width = cur;
-            height++;
-            cur = 0;
-            ln++;
-            col = 1;
-            continue;
-        }
-        if ((unsigned char)ch <= ' ' || (unsigned char)ch >= 127) { st = KT_EPARSE; goto fail; }
-        cur++;
-        col++;
-        if (cur > UINT32_MAX) { st = KT_ETOOBIG; goto fail; }
-    }
-    if (cur > 0) {
-        if (height > 0 && cur != width) { st = KT_EPARSE; goto fail; }
-        width = cur;
-        height++;
-    }
-    if (height == 0) { st = KT_EPARSE; goto fail; }
-    if (height > UINT32_MAX) { st = KT_ETOOBIG; goto fail; }
-    if ((uint64_t)width * height > KTI_MAX_CELLS) { st = KT_ETOOBIG; goto fail; }
-
-    kt_allocator al = alloc ? *alloc : kti_default_allocator;
-    uint8_t *mask = kti_alloc(&al, width * height);
+    const kt_allocator *al = kti_allocator_or_default(alloc);
+    uint8_t *mask = kti_alloc(al, width * height);
     if (mask == NULL) return KT_ENOMEM;
     size_t k = 0;
     for (size_t i = 0; i < len && k < width * height; i++) {
@@ -136,18 +154,16 @@ kt_status kt_graph_parse_mask(kt_graph **out, const char *text, size_t len, uint
         mask[k++] = !(ch == '.' || ch == '#');
     }
     st = kt_graph_new_custom(out, (uint32_t)width, (uint32_t)height, a, b, mask, alloc);
-    kti_free(&al, mask);
-    return st;
-fail:
-    if (line) *line = ln;
-    if (column) *column = col;
+    kti_free(al, mask);
     return st;
 }
 
 void kt_graph_free(kt_graph *g)
 {
     if (g == NULL) return;
-    if (atomic_fetch_sub_explicit(&g->refs, 1u, memory_order_acq_rel) != 1u) return;
+    unsigned before = atomic_fetch_sub_explicit(&g->refs, 1u, memory_order_acq_rel);
+    KTI_ASSERT(before > 0); /* not freed more often than referenced */
+    if (before != 1u) return;
     kt_allocator al = g->alloc;
     kti_free(&al, g->mask);
     kti_free(&al, g);
@@ -266,4 +282,5 @@ void kti_colour_counts(const kt_graph *g, size_t counts[2])
     counts[0] = counts[1] = 0;
     for (size_t c = 0; c < g->ncells; c++)
         if (kti_is_vertex(g, c)) counts[kti_colour(g, (kt_cell)c)]++;
+    KTI_ASSERT(counts[0] + counts[1] == g->nverts);
 }

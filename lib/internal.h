@@ -51,6 +51,45 @@ struct kt_tourney {
     size_t size;              /* cycles (1 for a path); always exact at API boundaries */
 };
 
+/* ---- diagnostics: every parser and validator reports through a kt_diag ---- */
+/* The "nothing to report" state: what a successful call leaves. */
+static inline void kti_diag_clear(kt_diag *d)
+{
+    if (d == NULL) return;
+    d->line = 0;
+    d->column = 0;
+    d->rule = KT_RULE_NONE;
+    d->cell = KT_CELL_NONE;
+}
+/* A validation failure: the rule broken and where. */
+static inline kt_status kti_diag_bad(kt_diag *d, kt_rule rule, size_t cell)
+{
+    if (d != NULL) {
+        d->rule = rule;
+        d->cell = (kt_cell)cell;
+    }
+    return KT_EBADTOUR;
+}
+/* The 1-based line and column (in bytes) of offset at of s: readers keep
+ * offsets while scanning and convert once, so no scanner has to track
+ * line breaks itself (and none can get them wrong). */
+static inline void kti_diag_at(kt_diag *d, const char *s, size_t at)
+{
+    uint64_t line = 1, col = 1;
+    for (size_t i = 0; i < at; i++) {
+        if (s[i] == '\n') {
+            line++;
+            col = 1;
+        } else {
+            col++;
+        }
+    }
+    if (d != NULL) {
+        d->line = line;
+        d->column = col;
+    }
+}
+
 /* ---- graph helpers (graph.c) ---- */
 KTI_HIDDEN kt_graph *kti_graph_ref(const kt_graph *g);
 static inline bool kti_is_vertex(const kt_graph *g, size_t c)
@@ -60,6 +99,7 @@ static inline bool kti_is_vertex(const kt_graph *g, size_t c)
 /* Neighbour by move or KT_CELL_NONE, with no argument checks beyond the board. */
 static inline kt_cell kti_step(const kt_graph *g, kt_cell c, int m)
 {
+    KTI_ASSERT(m >= 0 && m < KT_MOVE_COUNT);
     int64_t x = (int64_t)(c % g->width) + g->dx[m];
     int64_t y = (int64_t)(c / g->width) + g->dy[m];
     if (x < 0 || y < 0 || x >= (int64_t)g->width || y >= (int64_t)g->height) return KT_CELL_NONE;
@@ -110,8 +150,13 @@ KTI_HIDDEN void kti_colour_counts(const kt_graph *g, size_t counts[2]);
 /* ---- tourney helpers (tourney.c) ---- */
 /* Allocate an empty tourney (all cells KTI_PAIR_EMPTY) on g. */
 KTI_HIDDEN kt_status kti_tourney_alloc(kt_tourney **out, const kt_graph *g);
-/* Check symmetry, degrees and connectivity of t->mv, set shape and size. */
-KTI_HIDDEN kt_status kti_tourney_finish(kt_tourney *t, kt_rule *rule, kt_cell *cell);
+/* Check symmetry, degrees and connectivity of t->mv, set shape and size;
+ * on KT_EBADTOUR the rule and cell go to diag (may be NULL). */
+KTI_HIDDEN kt_status kti_tourney_finish(kt_tourney *t, kt_diag *diag);
+/* Debug builds: whether t's pairs are well formed (moves 0-7 or none, in
+ * order, symmetric, holes empty) and its size is its component count.
+ * O(cells); for KTI_ASSERT only. */
+KTI_HIDDEN bool kti_tourney_consistent(const kt_tourney *t);
 /* Recount components (cycles, or 1 for a path) in O(cells) and store the
  * size.  A module that edits mv must leave size exact before it returns,
  * by bookkeeping or by calling this. */
@@ -128,6 +173,7 @@ KTI_HIDDEN kt_status kti_tourney_walk(const kt_tourney *t, const kti_walker *w);
 /* Add the undirected edge c --m--> d to the move pairs; false if c or d is full. */
 static inline bool kti_pair_add(uint8_t *mv, kt_cell c, int m)
 {
+    KTI_ASSERT(m >= 0 && m < KT_MOVE_COUNT);
     uint8_t p = mv[c];
     uint8_t lo = p & 0xF, hi = p >> 4;
     if (lo == KTI_NOMOVE) { mv[c] = (uint8_t)(0xF0u | (unsigned)m); return true; }
@@ -141,6 +187,7 @@ static inline kt_cell kti_next(const kt_tourney *t, kt_cell c, kt_cell prev)
 {
     uint8_t p = t->mv[c];
     unsigned lo = p & 0xF, hi = p >> 4;
+    KTI_ASSERT((lo < KT_MOVE_COUNT || lo == KTI_NOMOVE) && (hi < KT_MOVE_COUNT || hi == KTI_NOMOVE));
     kt_cell a = lo == KTI_NOMOVE ? KT_CELL_NONE : (kt_cell)((int64_t)c + t->g->off[lo]);
     if (a != prev) return a;
     return hi == KTI_NOMOVE ? KT_CELL_NONE : (kt_cell)((int64_t)c + t->g->off[hi]);

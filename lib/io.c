@@ -360,19 +360,14 @@ kt_status kt_io_write_buffer(const kt_tourney *t, kt_io_format format, unsigned 
 /* ------------------------------------------------------------------ */
 /* Readers                                                             */
 
-/* Tokenised grid: rows of tokens.  Numbers: whitespace-separated tokens;
- * moves: one character each. */
-typedef struct grid_t {
-    uint32_t w, h;
-    size_t *tok;          /* offset of each token, row-major */
-    size_t ntok, cap;
-} grid_t;
-
+/* The state of one kt_io_parse call.  Readers record the offset of an
+ * error and kt_io_parse turns it into a line and column once. */
 typedef struct parser {
     const char *s;
-    size_t len, i;
-    size_t err_at;        /* offset of the first error */
+    size_t len;
+    size_t err_at;        /* offset of the error */
     bool located;         /* err_at is meaningful (parse errors; bad cells of grids) */
+    kt_diag *d;           /* never NULL: the call's own when the caller passed none */
 } parser;
 
 static kt_status perr(parser *p, size_t at)
@@ -382,33 +377,13 @@ static kt_status perr(parser *p, size_t at)
     return KT_EPARSE;
 }
 
-/* On a validation failure, hand out the rule and cell and point the
- * reported position at the offending cell's token. */
-static void report_bad_cell(parser *p, const grid_t *gr, kt_status st, kt_rule rl, kt_cell bc,
-                            kt_rule *rule, kt_cell *cell)
+/* After a validation failure, point the reported position at the
+ * offending cell's text; tok[c] is the offset of cell c's token. */
+static void locate_cell(parser *p, kt_status st, const size_t *tok, size_t ntok)
 {
-    if (st != KT_EBADTOUR) return;
-    if (rule) *rule = rl;
-    if (cell) *cell = bc;
-    if (bc < gr->ntok) {
-        p->err_at = gr->tok[bc];
-        p->located = true;
-    }
-}
-
-static void offset_to_pos(const char *s, size_t at, size_t *line, size_t *column)
-{
-    size_t ln = 1, col = 1;
-    for (size_t i = 0; i < at; i++) {
-        if (s[i] == '\n') {
-            ln++;
-            col = 1;
-        } else {
-            col++;
-        }
-    }
-    if (line) *line = ln;
-    if (column) *column = col;
+    if (st != KT_EBADTOUR || p->d->cell >= ntok) return;
+    p->err_at = tok[p->d->cell];
+    p->located = true;
 }
 
 static bool is_blank(char c) { return c == ' ' || c == '\t'; }
@@ -430,6 +405,13 @@ static kt_status board_for(const kt_graph *g, uint32_t w, uint32_t h, const uint
     return st;
 }
 
+/* ---- numbers: rows of whitespace-separated tokens, one per cell ---- */
+
+typedef struct grid_t {
+    uint32_t w, h;
+    size_t *tok;          /* offset of each token, row-major */
+    size_t ntok, cap;
+} grid_t;
 
 static kt_status grid_push(grid_t *gr, size_t off, const kt_allocator *al)
 {
@@ -447,7 +429,10 @@ static kt_status grid_push(grid_t *gr, size_t off, const kt_allocator *al)
     return KT_OK;
 }
 
-static kt_status grid_scan(parser *p, grid_t *gr, bool chars, const kt_allocator *al)
+/* Find the tokens and the board size.  Errors point at a lone CR, the
+ * first token past the width of a long row, the line end of a short row,
+ * or the first non-blank byte after a blank line. */
+static kt_status grid_scan(parser *p, grid_t *gr, const kt_allocator *al)
 {
     size_t row = 0, inrow = 0;
     const char *s = p->s;
@@ -465,37 +450,22 @@ static kt_status grid_scan(parser *p, grid_t *gr, bool chars, const kt_allocator
                     if (!(s[j] == '\n' || s[j] == '\r' || is_blank(s[j]))) return perr(p, j);
                 break;
             }
-            if (row > 0 && inrow != gr->w) return perr(p, i);
+            if (row > 0 && inrow != gr->w) return perr(p, i > 0 && s[i - 1] == '\r' ? i - 1 : i);
             if (row == 0) gr->w = (uint32_t)inrow;
             row++;
             inrow = 0;
             i++;
             continue;
         }
-        if (chars) {
-            if (is_blank(c) && inrow == 0) return perr(p, i);
-            if (is_blank(c)) {
-                /* trailing blanks at the end of a line are tolerated */
-                size_t j = i;
-                while (j < n && is_blank(s[j])) j++;
-                if (j < n && s[j] != '\n' && s[j] != '\r') return perr(p, i);
-                i = j;
-                continue;
-            }
-        } else if (is_blank(c)) {
+        if (is_blank(c)) {
             i++;
             continue;
         }
         if (row > 0 && inrow >= gr->w) return perr(p, i);
         if (inrow >= UINT32_MAX - 1) return KT_ETOOBIG;
-        kt_status st = grid_push(gr, i, al);
-        if (st != KT_OK) return st;
+        KTI_TRY(grid_push(gr, i, al));
         inrow++;
-        if (chars) {
-            i++;
-        } else {
-            while (i < n && !is_blank(s[i]) && s[i] != '\n' && s[i] != '\r') i++;
-        }
+        while (i < n && !is_blank(s[i]) && s[i] != '\n' && s[i] != '\r') i++;
     }
     if (inrow > 0) {
         if (row > 0 && inrow != gr->w) return perr(p, n);
@@ -509,71 +479,84 @@ static kt_status grid_scan(parser *p, grid_t *gr, bool chars, const kt_allocator
     return KT_OK;
 }
 
-static kt_status parse_numbers(parser *p, const kt_graph *g, unsigned flags,
-                               const kt_allocator *al, kt_tourney **out, kt_rule *rule,
-                               kt_cell *cell)
+/* Read each token: `.` is a hole (mask 0), otherwise a visit number in
+ * 1..(number of vertices); *verts receives the number of vertices. */
+static kt_status numbers_values(parser *p, const grid_t *gr, uint8_t *mask, uint32_t *num,
+                                size_t *verts)
 {
-    grid_t gr = {0, 0, NULL, 0, 0};
-    kt_rule rl = KT_RULE_NONE;
-    kt_cell bc = KT_CELL_NONE;
-    kt_status st = grid_scan(p, &gr, false, al);
-    uint8_t *mask = NULL;
-    uint32_t *num = NULL;
-    kt_cell *order = NULL;
-    kt_graph *made = NULL;
-    const kt_graph *use = NULL;
-    if (st != KT_OK) goto done;
-    size_t n = gr.ntok;
-    mask = kti_alloc(al, n);
-    num = kti_calloc(al, n, sizeof *num);
-    if (mask == NULL || num == NULL) { st = KT_ENOMEM; goto done; }
-    size_t verts = 0;
+    size_t n = gr->ntok, v_count = 0;
     for (size_t k = 0; k < n; k++) {
-        const char *t = p->s + gr.tok[k];
+        const char *t = p->s + gr->tok[k];
         size_t tl = 0;
-        while (gr.tok[k] + tl < p->len && !is_blank(t[tl]) && t[tl] != '\n' && t[tl] != '\r') tl++;
+        while (gr->tok[k] + tl < p->len && !is_blank(t[tl]) && t[tl] != '\n' && t[tl] != '\r') tl++;
         if (tl == 1 && t[0] == '.') {
             mask[k] = 0;
             continue;
         }
         uint64_t v = 0;
         for (size_t j = 0; j < tl; j++) {
-            if (t[j] < '0' || t[j] > '9') { st = perr(p, gr.tok[k] + j); goto done; }
+            if (t[j] < '0' || t[j] > '9') return perr(p, gr->tok[k] + j);
             v = v * 10 + (uint64_t)(t[j] - '0');
-            if (v > n) { st = perr(p, gr.tok[k]); goto done; }
+            if (v > n) return perr(p, gr->tok[k]);
         }
-        if (v == 0) { st = perr(p, gr.tok[k]); goto done; }
+        if (v == 0) return perr(p, gr->tok[k]);
         mask[k] = 1;
         num[k] = (uint32_t)v;
-        verts++;
+        v_count++;
     }
     /* Every number must lie in 1..verts. */
     for (size_t k = 0; k < n; k++)
-        if (mask[k] && num[k] > verts) { st = perr(p, gr.tok[k]); goto done; }
-    st = board_for(g, gr.w, gr.h, mask, al, &made, &use);
-    if (st != KT_OK) goto done;
-    order = kti_alloc(&use->alloc, (verts ? verts : 1) * sizeof *order);
-    if (order == NULL) { st = KT_ENOMEM; goto done; }
+        if (mask[k] && num[k] > v_count) return perr(p, gr->tok[k]);
+    *verts = v_count;
+    return KT_OK;
+}
+
+/* The visit order from the numbers, then the tour: closed when the last
+ * cell is a move from the first (unless KT_IO_READ_OPEN). */
+static kt_status numbers_tour(parser *p, const kt_graph *use, const uint8_t *mask,
+                              const uint32_t *num, size_t n, size_t verts, unsigned flags,
+                              kt_tourney **out)
+{
+    kt_cell *order = kti_alloc(&use->alloc, (verts ? verts : 1) * sizeof *order);
+    if (order == NULL) return KT_ENOMEM;
     for (size_t v = 0; v < verts; v++) order[v] = KT_CELL_NONE;
-    for (size_t k = 0; k < n; k++) {
+    kt_status st = KT_OK;
+    for (size_t k = 0; k < n && st == KT_OK; k++) {
         if (!mask[k]) continue;
-        if (order[num[k] - 1] != KT_CELL_NONE) {
-            rl = KT_RULE_REPEATED;
-            bc = (kt_cell)k;
-            st = KT_EBADTOUR;
-            goto done;
-        }
-        order[num[k] - 1] = (kt_cell)k;
+        if (order[num[k] - 1] != KT_CELL_NONE) st = kti_diag_bad(p->d, KT_RULE_REPEATED, k);
+        else order[num[k] - 1] = (kt_cell)k;
     }
-    kt_shape shape = KT_SHAPE_PATH;
-    if (!(flags & KT_IO_READ_OPEN) && verts > 2 &&
-        kt_graph_move(use, order[verts - 1], order[0]) != KT_MOVE_NONE)
-        shape = KT_SHAPE_CYCLES;
-    if (verts == 1) shape = KT_SHAPE_CYCLES;
-    st = kt_tourney_from_order(out, use, order, verts, shape, &rl, &bc);
-done:
-    report_bad_cell(p, &gr, st, rl, bc, rule, cell);
-    if (order) kti_free(&use->alloc, order);
+    if (st == KT_OK) {
+        kt_shape shape = KT_SHAPE_PATH;
+        if (!(flags & KT_IO_READ_OPEN) && verts > 2 &&
+            kt_graph_move(use, order[verts - 1], order[0]) != KT_MOVE_NONE)
+            shape = KT_SHAPE_CYCLES;
+        if (verts == 1) shape = KT_SHAPE_CYCLES;
+        st = kt_tourney_from_order(out, use, order, verts, shape, p->d);
+    }
+    kti_free(&use->alloc, order);
+    return st;
+}
+
+static kt_status parse_numbers(parser *p, const kt_graph *g, unsigned flags,
+                               const kt_allocator *al, kt_tourney **out)
+{
+    grid_t gr = {0, 0, NULL, 0, 0};
+    uint8_t *mask = NULL;
+    uint32_t *num = NULL;
+    kt_graph *made = NULL;
+    const kt_graph *use = NULL;
+    size_t verts = 0;
+    kt_status st = grid_scan(p, &gr, al);
+    if (st == KT_OK) {
+        mask = kti_alloc(al, gr.ntok);
+        num = kti_calloc(al, gr.ntok, sizeof *num);
+        if (mask == NULL || num == NULL) st = KT_ENOMEM;
+    }
+    if (st == KT_OK) st = numbers_values(p, &gr, mask, num, &verts);
+    if (st == KT_OK) st = board_for(g, gr.w, gr.h, mask, al, &made, &use);
+    if (st == KT_OK) st = numbers_tour(p, use, mask, num, gr.ntok, verts, flags, out);
+    locate_cell(p, st, gr.tok, gr.ntok);
     kti_free(al, mask);
     kti_free(al, num);
     kti_free(al, gr.tok);
@@ -581,55 +564,52 @@ done:
     return st;
 }
 
-/* Moves: one character per cell, so cell (x, y) sits at line y + 1,
- * column x + 1, and the move pairs are filled directly from the digits. */
-static kt_status parse_moves(parser *p, const kt_graph *g, const kt_allocator *al,
-                             kt_tourney **out, kt_rule *rule, kt_cell *cell)
+/* ---- moves: one character per cell, so cell (x, y) sits at line y + 1,
+ * column x + 1, and the move pairs are filled directly from the digits ---- */
+
+/* Pass 1: the board size; every byte is a digit 0-7, `-`, `.` or a line
+ * break.  Errors point at the bad byte, the first character past the width
+ * of a long row, the line end of a short row, or the first byte after a
+ * blank line. */
+static kt_status moves_scan(parser *p, size_t *width, size_t *height)
 {
     const char *s = p->s;
     size_t n = p->len, w = 0, h = 0, i = 0;
-    /* Pass 1: dimensions and characters. */
     while (i < n) {
         size_t start = i;
         while (i < n && s[i] != '\n' && s[i] != '\r') {
             char c = s[i];
             if (!((c >= '0' && c <= '7') || c == '-' || c == '.')) return perr(p, i);
+            if (h > 0 && i - start >= w) return perr(p, i);
             i++;
         }
         size_t len = i - start;
-        if (i < n && s[i] == '\r') {
-            if (i + 1 >= n || s[i + 1] != '\n') return perr(p, i);
-            i++;
-        }
+        if (i < n && s[i] == '\r' && (i + 1 >= n || s[i + 1] != '\n')) return perr(p, i);
         if (len == 0) { /* only trailing blank lines */
             for (size_t j = start; j < n; j++)
                 if (s[j] != '\n' && s[j] != '\r') return perr(p, j);
             break;
         }
-        if (h > 0 && len != w) return perr(p, start + (len < w ? len : w));
+        if (h > 0 && len != w) return perr(p, i);
         if (len > UINT32_MAX) return KT_ETOOBIG;
         w = len;
         h++;
+        if (i < n && s[i] == '\r') i++;
         if (i < n) i++; /* the newline */
     }
     if (h == 0) return perr(p, 0);
     if (h > UINT32_MAX || (uint64_t)w * h > KTI_MAX_CELLS) return KT_ETOOBIG;
-    size_t cells = w * h;
-    uint8_t *mask = kti_alloc(al, cells);
-    if (mask == NULL) return KT_ENOMEM;
-    size_t k = 0;
-    for (i = 0; i < n && k < cells; i++)
-        if (s[i] != '\n' && s[i] != '\r') mask[k++] = s[i] != '.';
-    kt_graph *made = NULL;
-    const kt_graph *use = NULL;
-    kt_tourney *t = NULL;
-    kt_rule rl = KT_RULE_NONE;
-    kt_cell bc = KT_CELL_NONE;
-    kt_status st = board_for(g, (uint32_t)w, (uint32_t)h, mask, al, &made, &use);
-    if (st == KT_OK) st = kti_tourney_alloc(&t, use);
-    /* Pass 2: each digit adds its edge to both ends. */
-    k = 0;
-    for (i = 0; st == KT_OK && i < n && k < cells; i++) {
+    *width = w;
+    *height = h;
+    return KT_OK;
+}
+
+/* Pass 2: each digit adds its edge to both ends. */
+static kt_status moves_fill(parser *p, const kt_graph *use, const uint8_t *mask, kt_tourney *t)
+{
+    const char *s = p->s;
+    size_t cells = use->ncells, w = use->width, h = use->height, k = 0;
+    for (size_t i = 0; i < p->len && k < cells; i++) {
         char c = s[i];
         if (c == '\n' || c == '\r') continue;
         kt_cell here = (kt_cell)k++;
@@ -637,33 +617,45 @@ static kt_status parse_moves(parser *p, const kt_graph *g, const kt_allocator *a
         int m = c - '0';
         int64_t nx = (int64_t)(here % w) + use->dx[m], ny = (int64_t)(here / w) + use->dy[m];
         kt_cell d = (kt_cell)((int64_t)here + use->off[m]);
-        if (nx < 0 || ny < 0 || nx >= (int64_t)w || ny >= (int64_t)h || !mask[d]) {
-            rl = KT_RULE_NOT_A_MOVE;
-            bc = here;
-            st = KT_EBADTOUR;
-        } else if (!kti_pair_add(t->mv, here, m)) {
-            rl = KT_RULE_DEGREE;
-            bc = here;
-            st = KT_EBADTOUR;
-        } else if (!kti_pair_add(t->mv, d, (m + 4) & 7)) {
-            rl = KT_RULE_REPEATED;
-            bc = d;
-            st = KT_EBADTOUR;
-        }
+        if (nx < 0 || ny < 0 || nx >= (int64_t)w || ny >= (int64_t)h || !mask[d])
+            return kti_diag_bad(p->d, KT_RULE_NOT_A_MOVE, here);
+        if (!kti_pair_add(t->mv, here, m)) return kti_diag_bad(p->d, KT_RULE_DEGREE, here);
+        if (!kti_pair_add(t->mv, d, (m + 4) & 7)) return kti_diag_bad(p->d, KT_RULE_REPEATED, d);
     }
-    if (st == KT_OK) st = kti_tourney_finish(t, &rl, &bc);
-    if (st == KT_EBADTOUR) {
-        if (rule) *rule = rl;
-        if (cell) *cell = bc;
-        if (bc < cells) {
-            /* Line y + 1, column x + 1 of the cell: find the line's start. */
-            size_t line = bc / w, at = 0;
-            for (size_t ln = 0; ln < line; at++)
-                if (s[at] == '\n') ln++;
-            p->err_at = at + bc % w;
-            p->located = true;
-        }
-    }
+    return KT_OK;
+}
+
+/* Point the position at cell c: line c / w + 1, column c % w + 1. */
+static void moves_locate(parser *p, kt_status st, size_t w, size_t cells)
+{
+    kt_cell c = p->d->cell;
+    if (st != KT_EBADTOUR || c >= cells) return;
+    size_t line = c / w, at = 0;
+    for (size_t ln = 0; ln < line; at++)
+        if (p->s[at] == '\n') ln++;
+    p->err_at = at + c % w;
+    p->located = true;
+}
+
+static kt_status parse_moves(parser *p, const kt_graph *g, const kt_allocator *al,
+                             kt_tourney **out)
+{
+    size_t w = 0, h = 0;
+    KTI_TRY(moves_scan(p, &w, &h));
+    size_t cells = w * h;
+    uint8_t *mask = kti_alloc(al, cells);
+    if (mask == NULL) return KT_ENOMEM;
+    size_t k = 0;
+    for (size_t i = 0; i < p->len && k < cells; i++)
+        if (p->s[i] != '\n' && p->s[i] != '\r') mask[k++] = p->s[i] != '.';
+    kt_graph *made = NULL;
+    const kt_graph *use = NULL;
+    kt_tourney *t = NULL;
+    kt_status st = board_for(g, (uint32_t)w, (uint32_t)h, mask, al, &made, &use);
+    if (st == KT_OK) st = kti_tourney_alloc(&t, use);
+    if (st == KT_OK) st = moves_fill(p, use, mask, t);
+    if (st == KT_OK) st = kti_tourney_finish(t, p->d);
+    moves_locate(p, st, w, cells);
     if (st == KT_OK) {
         *out = t;
     } else {
@@ -674,8 +666,9 @@ static kt_status parse_moves(parser *p, const kt_graph *g, const kt_allocator *a
     return st;
 }
 
-/* SVG reader for the subset this library writes: the data-kt-* attributes
- * of the root, the kt-holes path and the kt-cycle paths. */
+/* ---- SVG: the subset this library writes: the data-kt-* attributes of
+ * the root, the kt-holes path and the kt-cycle paths ---- */
+
 static const char *find(const char *s, size_t len, size_t from, const char *needle)
 {
     size_t nl = strlen(needle);
@@ -699,133 +692,177 @@ static bool read_uint(const char *s, size_t len, size_t *i, uint64_t *v)
     return true;
 }
 
-static kt_status svg_attr_uint(parser *p, const char *name, uint64_t *v)
+/* Where a missing attribute is reported: the root element (or 1:1). */
+static size_t svg_root(const parser *p)
+{
+    const char *r = find(p->s, p->len, 0, "<svg");
+    return r != NULL ? (size_t)(r - p->s) : 0;
+}
+
+/* An unsigned attribute value; *at receives the offset of the value. */
+static kt_status svg_attr_uint(parser *p, const char *name, uint64_t *v, size_t *at)
 {
     const char *a = find(p->s, p->len, 0, name);
-    if (a == NULL) return perr(p, 0);
+    if (a == NULL) return perr(p, svg_root(p));
     size_t i = (size_t)(a - p->s) + strlen(name);
+    *at = i;
     if (!read_uint(p->s, p->len, &i, v)) return perr(p, i);
     return KT_OK;
 }
 
-static kt_status parse_svg(parser *p, const kt_graph *g, const kt_allocator *al,
-                           kt_tourney **out, kt_rule *rule, kt_cell *cell)
+typedef struct svg_board {
+    uint64_t w, h, a, b;
+} svg_board;
+
+/* The root's attributes: board size and leaper (the knight when absent).
+ * A size or leaper no graph can have is a parse error at its value. */
+static kt_status svg_header(parser *p, svg_board *bd)
 {
-    uint64_t w, h, a = 2, b = 1;
-    kt_status st;
-    if ((st = svg_attr_uint(p, "data-kt-width=\"", &w)) != KT_OK) return st;
-    if ((st = svg_attr_uint(p, "data-kt-height=\"", &h)) != KT_OK) return st;
+    size_t wat = 0, hat = 0;
+    bd->a = 2;
+    bd->b = 1;
+    KTI_TRY(svg_attr_uint(p, "data-kt-width=\"", &bd->w, &wat));
+    KTI_TRY(svg_attr_uint(p, "data-kt-height=\"", &bd->h, &hat));
     const char *lp = find(p->s, p->len, 0, "data-kt-leaper=\"");
     if (lp != NULL) {
-        size_t i = (size_t)(lp - p->s) + strlen("data-kt-leaper=\"");
-        if (!read_uint(p->s, p->len, &i, &a) || i >= p->len || p->s[i] != ',') return perr(p, i);
+        size_t at = (size_t)(lp - p->s) + strlen("data-kt-leaper=\""), i = at;
+        if (!read_uint(p->s, p->len, &i, &bd->a) || i >= p->len || p->s[i] != ',') return perr(p, i);
         i++;
-        if (!read_uint(p->s, p->len, &i, &b)) return perr(p, i);
+        if (!read_uint(p->s, p->len, &i, &bd->b)) return perr(p, i);
+        /* The legs kt_graph_new_custom accepts: positive, distinct, int32. */
+        if (bd->a == 0 || bd->b == 0 || bd->a == bd->b || bd->a > INT32_MAX || bd->b > INT32_MAX)
+            return perr(p, at);
     }
-    if (w == 0 || h == 0 || w > UINT32_MAX || h > UINT32_MAX || w * h > KTI_MAX_CELLS)
-        return perr(p, 0);
+    if (bd->w == 0 || bd->w > UINT32_MAX) return perr(p, wat);
+    if (bd->h == 0 || bd->h > UINT32_MAX) return perr(p, hat);
     /* Every cell takes at least a point or a hole in the text: a claimed
      * board larger than the text cannot be described by it (and must not
      * make us allocate for it). */
-    if (w * h > p->len) return perr(p, 0);
-    size_t n = (size_t)(w * h);
+    if (bd->w * bd->h > KTI_MAX_CELLS || bd->w * bd->h > p->len) return perr(p, wat);
+    return KT_OK;
+}
+
+/* The kt-holes path: "Mx yh2v2h-2z" per hole, clearing its mask byte. */
+static kt_status svg_holes(parser *p, const svg_board *bd, uint8_t *mask)
+{
+    const char *hp = find(p->s, p->len, 0, "class=\"kt-holes\"");
+    if (hp == NULL) return KT_OK;
+    const char *d = find(p->s, p->len, (size_t)(hp - p->s), " d=\"");
+    if (d == NULL) return perr(p, (size_t)(hp - p->s));
+    const char *tail = "h2v2h-2z";
+    size_t i = (size_t)(d - p->s) + 4, tl = strlen(tail);
+    while (i < p->len && p->s[i] != '"') {
+        uint64_t x, y;
+        size_t at = i;
+        if (p->s[i] != 'M') return perr(p, i);
+        i++;
+        if (!read_uint(p->s, p->len, &i, &x) || i >= p->len || p->s[i] != ' ') return perr(p, i);
+        i++;
+        if (!read_uint(p->s, p->len, &i, &y)) return perr(p, i);
+        if (x % 2 || y % 2 || x / 2 >= bd->w || y / 2 >= bd->h) return perr(p, at);
+        mask[(y / 2) * bd->w + x / 2] = 0;
+        if (p->len - i < tl || memcmp(p->s + i, tail, tl) != 0) return perr(p, i);
+        i += tl;
+    }
+    return KT_OK;
+}
+
+/* One kt-cycle path starting at offset i (its d attribute): "Mx,y x,y ...",
+ * closed by Z for a cycle.  Each point is entered once: a second successor
+ * is a repeated cell.  *end receives the offset after the path. */
+static kt_status svg_path(parser *p, const svg_board *bd, kt_cell *succ, size_t i, size_t *end)
+{
+    if (i >= p->len || p->s[i] != 'M') return perr(p, i);
+    i++;
+    kt_cell first = KT_CELL_NONE, prev = KT_CELL_NONE;
+    for (;;) {
+        uint64_t x, y;
+        size_t at = i;
+        if (!read_uint(p->s, p->len, &i, &x) || i >= p->len || p->s[i] != ',') return perr(p, i);
+        i++;
+        if (!read_uint(p->s, p->len, &i, &y)) return perr(p, i);
+        if (x % 2 == 0 || y % 2 == 0 || x / 2 >= bd->w || y / 2 >= bd->h) return perr(p, at);
+        kt_cell c = (kt_cell)((y / 2) * bd->w + x / 2);
+        if (prev != KT_CELL_NONE) {
+            if (succ[prev] != KT_CELL_NONE) return kti_diag_bad(p->d, KT_RULE_REPEATED, prev);
+            succ[prev] = c;
+        } else {
+            first = c;
+        }
+        prev = c;
+        if (i < p->len && p->s[i] == ' ') {
+            i++;
+            continue;
+        }
+        if (i < p->len && p->s[i] == 'Z') {
+            if (succ[prev] != KT_CELL_NONE) return kti_diag_bad(p->d, KT_RULE_REPEATED, prev);
+            succ[prev] = first;
+            i++;
+        }
+        if (i >= p->len || p->s[i] != '"') return perr(p, i);
+        *end = i;
+        return KT_OK;
+    }
+}
+
+/* Every kt-cycle path, in order. */
+static kt_status svg_paths(parser *p, const svg_board *bd, kt_cell *succ)
+{
+    size_t from = 0;
+    const char *cp;
+    while ((cp = find(p->s, p->len, from, "class=\"kt-cycle\"")) != NULL) {
+        const char *d = find(p->s, p->len, (size_t)(cp - p->s), " d=\"");
+        if (d == NULL) return perr(p, (size_t)(cp - p->s));
+        KTI_TRY(svg_path(p, bd, succ, (size_t)(d - p->s) + 4, &from));
+    }
+    return KT_OK;
+}
+
+static kt_status parse_svg(parser *p, const kt_graph *g, const kt_allocator *al,
+                           kt_tourney **out)
+{
+    svg_board bd;
+    KTI_TRY(svg_header(p, &bd));
+    size_t n = (size_t)(bd.w * bd.h);
     uint8_t *mask = kti_alloc(al, n);
     if (mask == NULL) return KT_ENOMEM;
     memset(mask, 1, n);
     kt_cell *succ = NULL;
     kt_graph *made = NULL;
     const kt_graph *use = NULL;
-    const char *hp = find(p->s, p->len, 0, "class=\"kt-holes\"");
-    if (hp != NULL) {
-        const char *d = find(p->s, p->len, (size_t)(hp - p->s), " d=\"");
-        if (d == NULL) { st = perr(p, (size_t)(hp - p->s)); goto done; }
-        size_t i = (size_t)(d - p->s) + 4;
-        while (i < p->len && p->s[i] != '"') {
-            uint64_t x, y;
-            if (p->s[i] != 'M') { st = perr(p, i); goto done; }
-            i++;
-            if (!read_uint(p->s, p->len, &i, &x) || i >= p->len || p->s[i] != ' ') { st = perr(p, i); goto done; }
-            i++;
-            if (!read_uint(p->s, p->len, &i, &y)) { st = perr(p, i); goto done; }
-            if (x % 2 || y % 2 || x / 2 >= w || y / 2 >= h) { st = perr(p, i); goto done; }
-            mask[(y / 2) * w + x / 2] = 0;
-            const char *tail = "h2v2h-2z";
-            if (p->len - i < strlen(tail) || memcmp(p->s + i, tail, strlen(tail)) != 0) { st = perr(p, i); goto done; }
-            i += strlen(tail);
-        }
-    }
-    if (g != NULL) {
-        st = board_for(g, (uint32_t)w, (uint32_t)h, mask, al, &made, &use);
-        if (st == KT_OK && (g->a != a || g->b != b)) st = KT_EMISMATCH;
-    } else if (a > UINT32_MAX || b > UINT32_MAX) {
-        st = perr(p, 0);
-    } else {
-        st = kt_graph_new_custom(&made, (uint32_t)w, (uint32_t)h, (uint32_t)a, (uint32_t)b, mask, al);
+    kt_status st = svg_holes(p, &bd, mask);
+    if (st == KT_OK && g != NULL) {
+        st = board_for(g, (uint32_t)bd.w, (uint32_t)bd.h, mask, al, &made, &use);
+        if (st == KT_OK && (g->a != bd.a || g->b != bd.b)) st = KT_EMISMATCH;
+    } else if (st == KT_OK) {
+        st = kt_graph_new_custom(&made, (uint32_t)bd.w, (uint32_t)bd.h, (uint32_t)bd.a,
+                                 (uint32_t)bd.b, mask, al);
         use = made;
     }
-    if (st != KT_OK) goto done;
-    succ = kti_alloc(&use->alloc, n * sizeof *succ);
-    if (succ == NULL) { st = KT_ENOMEM; goto done; }
-    for (size_t c = 0; c < n; c++) succ[c] = KT_CELL_NONE;
-    size_t from = 0;
-    const char *cp;
-    while ((cp = find(p->s, p->len, from, "class=\"kt-cycle\"")) != NULL) {
-        const char *d = find(p->s, p->len, (size_t)(cp - p->s), " d=\"");
-        if (d == NULL) { st = perr(p, (size_t)(cp - p->s)); goto done; }
-        size_t i = (size_t)(d - p->s) + 4;
-        if (i >= p->len || p->s[i] != 'M') { st = perr(p, i); goto done; }
-        i++;
-        kt_cell first = KT_CELL_NONE, prev = KT_CELL_NONE;
-        for (;;) {
-            uint64_t x, y;
-            size_t at = i;
-            if (!read_uint(p->s, p->len, &i, &x) || i >= p->len || p->s[i] != ',') { st = perr(p, i); goto done; }
-            i++;
-            if (!read_uint(p->s, p->len, &i, &y)) { st = perr(p, i); goto done; }
-            if (x % 2 == 0 || y % 2 == 0 || x / 2 >= w || y / 2 >= h) { st = perr(p, at); goto done; }
-            kt_cell c = (kt_cell)((y / 2) * w + x / 2);
-            if (prev != KT_CELL_NONE) {
-                if (succ[prev] != KT_CELL_NONE) {
-                    if (rule) *rule = KT_RULE_REPEATED;
-                    if (cell) *cell = prev;
-                    st = KT_EBADTOUR;
-                    goto done;
-                }
-                succ[prev] = c;
-            } else {
-                first = c;
-            }
-            prev = c;
-            if (i < p->len && p->s[i] == ' ') { i++; continue; }
-            if (i < p->len && p->s[i] == 'Z') {
-                if (succ[prev] != KT_CELL_NONE) {
-                    if (rule) *rule = KT_RULE_REPEATED;
-                    if (cell) *cell = prev;
-                    st = KT_EBADTOUR;
-                    goto done;
-                }
-                succ[prev] = first;
-                i++;
-            }
-            if (i >= p->len || p->s[i] != '"') { st = perr(p, i); goto done; }
-            break;
-        }
-        from = i;
+    if (st == KT_OK) {
+        succ = kti_alloc(&use->alloc, n * sizeof *succ);
+        if (succ == NULL) st = KT_ENOMEM;
     }
-    st = kt_tourney_from_successors(out, use, succ, n, rule, cell);
-done:
+    if (st == KT_OK) {
+        for (size_t c = 0; c < n; c++) succ[c] = KT_CELL_NONE;
+        st = svg_paths(p, &bd, succ);
+    }
+    if (st == KT_OK) st = kt_tourney_from_successors(out, use, succ, n, p->d);
     if (succ) kti_free(&use->alloc, succ);
     kti_free(al, mask);
     kt_graph_free(made);
     return st;
 }
 
+/* Guess the format.  SVG starts with `<`.  A first line with blanks
+ * between tokens or a digit 8/9 is numbers; so is a one-character first
+ * line (a one-column board), unless the text has a `-`: only the moves
+ * format uses it, and the 1x1 tour in moves is the single line "-". */
 static kt_io_format detect(const char *s, size_t len)
 {
     size_t i = 0;
     while (i < len && (is_blank(s[i]) || s[i] == '\n' || s[i] == '\r')) i++;
     if (i < len && s[i] == '<') return KT_IO_SVG;
-    /* First line: blanks between tokens, or a digit 8/9, mean numbers. */
     size_t j = i, chars = 0;
     bool blank_inside = false, big_digit = false;
     for (; j < len && s[j] != '\n' && s[j] != '\r'; j++) {
@@ -833,32 +870,34 @@ static kt_io_format detect(const char *s, size_t len)
         else chars++;
         if (s[j] == '8' || s[j] == '9') big_digit = true;
     }
-    if (blank_inside || big_digit || chars <= 1) return KT_IO_NUMBERS;
+    if (blank_inside || big_digit) return KT_IO_NUMBERS;
+    if (chars <= 1) return memchr(s, '-', len) != NULL ? KT_IO_MOVES : KT_IO_NUMBERS;
     return KT_IO_MOVES;
 }
 
 kt_status kt_io_parse(kt_tourney **out, const kt_graph *g, const char *text, size_t len,
-                           kt_io_format format, unsigned flags, const kt_allocator *alloc,
-                           size_t *line, size_t *column, kt_rule *rule, kt_cell *cell)
+                      kt_io_format format, unsigned flags, const kt_allocator *alloc,
+                      kt_diag *diag)
 {
+    kti_diag_clear(diag);
     if (out) *out = NULL;
     if (out == NULL || (text == NULL && len > 0)) return KT_EINVAL;
     if (alloc != NULL && (alloc->alloc == NULL || alloc->free == NULL)) return KT_EINVAL;
-    const kt_allocator *al = g != NULL ? &g->alloc : alloc != NULL ? alloc : &kti_default_allocator;
-    parser p = {text, len, 0, 0, false};
-    if (format == KT_IO_AUTO) format = detect(text, len);
+    const kt_allocator *al = g != NULL ? &g->alloc : kti_allocator_or_default(alloc);
+    kt_diag own;
+    parser p = {text, len, 0, false, diag != NULL ? diag : &own};
+    kti_diag_clear(p.d);
+    if (format == KT_IO_AUTO && len > 0) format = detect(text, len);
+    if (format == KT_IO_AUTO) format = KT_IO_NUMBERS; /* empty text: a parse error at 1:1 */
     kt_status st;
     switch (format) {
-    case KT_IO_NUMBERS: st = parse_numbers(&p, g, flags, al, out, rule, cell); break;
-    case KT_IO_MOVES: st = parse_moves(&p, g, al, out, rule, cell); break;
-    case KT_IO_SVG: st = parse_svg(&p, g, al, out, rule, cell); break;
+    case KT_IO_NUMBERS: st = parse_numbers(&p, g, flags, al, out); break;
+    case KT_IO_MOVES: st = parse_moves(&p, g, al, out); break;
+    case KT_IO_SVG: st = parse_svg(&p, g, al, out); break;
     default: st = KT_EINVAL; break;
     }
-    if (p.located && (st == KT_EPARSE || st == KT_EBADTOUR)) {
-        offset_to_pos(text, p.err_at, line, column);
-    } else {
-        if (line) *line = 0;
-        if (column) *column = 0;
-    }
+    KTI_ASSERT(st != KT_EPARSE || p.located); /* every parse error has a position */
+    if (st != KT_EBADTOUR) kti_diag_clear(p.d);
+    if (p.located && (st == KT_EPARSE || st == KT_EBADTOUR)) kti_diag_at(p.d, text, p.err_at);
     return st;
 }

@@ -28,23 +28,33 @@ kt_status kt_stats_relative_move_distribution(const kt_tourney *t, double freq[8
     return distribution(t, freq, true);
 }
 
-/* Welford's running mean and variance, per move and per relative move. */
+/* Welford's running mean and variance, per move and per relative move.
+ * The accumulator keeps the allocator it was made with, to free itself. */
 struct kt_stats {
     uint64_t n;
     double mean[2][8];
     double m2[2][8];
+    kt_allocator alloc;
 };
 
-kt_status kt_stats_new(kt_stats **out)
+kt_status kt_stats_new(kt_stats **out, const kt_allocator *alloc)
 {
     if (out == NULL) return KT_EINVAL;
-    *out = kti_calloc(&kti_default_allocator, 1, sizeof **out);
-    return *out ? KT_OK : KT_ENOMEM;
+    *out = NULL;
+    if (alloc != NULL && (alloc->alloc == NULL || alloc->free == NULL)) return KT_EINVAL;
+    const kt_allocator *al = kti_allocator_or_default(alloc);
+    kt_stats *s = kti_calloc(al, 1, sizeof *s);
+    if (s == NULL) return KT_ENOMEM;
+    s->alloc = *al;
+    *out = s;
+    return KT_OK;
 }
 
 void kt_stats_free(kt_stats *s)
 {
-    kti_free(&kti_default_allocator, s);
+    if (s == NULL) return;
+    kt_allocator al = s->alloc;
+    kti_free(&al, s);
 }
 
 kt_status kt_stats_add(kt_stats *s, const kt_tourney *t)

@@ -2,13 +2,6 @@
 /* Tourneys and tours: one byte per cell holding the two neighbour moves. */
 #include "internal.h"
 
-static kt_status bad(kt_rule *rule, kt_cell *cell, kt_rule r, size_t c)
-{
-    if (rule) *rule = r;
-    if (cell) *cell = (kt_cell)c;
-    return KT_EBADTOUR;
-}
-
 /* A bitmap of one bit per cell. */
 static uint64_t *bits_new(const kt_graph *g)
 {
@@ -48,9 +41,19 @@ static inline unsigned pair_degree(uint8_t p)
     return ((p & 0xF) != KTI_NOMOVE) + ((p >> 4) != KTI_NOMOVE);
 }
 
+/* Debug builds check a tourney whole where it crosses the API (O(cells),
+ * so only in getters that answer from stored state and in the walk that
+ * every writer uses); release builds trust the bookkeeping. */
+#ifndef NDEBUG
+#define CHECK_TOURNEY(t) KTI_ASSERT(kti_tourney_consistent(t))
+#else
+#define CHECK_TOURNEY(t) ((void)0)
+#endif
+
 kt_status kti_tourney_walk(const kt_tourney *t, const kti_walker *w)
 {
     const kt_graph *g = t->g;
+    CHECK_TOURNEY(t);
     uint64_t *seen = bits_new(g);
     if (seen == NULL) return KT_ENOMEM;
     bool cycle = t->shape == KT_SHAPE_CYCLES;
@@ -61,6 +64,7 @@ kt_status kti_tourney_walk(const kt_tourney *t, const kti_walker *w)
         kt_cell c = (kt_cell)s;
         unsigned out = p & 0xF;
         for (;;) {
+            KTI_ASSERT(out < KT_MOVE_COUNT);
             bit_set(seen, c);
             if (w->edge) w->edge(w->ctx, c, (int)out);
             kt_cell d = (kt_cell)((int64_t)c + g->off[out]);
@@ -120,7 +124,48 @@ kt_status kti_tourney_recount(kt_tourney *t)
     return KT_OK;
 }
 
-kt_status kti_tourney_finish(kt_tourney *t, kt_rule *rule, kt_cell *cell)
+/* Whether the pair of vertex c is well formed: moves 0-7 or none, the
+ * lower first (kt_tourney_equal compares bytes), each move on the board
+ * and returned by the neighbour; *deg receives the degree. */
+static bool pair_consistent(const kt_tourney *t, size_t c, unsigned *deg)
+{
+    const kt_graph *g = t->g;
+    uint8_t p = t->mv[c];
+    unsigned lo = p & 0xF, hi = p >> 4;
+    *deg = pair_degree(p);
+    if ((lo > 7 && lo != KTI_NOMOVE) || (hi > 7 && hi != KTI_NOMOVE)) return false;
+    if (lo > hi || (lo == hi && lo != KTI_NOMOVE)) return false;
+    for (int k = 0; k < 2; k++) {
+        unsigned m = k ? hi : lo;
+        if (m == KTI_NOMOVE) continue;
+        kt_cell d = kti_step(g, (kt_cell)c, (int)m);
+        if (d == KT_CELL_NONE) return false;
+        unsigned r = (m + 4) & 7;
+        if ((t->mv[d] & 0xF) != r && (t->mv[d] >> 4) != r) return false;
+    }
+    return true;
+}
+
+bool kti_tourney_consistent(const kt_tourney *t)
+{
+    const kt_graph *g = t->g;
+    size_t ends = 0;
+    for (size_t c = 0; c < g->ncells; c++) {
+        if (!kti_is_vertex(g, c)) {
+            if (t->mv[c] != KTI_PAIR_EMPTY) return false;
+            continue;
+        }
+        unsigned deg;
+        if (!pair_consistent(t, c, &deg)) return false;
+        if (deg == 0 && g->nverts > 1) return false;
+        ends += deg == 1;
+    }
+    if (t->shape == KT_SHAPE_PATH ? ends != 2 : ends != 0) return false;
+    size_t count = count_components(t);
+    return count == SIZE_MAX || count == t->size; /* no memory: nothing to compare */
+}
+
+kt_status kti_tourney_finish(kt_tourney *t, kt_diag *diag)
 {
     const kt_graph *g = t->g;
     size_t ends = 0, first_bad = SIZE_MAX;
@@ -128,64 +173,75 @@ kt_status kti_tourney_finish(kt_tourney *t, kt_rule *rule, kt_cell *cell)
     for (size_t c = 0; c < g->ncells; c++, x = x + 1 == g->width ? (y++, 0) : x + 1) {
         uint8_t p = t->mv[c];
         if (!kti_is_vertex(g, c)) {
-            if (p != KTI_PAIR_EMPTY) return bad(rule, cell, KT_RULE_HOLE, c);
+            if (p != KTI_PAIR_EMPTY) return kti_diag_bad(diag, KT_RULE_HOLE, c);
             continue;
         }
         unsigned lo = p & 0xF, hi = p >> 4;
         if ((lo != KTI_NOMOVE && lo > 7) || (hi != KTI_NOMOVE && hi > 7) ||
             (lo == KTI_NOMOVE && hi != KTI_NOMOVE) || (lo == hi && lo != KTI_NOMOVE))
-            return bad(rule, cell, KT_RULE_DEGREE, c);
+            return kti_diag_bad(diag, KT_RULE_DEGREE, c);
         if (lo > hi) t->mv[c] = (uint8_t)((lo << 4) | hi);
         for (int k = 0; k < 2; k++) {
             unsigned m = k ? hi : lo;
             if (m == KTI_NOMOVE) continue;
             int64_t nx = (int64_t)x + g->dx[m], ny = (int64_t)y + g->dy[m];
             if (nx < 0 || ny < 0 || nx >= (int64_t)g->width || ny >= (int64_t)g->height)
-                return bad(rule, cell, KT_RULE_NOT_A_MOVE, c);
+                return kti_diag_bad(diag, KT_RULE_NOT_A_MOVE, c);
             kt_cell d = (kt_cell)((int64_t)c + g->off[m]);
-            if (g->mask != NULL && !g->mask[d]) return bad(rule, cell, KT_RULE_NOT_A_MOVE, c);
+            if (g->mask != NULL && !g->mask[d]) return kti_diag_bad(diag, KT_RULE_NOT_A_MOVE, c);
             uint8_t q = t->mv[d];
             unsigned r = (m + 4) & 7;
-            if ((q & 0xF) != r && (q >> 4) != r) return bad(rule, cell, KT_RULE_DEGREE, c);
+            if ((q & 0xF) != r && (q >> 4) != r) return kti_diag_bad(diag, KT_RULE_DEGREE, c);
         }
         unsigned deg = pair_degree(t->mv[c]);
         if (deg == 1) ends++;
         if (deg < 2 && first_bad == SIZE_MAX) first_bad = c;
-        if (deg == 0 && g->nverts > 1) return bad(rule, cell, KT_RULE_DEGREE, c);
+        if (deg == 0 && g->nverts > 1) return kti_diag_bad(diag, KT_RULE_DEGREE, c);
     }
-    if (ends != 0 && ends != 2) return bad(rule, cell, KT_RULE_DEGREE, first_bad);
+    if (ends != 0 && ends != 2) return kti_diag_bad(diag, KT_RULE_DEGREE, first_bad);
     t->shape = ends == 2 ? KT_SHAPE_PATH : KT_SHAPE_CYCLES;
     size_t count = count_components(t);
     if (count == SIZE_MAX) return KT_ENOMEM;
-    if (t->shape == KT_SHAPE_PATH && count != 1) return bad(rule, cell, KT_RULE_NOT_A_PATH, first_bad);
+    if (t->shape == KT_SHAPE_PATH && count != 1) return kti_diag_bad(diag, KT_RULE_NOT_A_PATH, first_bad);
     t->size = count;
     return KT_OK;
 }
 
-static kt_status finish_or_free(kt_tourney **out, kt_tourney *t, kt_rule *rule, kt_cell *cell)
+/* The constructors' common end: validate what they filled in and hand it
+ * out, or free it, so that an invalid cover never escapes. */
+static kt_status finish_or_free(kt_tourney **out, kt_tourney *t, kt_diag *diag)
 {
-    kt_status st = kti_tourney_finish(t, rule, cell);
+    kt_status st = kti_tourney_finish(t, diag);
     if (st != KT_OK) {
         kt_tourney_free(t);
         return st;
     }
-    if (rule) *rule = KT_RULE_NONE;
     *out = t;
     return KT_OK;
 }
 
-kt_status kt_tourney_validate_successors(const kt_graph *g, const kt_cell *succ, size_t n, kt_rule *rule,
-                                 kt_cell *cell)
+kt_status kt_tourney_validate_successors(const kt_graph *g, const kt_cell *succ, size_t n,
+                                         kt_diag *diag)
 {
     kt_tourney *t = NULL;
-    kt_status st = kt_tourney_from_successors(&t, g, succ, n, rule, cell);
+    kt_status st = kt_tourney_from_successors(&t, g, succ, n, diag);
     kt_tourney_free(t);
     return st;
 }
 
-kt_status kt_tourney_from_successors(kt_tourney **out, const kt_graph *g, const kt_cell *succ,
-                                     size_t n, kt_rule *rule, kt_cell *cell)
+/* Whether vertex c may be left unentered: only the first cell of an open
+ * tour (the one vertex no successor points to), or the lone cell of a
+ * one-vertex board. */
+static bool may_be_unentered(const kt_tourney *t, size_t c, size_t ends)
 {
+    if (t->g->nverts <= 1) return true;
+    return ends == 1 && t->mv[c] != KTI_PAIR_EMPTY && pair_degree(t->mv[c]) == 1;
+}
+
+kt_status kt_tourney_from_successors(kt_tourney **out, const kt_graph *g, const kt_cell *succ,
+                                     size_t n, kt_diag *diag)
+{
+    kti_diag_clear(diag);
     if (out) *out = NULL;
     if (out == NULL || g == NULL || (succ == NULL && n > 0) || n != g->ncells) return KT_EINVAL;
     uint64_t *entered = bits_new(g);
@@ -200,27 +256,27 @@ kt_status kt_tourney_from_successors(kt_tourney **out, const kt_graph *g, const 
     for (size_t c = 0; c < n && st == KT_OK; c++) {
         kt_cell s = succ[c];
         if (!kti_is_vertex(g, c)) {
-            if (s != KT_CELL_NONE) st = bad(rule, cell, KT_RULE_HOLE, c);
+            if (s != KT_CELL_NONE) st = kti_diag_bad(diag, KT_RULE_HOLE, c);
             continue;
         }
         if (s == KT_CELL_NONE) {
-            if (++ends > 1) st = bad(rule, cell, KT_RULE_DEGREE, c);
+            if (++ends > 1) st = kti_diag_bad(diag, KT_RULE_DEGREE, c);
             continue;
         }
-        if (!kti_is_vertex(g, s)) { st = bad(rule, cell, KT_RULE_NOT_A_CELL, c); break; }
+        if (!kti_is_vertex(g, s)) { st = kti_diag_bad(diag, KT_RULE_NOT_A_CELL, c); break; }
         int m = kti_move_between(g, (kt_cell)c, s);
-        if (m == KT_MOVE_NONE) { st = bad(rule, cell, KT_RULE_NOT_A_MOVE, c); break; }
-        if (bit_get(entered, s)) { st = bad(rule, cell, KT_RULE_REPEATED, s); break; }
+        if (m == KT_MOVE_NONE) { st = kti_diag_bad(diag, KT_RULE_NOT_A_MOVE, c); break; }
+        if (bit_get(entered, s)) { st = kti_diag_bad(diag, KT_RULE_REPEATED, s); break; }
         bit_set(entered, s);
         if (!kti_pair_add(t->mv, (kt_cell)c, m) || !kti_pair_add(t->mv, s, (m + 4) & 7))
-            st = bad(rule, cell, KT_RULE_DEGREE, c);
+            st = kti_diag_bad(diag, KT_RULE_DEGREE, c);
         else if (succ[s] == (kt_cell)c)
-            st = bad(rule, cell, KT_RULE_DEGREE, c); /* a 2-cycle uses one edge twice */
+            st = kti_diag_bad(diag, KT_RULE_DEGREE, c); /* a 2-cycle uses one edge twice */
     }
     if (st == KT_OK)
         for (size_t c = 0; c < n; c++)
-            if (kti_is_vertex(g, c) && !bit_get(entered, c) && !(ends == 1 && t->mv[c] != KTI_PAIR_EMPTY && pair_degree(t->mv[c]) == 1) && g->nverts > 1) {
-                st = bad(rule, cell, KT_RULE_MISSING, c);
+            if (kti_is_vertex(g, c) && !bit_get(entered, c) && !may_be_unentered(t, c, ends)) {
+                st = kti_diag_bad(diag, KT_RULE_MISSING, c);
                 break;
             }
     kti_free(&g->alloc, entered);
@@ -228,12 +284,13 @@ kt_status kt_tourney_from_successors(kt_tourney **out, const kt_graph *g, const 
         kt_tourney_free(t);
         return st;
     }
-    return finish_or_free(out, t, rule, cell);
+    return finish_or_free(out, t, diag);
 }
 
 kt_status kt_tourney_from_order(kt_tourney **out, const kt_graph *g, const kt_cell *order,
-                                size_t n, kt_shape shape, kt_rule *rule, kt_cell *cell)
+                                size_t n, kt_shape shape, kt_diag *diag)
 {
+    kti_diag_clear(diag);
     if (out) *out = NULL;
     if (out == NULL || g == NULL || (order == NULL && n > 0)) return KT_EINVAL;
     if (shape != KT_SHAPE_CYCLES && shape != KT_SHAPE_PATH) return KT_EINVAL;
@@ -248,13 +305,13 @@ kt_status kt_tourney_from_order(kt_tourney **out, const kt_graph *g, const kt_ce
     }
     for (size_t i = 0; i < n && st == KT_OK; i++) {
         kt_cell c = order[i];
-        if (c >= g->ncells) { st = bad(rule, cell, KT_RULE_NOT_A_CELL, c); break; }
-        if (!kti_is_vertex(g, c)) { st = bad(rule, cell, KT_RULE_HOLE, c); break; }
-        if (bit_get(seen, c)) { st = bad(rule, cell, KT_RULE_REPEATED, c); break; }
+        if (c >= g->ncells) { st = kti_diag_bad(diag, KT_RULE_NOT_A_CELL, c); break; }
+        if (!kti_is_vertex(g, c)) { st = kti_diag_bad(diag, KT_RULE_HOLE, c); break; }
+        if (bit_get(seen, c)) { st = kti_diag_bad(diag, KT_RULE_REPEATED, c); break; }
         bit_set(seen, c);
         if (i > 0) {
             int m = kti_move_between(g, order[i - 1], c);
-            if (m == KT_MOVE_NONE) { st = bad(rule, cell, KT_RULE_NOT_A_MOVE, order[i - 1]); break; }
+            if (m == KT_MOVE_NONE) { st = kti_diag_bad(diag, KT_RULE_NOT_A_MOVE, order[i - 1]); break; }
             kti_pair_add(t->mv, order[i - 1], m);
             kti_pair_add(t->mv, c, (m + 4) & 7);
         }
@@ -262,7 +319,7 @@ kt_status kt_tourney_from_order(kt_tourney **out, const kt_graph *g, const kt_ce
     if (st == KT_OK && shape == KT_SHAPE_CYCLES && n > 1) {
         int m = kti_move_between(g, order[n - 1], order[0]);
         if (m == KT_MOVE_NONE || n == 2) {
-            st = bad(rule, cell, KT_RULE_NOT_CLOSED, order[n - 1]);
+            st = kti_diag_bad(diag, KT_RULE_NOT_CLOSED, order[n - 1]);
         } else {
             kti_pair_add(t->mv, order[n - 1], m);
             kti_pair_add(t->mv, order[0], (m + 4) & 7);
@@ -273,25 +330,27 @@ kt_status kt_tourney_from_order(kt_tourney **out, const kt_graph *g, const kt_ce
         kt_tourney_free(t);
         return st;
     }
-    return finish_or_free(out, t, rule, cell);
+    return finish_or_free(out, t, diag);
 }
 
 kt_status kt_tourney_from_move_pairs(kt_tourney **out, const kt_graph *g, const uint8_t *moves,
-                                     size_t n, kt_rule *rule, kt_cell *cell)
+                                     size_t n, kt_diag *diag)
 {
+    kti_diag_clear(diag);
     if (out) *out = NULL;
     if (out == NULL || g == NULL || (moves == NULL && n > 0) || n != g->ncells) return KT_EINVAL;
     kt_tourney *t = NULL;
     kt_status st = kti_tourney_alloc(&t, g);
     if (st != KT_OK) return st;
     memcpy(t->mv, moves, n);
-    return finish_or_free(out, t, rule, cell);
+    return finish_or_free(out, t, diag);
 }
 
 kt_status kt_tourney_copy(kt_tourney **out, const kt_tourney *t)
 {
     if (out) *out = NULL;
     if (out == NULL || t == NULL) return KT_EINVAL;
+    CHECK_TOURNEY(t);
     kt_tourney *u = NULL;
     kt_status st = kti_tourney_alloc(&u, t->g);
     if (st != KT_OK) return st;
@@ -311,20 +370,32 @@ int kt_tourney_equal(const kt_tourney *t, const kt_tourney *u)
 
 const kt_graph *kt_tourney_graph(const kt_tourney *t) { return t ? t->g : NULL; }
 kt_shape kt_tourney_shape(const kt_tourney *t) { return t ? t->shape : KT_SHAPE_CYCLES; }
-size_t kt_tourney_size(const kt_tourney *t) { return t ? t->size : 0; }
+
+size_t kt_tourney_size(const kt_tourney *t)
+{
+    if (t == NULL) return 0;
+    CHECK_TOURNEY(t);
+    return t->size;
+}
 
 int kt_tourney_is_closed_tour(const kt_tourney *t)
 {
-    return t != NULL && t->shape == KT_SHAPE_CYCLES && t->size == 1;
+    if (t == NULL) return 0;
+    CHECK_TOURNEY(t);
+    return t->shape == KT_SHAPE_CYCLES && t->size == 1;
 }
 
 int kt_tourney_is_open_tour(const kt_tourney *t)
 {
-    return t != NULL && (t->shape == KT_SHAPE_PATH || (t->g->nverts == 1 && t->size == 1));
+    if (t == NULL) return 0;
+    CHECK_TOURNEY(t);
+    return t->shape == KT_SHAPE_PATH || (t->g->nverts == 1 && t->size == 1);
 }
 
 kt_status kt_tourney_neighbors(const kt_tourney *t, kt_cell cell, kt_cell *a, kt_cell *b)
 {
+    if (a) *a = KT_CELL_NONE;
+    if (b) *b = KT_CELL_NONE;
     if (t == NULL || !kti_is_vertex(t->g, cell)) return KT_EINVAL;
     uint8_t p = t->mv[cell];
     unsigned lo = p & 0xF, hi = p >> 4;
@@ -369,6 +440,8 @@ kt_status kt_tourney_order(const kt_tourney *t, kt_cell start, int direction, kt
 
 kt_status kt_tourney_ends(const kt_tourney *t, kt_cell *a, kt_cell *b)
 {
+    if (a) *a = KT_CELL_NONE;
+    if (b) *b = KT_CELL_NONE;
     if (t == NULL || t->shape != KT_SHAPE_PATH) return KT_EINVAL;
     kt_cell e[2] = {KT_CELL_NONE, KT_CELL_NONE};
     int k = 0;

@@ -9,6 +9,7 @@
  */
 #include <knight/knight.h>
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +21,7 @@ static void check_valid(const kt_tourney *t)
     kt_cell *succ = malloc(n * sizeof *succ);
     if (succ == NULL) return;
     if (kt_tourney_successors(t, succ, n) != KT_OK ||
-        kt_tourney_validate_successors(g, succ, n, NULL, NULL) != KT_OK)
+        kt_tourney_validate_successors(g, succ, n, NULL) != KT_OK)
         abort();
     /* Writing and reading back is the identity. */
     size_t len = 0;
@@ -29,12 +30,34 @@ static void check_valid(const kt_tourney *t)
     kt_tourney *u = NULL;
     if (text == NULL ||
         kt_io_write_buffer(t, KT_IO_MOVES, 0, KT_CELL_NONE, text, len + 1, &len) != KT_OK ||
-        kt_io_parse(&u, g, text, len, KT_IO_MOVES, 0, NULL, NULL, NULL, NULL, NULL) != KT_OK ||
+        kt_io_parse(&u, g, text, len, KT_IO_MOVES, 0, NULL, NULL) != KT_OK ||
         !kt_tourney_equal(t, u))
         abort();
     kt_tourney_free(u);
     free(text);
     free(succ);
+}
+
+static bool diag_clear(const kt_diag *d)
+{
+    return d->line == 0 && d->column == 0 && d->rule == KT_RULE_NONE && d->cell == KT_CELL_NONE;
+}
+
+/* A parse error's position lies in the text (or just past its end). */
+static bool in_text(const char *text, size_t size, const kt_diag *d)
+{
+    uint64_t lines = 1, col = 1, maxcol = 1;
+    for (size_t i = 0; i < size; i++) {
+        if (text[i] == '\n') {
+            if (lines == d->line) maxcol = col;
+            lines++;
+            col = 1;
+        } else {
+            col++;
+        }
+    }
+    if (lines == d->line) maxcol = col;
+    return d->line >= 1 && d->line <= lines && d->column >= 1 && d->column <= maxcol;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -45,24 +68,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (int f = KT_IO_AUTO; f <= KT_IO_SVG; f++) {
         for (unsigned flags = 0; flags <= KT_IO_READ_OPEN; flags++) {
             kt_tourney *t = NULL;
-            size_t line = 0, col = 0;
-            kt_status st = kt_io_parse(&t, NULL, text, size, (kt_io_format)f, flags, NULL, &line,
-                                            &col, NULL, NULL);
+            kt_diag d;
+            kt_status st = kt_io_parse(&t, NULL, text, size, (kt_io_format)f, flags, NULL, &d);
             if (st == KT_OK) {
-                if (t == NULL) abort();
+                if (t == NULL || !diag_clear(&d)) abort();
                 check_valid(t);
                 kt_tourney_free(t);
             } else {
                 if (t != NULL) abort();
-                if (st == KT_EPARSE && (line == 0 || col == 0)) abort();
+                if (st == KT_EPARSE && (!in_text(text, size, &d) || d.rule != KT_RULE_NONE)) abort();
+                if (st == KT_EBADTOUR && (d.rule == KT_RULE_NONE || d.cell == KT_CELL_NONE)) abort();
             }
         }
     }
     kt_graph *g = NULL;
-    if (kt_graph_parse_mask(&g, text, size, 2, 1, NULL, NULL, NULL) == KT_OK) {
-        if (kt_graph_cell_count(g) == 0) abort();
+    kt_diag d;
+    kt_status st = kt_graph_parse_mask(&g, text, size, 2, 1, NULL, &d);
+    if (st == KT_OK) {
+        if (kt_graph_cell_count(g) == 0 || !diag_clear(&d)) abort();
         kt_graph_free(g);
     } else if (g != NULL) {
+        abort();
+    } else if (st == KT_EPARSE && (!in_text(text, size, &d) || d.rule != KT_RULE_NONE)) {
         abort();
     }
     return 0;

@@ -74,7 +74,7 @@ static kt_status kt_block_tourney(kt_tourney **out, const kt_graph *g)
         }
         y0 += ys[j];
     }
-    kt_status st = kt_tourney_from_move_pairs(out, g, mv, n, NULL, NULL);
+    kt_status st = kt_tourney_from_move_pairs(out, g, mv, n, NULL);
     free(mv);
     free(xs);
     free(ys);

@@ -28,12 +28,11 @@ int main(void)
         kt_graph *g = NULL;
         CHECK_ST(kt_graph_new(&g, (uint32_t)w, (uint32_t)h), KT_OK);
         kt_tourney *t = NULL;
-        kt_rule rule;
-        kt_cell cell;
-        kt_status st = kt_tourney_from_move_pairs(&t, g, b->mv, (size_t)(w * h), &rule, &cell);
+        kt_diag d;
+        kt_status st = kt_tourney_from_move_pairs(&t, g, b->mv, (size_t)(w * h), &d);
         CHECK_ST(st, KT_OK);
         if (st != KT_OK) {
-            fprintf(stderr, "block %zu (kind %d, %dx%d): %s at %u\n", i, b->kind, w, h, kt_rule_describe(rule), cell);
+            fprintf(stderr, "block %zu (kind %d, %dx%d): %s at %u\n", i, b->kind, w, h, kt_rule_describe(d.rule), d.cell);
             kt_graph_free(g);
             continue;
         }

@@ -20,12 +20,11 @@ static kt_tourney *revalidate(const kt_tourney *t)
     CHECK(mv != NULL);
     CHECK_OK(kt_tourney_move_pairs(t, mv, n));
     kt_tourney *u = NULL;
-    kt_rule rule = KT_RULE_NONE;
-    kt_cell cell = 0;
-    kt_status st = kt_tourney_from_move_pairs(&u, g, mv, n, &rule, &cell);
+    kt_diag d;
+    kt_status st = kt_tourney_from_move_pairs(&u, g, mv, n, &d);
     if (st != KT_OK)
         fprintf(stderr, "invalid %ux%u: %s at cell %u\n", kt_graph_width(g), kt_graph_height(g),
-                kt_rule_describe(rule), cell);
+                kt_rule_describe(d.rule), d.cell);
     CHECK_OK(st);
     free(mv);
     if (u != NULL) {

@@ -87,7 +87,7 @@ static void test_masks_and_leapers(void)
 {
     const char *text = "ABCDE\nFGHIJ\nKLMNO\n.123.\n";
     kt_graph *g = NULL;
-    CHECK_OK(kt_graph_parse_mask(&g, text, strlen(text), 2, 1, NULL, NULL, NULL));
+    CHECK_OK(kt_graph_parse_mask(&g, text, strlen(text), 2, 1, NULL, NULL));
     CHECK(kt_graph_width(g) == 5 && kt_graph_height(g) == 4);
     CHECK(kt_graph_vertex_count(g) == 18 && kt_graph_cell_count(g) == 20);
     CHECK(kt_graph_has_holes(g));
@@ -99,13 +99,13 @@ static void test_masks_and_leapers(void)
     CHECK(kt_graph_neighbor(g, 12, 4) == KT_CELL_NONE);
     kt_graph_free(g);
 
-    size_t line = 0, col = 0;
+    kt_diag d;
     const char *ragged = "ooo\noo\n";
-    CHECK_ST(kt_graph_parse_mask(&g, ragged, strlen(ragged), 2, 1, NULL, &line, &col), KT_EPARSE);
-    CHECK(line == 2 && col == 3);
+    CHECK_ST(kt_graph_parse_mask(&g, ragged, strlen(ragged), 2, 1, NULL, &d), KT_EPARSE);
+    CHECK(d.line == 2 && d.column == 3);
     const char *ctrl = "oo\no\to\n";
-    CHECK_ST(kt_graph_parse_mask(&g, ctrl, strlen(ctrl), 2, 1, NULL, &line, &col), KT_EPARSE);
-    CHECK(line == 2 && col == 2);
+    CHECK_ST(kt_graph_parse_mask(&g, ctrl, strlen(ctrl), 2, 1, NULL, &d), KT_EPARSE);
+    CHECK(d.line == 2 && d.column == 2);
 
     /* The (3,1)-leaper (camel... the "camel" is (3,1)). */
     CHECK_OK(kt_graph_new_custom(&g, 10, 10, 3, 1, NULL, NULL));
@@ -156,6 +156,69 @@ static void test_existence_rules(void)
         }
 }
 
+/* Mask parse errors name the line and column of the first byte the
+ * reader cannot accept; success clears the diagnostics. */
+static void test_mask_positions(void)
+{
+    static const struct {
+        const char *text;
+        uint64_t line, column;
+    } bad[] = {
+        {"ooo\nooo\nooo\noo\n", 4, 3},             /* short row: its line end */
+        {"ooo\nooo\nooo\noo", 4, 3},                /* short last row, no newline */
+        {"ooo\nooo\nooo\noooo\n", 4, 4},           /* long row: first extra cell */
+        {"ooo\r\nooo\r\nooo\r\nooo.o\r\n", 4, 4}, /* the same with CRLF */
+        {"ooo\nooo\nooo\no o\n", 4, 2},            /* a blank inside a row */
+        {"ooo\nooo\nooo\noo\x01\n", 4, 3},        /* a control character */
+        {"ooo\nooo\n\nooo\n", 4, 1},              /* a row after a blank line */
+        {"ooo\nooo\nooo\n\n  \n oo\n", 6, 2},    /* the same, blanks before it */
+        {"\n\n", 1, 1},                            /* no row at all */
+        {"", 1, 1},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        kt_graph *g = (kt_graph *)&bad;
+        kt_diag d = {0, 0, KT_RULE_HOLE, 5};
+        CHECK_ST(kt_graph_parse_mask(&g, bad[i].text, strlen(bad[i].text), 2, 1, NULL, &d),
+                 KT_EPARSE);
+        if (d.line != bad[i].line || d.column != bad[i].column)
+            fprintf(stderr, "mask %zu: %llu:%llu, expected %llu:%llu\n", i,
+                    (unsigned long long)d.line, (unsigned long long)d.column,
+                    (unsigned long long)bad[i].line, (unsigned long long)bad[i].column);
+        CHECK(d.line == bad[i].line && d.column == bad[i].column);
+        CHECK(d.rule == KT_RULE_NONE && d.cell == KT_CELL_NONE && g == NULL);
+    }
+    /* Trailing blank lines and CRLF are fine; the diagnostics are cleared. */
+    const char *ok = "o.o\r\nooo\r\n\r\n\n";
+    kt_graph *g = NULL;
+    kt_diag d = {3, 4, KT_RULE_MISSING, 9};
+    CHECK_OK(kt_graph_parse_mask(&g, ok, strlen(ok), 2, 1, NULL, &d));
+    CHECK(d.line == 0 && d.column == 0 && d.rule == KT_RULE_NONE && d.cell == KT_CELL_NONE);
+    CHECK(kt_graph_width(g) == 3 && kt_graph_height(g) == 2 && kt_graph_vertex_count(g) == 5);
+    kt_graph_free(g);
+    /* A leaper with equal legs is an argument error, not a parse error. */
+    d.line = 9;
+    CHECK_ST(kt_graph_parse_mask(&g, ok, strlen(ok), 2, 2, NULL, &d), KT_EINVAL);
+    CHECK(d.line == 0 && d.column == 0 && g == NULL);
+}
+
+/* Every getter answers NULL with 0, NULL or "none". */
+static void test_null_getters(void)
+{
+    uint32_t a = 9, b = 9, x = 9, y = 9;
+    CHECK(kt_graph_width(NULL) == 0 && kt_graph_height(NULL) == 0);
+    CHECK(kt_graph_cell_count(NULL) == 0 && kt_graph_vertex_count(NULL) == 0);
+    CHECK(kt_graph_edge_count(NULL) == 0 && !kt_graph_has_holes(NULL));
+    kt_graph_leaper(NULL, &a, &b);
+    CHECK(a == 0 && b == 0);
+    CHECK(!kt_graph_is_cell(NULL, 0) && kt_graph_cell(NULL, 0, 0) == KT_CELL_NONE);
+    CHECK_ST(kt_graph_coords(NULL, 0, &x, &y), KT_EINVAL);
+    CHECK(x == 9 && y == 9);
+    CHECK(kt_graph_move_dx(NULL, 0) == 0 && kt_graph_move_dy(NULL, 0) == 0);
+    CHECK(kt_graph_neighbor(NULL, 0, 0) == KT_CELL_NONE && kt_graph_move(NULL, 0, 7) == KT_MOVE_NONE);
+    CHECK(kt_graph_degree(NULL, 0) == 0 && kt_graph_move_mask(NULL, 0) == 0);
+    CHECK(!kt_graph_equal(NULL, NULL));
+}
+
 int main(void)
 {
     test_moves();
@@ -163,5 +226,7 @@ int main(void)
     test_errors();
     test_masks_and_leapers();
     test_existence_rules();
+    test_mask_positions();
+    test_null_getters();
     return check_done("test_graph");
 }

@@ -29,7 +29,7 @@ static size_t recount(const kt_tourney *t)
     uint8_t *mv = pairs_of(t);
     kt_tourney *u = NULL;
     size_t size = 0;
-    if (mv != NULL && kt_tourney_from_move_pairs(&u, g, mv, n, NULL, NULL) == KT_OK)
+    if (mv != NULL && kt_tourney_from_move_pairs(&u, g, mv, n, NULL) == KT_OK)
         size = kt_tourney_size(u);
     kt_tourney_free(u);
     free(mv);
@@ -100,7 +100,7 @@ static kt_tourney *from_pairs(uint32_t w, uint32_t h, const uint8_t *mv)
     kt_graph *g = NULL;
     kt_tourney *t = NULL;
     CHECK_OK(kt_graph_new(&g, w, h));
-    CHECK_OK(kt_tourney_from_move_pairs(&t, g, mv, (size_t)w * h, NULL, NULL));
+    CHECK_OK(kt_tourney_from_move_pairs(&t, g, mv, (size_t)w * h, NULL));
     kt_graph_free(g);
     return t;
 }
@@ -395,7 +395,7 @@ static void test_no_tour(void)
         if (!mask[c]) mv[c] = 0xFF;
     }
     CHECK_OK(kt_graph_new_custom(&g, 12, 8, 2, 1, mask, NULL));
-    CHECK_OK(kt_tourney_from_move_pairs(&t, g, mv, 96, NULL, NULL));
+    CHECK_OK(kt_tourney_from_move_pairs(&t, g, mv, 96, NULL));
     CHECK_OK(kt_tourney_copy(&orig, t));
     CHECK_ST(kt_rails_join(t, 1), KT_ENOTOUR);
     CHECK(kt_tourney_equal(t, orig));
@@ -415,7 +415,7 @@ static void test_no_tour(void)
         CHECK_OK(kt_block_tourney(&pt, plain));
         CHECK_OK(kt_tourney_move_pairs(pt, mv4, 80));
         CHECK_OK(kt_graph_new_custom(&mg, 20, 4, 2, 1, ones, NULL));
-        CHECK_OK(kt_tourney_from_move_pairs(&mt, mg, mv4, 80, NULL, NULL));
+        CHECK_OK(kt_tourney_from_move_pairs(&mt, mg, mv4, 80, NULL));
         CHECK_OK(kt_tourney_copy(&mo, mt));
         CHECK_ST(kt_rails_join(mt, 1), KT_ENOTOUR);
         CHECK(kt_tourney_equal(mt, mo));
@@ -441,7 +441,7 @@ static void test_no_tour(void)
         if (!mask2[c]) mv2[c] = 0xFF;
     }
     CHECK_OK(kt_graph_new_custom(&g, 12, 12, 2, 1, mask2, NULL));
-    CHECK_OK(kt_tourney_from_move_pairs(&t, g, mv2, 144, NULL, NULL));
+    CHECK_OK(kt_tourney_from_move_pairs(&t, g, mv2, 144, NULL));
     for (uint64_t s = 0; s < 50; s++) {
         kt_tourney *u = NULL;
         CHECK_OK(kt_tourney_copy(&u, t));
@@ -478,7 +478,7 @@ static void test_masks(void)
         kt_graph *g = NULL;
         kt_tourney *t = NULL;
         CHECK_OK(kt_graph_new_custom(&g, 12, 12, 2, 1, mask, NULL));
-        CHECK_OK(kt_tourney_from_move_pairs(&t, g, mv, 144, NULL, NULL));
+        CHECK_OK(kt_tourney_from_move_pairs(&t, g, mv, 144, NULL));
         if (t == NULL) {
             kt_graph_free(g);
             continue;
@@ -607,7 +607,7 @@ static void test_errors(void)
         kt_tourney *t1 = NULL;
         kt_cell c0 = 0;
         CHECK_OK(kt_graph_new(&g1, 1, 1));
-        CHECK_OK(kt_tourney_from_order(&t1, g1, &c0, 1, KT_SHAPE_CYCLES, NULL, NULL));
+        CHECK_OK(kt_tourney_from_order(&t1, g1, &c0, 1, KT_SHAPE_CYCLES, NULL));
         if (t1 != NULL) {
             CHECK_OK(kt_rails_shatter(t1, 1));
             CHECK_OK(kt_rails_obfuscate(t1, 0, 1));

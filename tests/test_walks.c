@@ -32,7 +32,7 @@ int main(void)
 {
     const char *text = "ABCDE\nFGHIJ\nKLMNO\n.123.\n";
     kt_graph *g = NULL;
-    CHECK_OK(kt_graph_parse_mask(&g, text, strlen(text), 2, 1, NULL, NULL, NULL));
+    CHECK_OK(kt_graph_parse_mask(&g, text, strlen(text), 2, 1, NULL, NULL));
     const char *cells = "ABCDEFGHIJKLMNO.123.";
     uint8_t marked[20];
     for (int c = 0; c < 20; c++) marked[c] = strchr("AEIO", cells[c]) != NULL;

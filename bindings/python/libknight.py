@@ -29,10 +29,22 @@ TIE_FIRST, TIE_RANDOM, TIE_POHL, TIE_ROTH = 0, 1, 2, 3
 (METHOD_BLOCKS, METHOD_WARNSDORFF, METHOD_NEURAL, METHOD_DIVIDE, METHOD_BRAID,
  METHOD_FOUR_COVER) = range(6)
 COUNT_OPEN, COUNT_DIRECTED, COUNT_SYMMETRIC, COUNT_CLASSES = 0x1, 0x2, 0x4, 0x8
+(RULE_NONE, RULE_NOT_A_CELL, RULE_NOT_A_MOVE, RULE_REPEATED, RULE_MISSING, RULE_NOT_CLOSED,
+ RULE_DEGREE, RULE_NOT_A_PATH, RULE_HOLE) = range(9)
 
 _c_graph = ctypes.c_void_p
 _c_tourney = ctypes.c_void_p
 _size = ctypes.c_size_t
+
+
+class _Diag(ctypes.Structure):
+    """Mirror of struct kt_diag (common.h), whose layout is frozen."""
+    _fields_ = [
+        ("line", ctypes.c_uint64),
+        ("column", ctypes.c_uint64),
+        ("rule", ctypes.c_int),
+        ("cell", ctypes.c_uint32),
+    ]
 
 
 def _sig(name, restype, *argtypes):
@@ -51,7 +63,7 @@ _graph_new_custom = _sig("kt_graph_new_custom", ctypes.c_int, ctypes.POINTER(_c_
                          ctypes.c_char_p, ctypes.c_void_p)
 _graph_parse_mask = _sig("kt_graph_parse_mask", ctypes.c_int, ctypes.POINTER(_c_graph),
                          ctypes.c_char_p, _size, ctypes.c_uint32, ctypes.c_uint32,
-                         ctypes.c_void_p, ctypes.POINTER(_size), ctypes.POINTER(_size))
+                         ctypes.c_void_p, ctypes.POINTER(_Diag))
 _graph_free = _sig("kt_graph_free", None, _c_graph)
 _graph_width = _sig("kt_graph_width", ctypes.c_uint32, _c_graph)
 _graph_height = _sig("kt_graph_height", ctypes.c_uint32, _c_graph)
@@ -71,8 +83,7 @@ _exhaustive = _sig("kt_exhaustive_tour", ctypes.c_int, ctypes.POINTER(_c_tourney
                    ctypes.c_int, ctypes.c_uint32, ctypes.c_uint32, ctypes.c_uint64,
                    ctypes.c_void_p, ctypes.c_void_p)
 _from_order = _sig("kt_tourney_from_order", ctypes.c_int, ctypes.POINTER(_c_tourney), _c_graph,
-                   ctypes.POINTER(ctypes.c_uint32), _size, ctypes.c_int,
-                   ctypes.POINTER(ctypes.c_int), ctypes.POINTER(ctypes.c_uint32))
+                   ctypes.POINTER(ctypes.c_uint32), _size, ctypes.c_int, ctypes.POINTER(_Diag))
 _tourney_free = _sig("kt_tourney_free", None, _c_tourney)
 _tourney_graph = _sig("kt_tourney_graph", _c_graph, _c_tourney)
 _tourney_size = _sig("kt_tourney_size", _size, _c_tourney)
@@ -87,8 +98,7 @@ _write_buffer = _sig("kt_io_write_buffer", ctypes.c_int, _c_tourney, ctypes.c_in
                      ctypes.c_uint, ctypes.c_uint32, ctypes.c_char_p, _size, ctypes.POINTER(_size))
 _parse = _sig("kt_io_parse", ctypes.c_int, ctypes.POINTER(_c_tourney), _c_graph,
               ctypes.c_char_p, _size, ctypes.c_int, ctypes.c_uint, ctypes.c_void_p,
-              ctypes.POINTER(_size), ctypes.POINTER(_size), ctypes.POINTER(ctypes.c_int),
-              ctypes.POINTER(ctypes.c_uint32))
+              ctypes.POINTER(_Diag))
 _move_counts = _sig("kt_tourney_move_counts", ctypes.c_int, _c_tourney, ctypes.c_uint64 * 8)
 _rel_counts = _sig("kt_tourney_relative_move_counts", ctypes.c_int, _c_tourney, ctypes.c_uint64 * 8)
 
@@ -156,11 +166,23 @@ _halftours_count_closed = _sig("kt_halftours_count_closed", ctypes.c_int, ctypes
 
 
 class KnightError(Exception):
-    """A libknight call failed: .status is the kt_status, .name its symbol."""
+    """A libknight call failed: .status is the kt_status, .name its symbol.
 
-    def __init__(self, status, detail=""):
+    For a rejected input (the kt_diag of a parser or validator): .line and
+    .column, 1-based, of a parse error or of the offending cell's text (0
+    when there is no position); .rule, the RULE_* broken (RULE_NONE when
+    none), with .rule_name its description; .cell, the cell where it was
+    broken (None when none)."""
+
+    def __init__(self, status, detail="", diag=None):
         self.status = status
         self.name = _status_name(status).decode()
+        self.line = diag.line if diag is not None else 0
+        self.column = diag.column if diag is not None else 0
+        self.rule = diag.rule if diag is not None else RULE_NONE
+        self.rule_name = _rule_describe(self.rule).decode() if self.rule != RULE_NONE else None
+        cell = diag.cell if diag is not None else CELL_NONE
+        self.cell = None if cell == CELL_NONE else cell
         msg = _strerror(status).decode()
         super().__init__(f"{msg} ({self.name}){': ' + detail if detail else ''}")
 
@@ -168,6 +190,19 @@ class KnightError(Exception):
 def _check(status, detail=""):
     if status != OK:
         raise KnightError(status, detail)
+
+
+def _check_diag(status, diag):
+    """Raise KnightError for a failed parser or validator, with its kt_diag."""
+    if status == OK:
+        return
+    parts = []
+    if diag.line:
+        parts.append(f"line {diag.line}, column {diag.column}")
+    if diag.rule != RULE_NONE:
+        where = f" at cell {diag.cell}" if diag.cell != CELL_NONE else ""
+        parts.append(_rule_describe(diag.rule).decode() + where)
+    raise KnightError(status, "; ".join(parts), diag)
 
 
 def version():
@@ -251,10 +286,9 @@ class Graph:
         """Parse a board mask ('.' or '#' holes, any other character a cell)."""
         h = _c_graph()
         raw = text.encode()
-        line, col = _size(), _size()
-        st = _graph_parse_mask(ctypes.byref(h), raw, len(raw), leaper[0], leaper[1], None,
-                               ctypes.byref(line), ctypes.byref(col))
-        _check(st, f"line {line.value}, column {col.value}" if st == EPARSE else "")
+        d = _Diag()
+        _check_diag(_graph_parse_mask(ctypes.byref(h), raw, len(raw), leaper[0], leaper[1], None,
+                                      ctypes.byref(d)), d)
         return cls(0, 0, _handle=h)
 
     def __del__(self):
@@ -309,10 +343,9 @@ class Graph:
         """Build a tour from the cells in visiting order (validated)."""
         arr = (ctypes.c_uint32 * len(order))(*order)
         t = _c_tourney()
-        rule, cell = ctypes.c_int(), ctypes.c_uint32()
-        st = _from_order(ctypes.byref(t), self._h, arr, len(order),
-                         SHAPE_CYCLES if closed else SHAPE_PATH, ctypes.byref(rule), ctypes.byref(cell))
-        _check(st, f"{_rule_describe(rule.value).decode()} at cell {cell.value}" if st == EBADTOUR else "")
+        d = _Diag()
+        _check_diag(_from_order(ctypes.byref(t), self._h, arr, len(order),
+                                SHAPE_CYCLES if closed else SHAPE_PATH, ctypes.byref(d)), d)
         return Tourney(t)
 
     def _cell_arg(self, c):
@@ -403,19 +436,13 @@ class Tourney:
 
     @classmethod
     def parse(cls, text, fmt=FORMAT_AUTO, open=False):
-        """Read a tour or tourney; errors name the line and column."""
+        """Read a tour or tourney; a KnightError names the line and column
+        (and for a bad tour the rule and cell)."""
         raw = text.encode() if isinstance(text, str) else text
         t = _c_tourney()
-        line, col = _size(), _size()
-        rule, cell = ctypes.c_int(), ctypes.c_uint32()
-        st = _parse(ctypes.byref(t), None, raw, len(raw), fmt, 1 if open else 0, None,
-                    ctypes.byref(line), ctypes.byref(col), ctypes.byref(rule), ctypes.byref(cell))
-        detail = ""
-        if st in (EPARSE, EBADTOUR) and line.value:
-            detail = f"line {line.value}, column {col.value}"
-        if st == EBADTOUR:
-            detail += f" ({_rule_describe(rule.value).decode()})"
-        _check(st, detail)
+        d = _Diag()
+        _check_diag(_parse(ctypes.byref(t), None, raw, len(raw), fmt, 1 if open else 0, None,
+                           ctypes.byref(d)), d)
         return cls(t)
 
     size = property(lambda self: _tourney_size(self._h))

@@ -60,6 +60,35 @@ class TourneyTests(unittest.TestCase):
             g.tour_from_order(list(range(25)), closed=False)
         self.assertEqual(e.exception.name, "KT_EBADTOUR")
 
+    def test_diag(self):
+        # A parse error: its position, no rule.
+        with self.assertRaises(kt.KnightError) as e:
+            kt.Tourney.parse("1 2\n3 x\n")
+        self.assertEqual((e.exception.line, e.exception.column), (2, 3))
+        self.assertEqual((e.exception.rule, e.exception.cell), (kt.RULE_NONE, None))
+        # A bad tour in a text: the rule, the cell and the cell's position.
+        with self.assertRaises(kt.KnightError) as e:
+            kt.Tourney.parse("1 2 3\n4 5 5\n7 8 9\n")
+        self.assertEqual(e.exception.rule, kt.RULE_REPEATED)
+        self.assertEqual((e.exception.cell, e.exception.line, e.exception.column), (5, 2, 5))
+        self.assertIn("at cell 5", str(e.exception))
+        # A validator: rule and cell (cells 0 and 1 are not a move apart), no position.
+        g = kt.Graph(5, 5)
+        with self.assertRaises(kt.KnightError) as e:
+            g.tour_from_order(list(range(25)), closed=False)
+        self.assertEqual((e.exception.rule, e.exception.cell), (kt.RULE_NOT_A_MOVE, 0))
+        self.assertEqual((e.exception.line, e.exception.column), (0, 0))
+        self.assertIsNotNone(e.exception.rule_name)
+        # A board mask: a short row on line 4.
+        with self.assertRaises(kt.KnightError) as e:
+            kt.Graph.from_mask_text("ooo\nooo\nooo\noo\n")
+        self.assertEqual(e.exception.name, "KT_EPARSE")
+        self.assertEqual((e.exception.line, e.exception.column), (4, 3))
+        # The 1x1 tour reads back from the moves format by auto-detection.
+        t = kt.Graph(1, 1).tour_from_order([0])
+        self.assertEqual(t.to_text(kt.FORMAT_MOVES), "-\n")
+        self.assertEqual(kt.Tourney.parse(t.to_text(kt.FORMAT_MOVES)), t)
+
 
 
 class GenerateTests(unittest.TestCase):

@@ -124,12 +124,14 @@ typedef enum kt_shape {
  *
  * Every parser and validator takes an optional `kt_diag *` and fills it on
  * failure (fields that do not apply are 0, ::KT_RULE_NONE or
- * ::KT_CELL_NONE); on success it is cleared the same way.  The layout is
- * frozen: later versions add functions, never fields.
+ * ::KT_CELL_NONE); on success it is cleared the same way.  A text reader
+ * that rejects a tour also gives the position of the offending cell's
+ * text when its format has one.  The layout is frozen: later versions add
+ * functions, never fields.
  */
 typedef struct kt_diag {
-    uint64_t line;   /**< 1-based line of a parse error, or 0. */
-    uint64_t column; /**< 1-based column (byte) of a parse error, or 0. */
+    uint64_t line;   /**< 1-based line of a parse error (or of a rejected cell's text), or 0. */
+    uint64_t column; /**< 1-based column (byte) likewise, or 0. */
     kt_rule rule;    /**< The rule an input breaks, or ::KT_RULE_NONE. */
     kt_cell cell;    /**< The cell where it breaks it, or ::KT_CELL_NONE. */
 } kt_diag;

@@ -9,16 +9,19 @@
  *    for a hole.  Describes a
  *    tour: closed when N and 1 are a move apart (unless the reader is told
  *    ::KT_IO_READ_OPEN), open otherwise.
- *  - ::KT_IO_MOVES: Parberry's move digits: one character per cell, the
- *    move (0-7) to the cell's successor in the canonical orientation;
- *    `-` for the last cell of an open tour, `.` for a hole.  Describes any
+ *  - ::KT_IO_MOVES: the move digits of Parberry 1997 ("An efficient
+ *    algorithm for the Knight's tour problem", Discrete Applied
+ *    Mathematics 73): one character per cell, the move (0-7, numbered as
+ *    in graph.h) to the cell's successor in the canonical orientation;
+ *    `-` for a cell with no successor (the last cell of an open tour, the
+ *    single cell of the 1x1 board), `.` for a hole.  Describes any
  *    tourney.
  *  - ::KT_IO_SVG: a picture; each cycle is a polyline in its own
  *    colour.  The reader accepts the SVG this library writes.
  *
  * Readers are strict: any malformed input gives ::KT_EPARSE with a 1-based
  * line and column, or ::KT_EBADTOUR with the rule and cell, and never a
- * partial object.
+ * partial object.  Both are reported in a ::kt_diag.
  *
  * Thread safety: these functions only read their tourney argument; one
  * tourney may be written from several threads at once.
@@ -38,7 +41,7 @@ extern "C" {
 typedef enum kt_io_format {
     KT_IO_AUTO = 0,     /**< Reading only: guess from the content. */
     KT_IO_NUMBERS = 1,  /**< Visit numbers, a board row per line. */
-    KT_IO_MOVES = 2,    /**< Parberry's move digits. */
+    KT_IO_MOVES = 2,    /**< Move digits (Parberry 1997). */
     KT_IO_SVG = 3       /**< Scalable Vector Graphics. */
 } kt_io_format;
 
@@ -92,30 +95,39 @@ KT_EXPORT kt_status kt_io_write_buffer(const kt_tourney *t, kt_io_format format,
 /**
  * @brief Parse a tour or tourney.
  *
- * The board size is read from the text (and holes from `.` cells).  When
- * @p g is given the text must match its dimensions and holes, and the
- * result uses @p g (so a leaper other than the knight can be read);
- * otherwise a knight's graph is made with @p alloc.
+ * The board size is read from the text (and holes from `.` cells; the
+ * leaper too from SVG).  When @p g is given the text must match its
+ * dimensions, holes (and leaper), and the result uses @p g (so a numbers
+ * or moves text of a leaper other than the knight can be read); otherwise
+ * a graph is made for the text with @p alloc, and the tourney lives on it.
+ *
+ * ::KT_IO_AUTO tells SVG by its leading `<`; a text whose first line has
+ * blanks between tokens or a digit 8 or 9 is numbers; a one-character
+ * first line is numbers unless the text has a `-` (so the 1x1 tour, `1`
+ * in numbers and `-` in moves, reads back in both); anything else is
+ * moves.
  * @param[out] out     Receives the tourney; NULL on failure.
  * @param g            Optional board.
  * @param text         The text (need not be NUL-terminated).
  * @param len          Its length.
  * @param format       A format, or ::KT_IO_AUTO.
- * @param flags        KT_READ_* flags.
- * @param alloc        Allocator when @p g is NULL (NULL: malloc).
- * @param[out] line    Optional: 1-based line of a parse error, or of the
- *                     offending cell on ::KT_EBADTOUR (numbers and moves
- *                     formats); 0 when there is no position.
- * @param[out] column  Optional: 1-based column, likewise.
- * @param[out] rule    Optional: the rule broken on ::KT_EBADTOUR.
- * @param[out] cell    Optional: the cell where it broke.
+ * @param flags        KT_IO_READ_* flags.
+ * @param alloc        The allocator of the graph made when @p g is NULL
+ *                     (NULL: malloc); ignored when @p g is given, whose
+ *                     allocator is used.
+ * @param[out] diag    Optional.  On ::KT_EPARSE: the 1-based line and
+ *                     column (in bytes) of the first byte that cannot be
+ *                     accepted.  On ::KT_EBADTOUR: the rule broken and the
+ *                     cell, and in the numbers and moves formats the line
+ *                     and column of that cell's text (0 for SVG).  Cleared
+ *                     on success and on other errors.
  * @return ::KT_OK; ::KT_EPARSE; ::KT_EBADTOUR; ::KT_EMISMATCH (text and
- *         @p g disagree on size or holes); ::KT_ETOOBIG; ::KT_ENOMEM; ::KT_EINVAL.
+ *         @p g disagree on size, holes or leaper); ::KT_ETOOBIG;
+ *         ::KT_ENOMEM; ::KT_EINVAL.
  */
 KT_EXPORT kt_status kt_io_parse(kt_tourney **out, const kt_graph *g, const char *text,
-                                     size_t len, kt_io_format format, unsigned flags,
-                                     const kt_allocator *alloc, size_t *line, size_t *column,
-                                     kt_rule *rule, kt_cell *cell);
+                                size_t len, kt_io_format format, unsigned flags,
+                                const kt_allocator *alloc, kt_diag *diag);
 
 #ifdef __cplusplus
 }

@@ -42,10 +42,13 @@ typedef struct kt_stats kt_stats;
 
 /**
  * @brief Make an empty accumulator.
- * @param[out] out Receives it.
- * @return ::KT_OK; ::KT_EINVAL; ::KT_ENOMEM.
+ * @param[out] out Receives it; NULL on failure.
+ * @param alloc    NULL for malloc and free, otherwise the hooks the
+ *                 accumulator is allocated and freed with.  Copied.
+ * @return ::KT_OK; ::KT_EINVAL (NULL @p out, or an allocator with a NULL
+ *         hook); ::KT_ENOMEM.
  */
-KT_EXPORT kt_status kt_stats_new(kt_stats **out);
+KT_EXPORT kt_status kt_stats_new(kt_stats **out, const kt_allocator *alloc);
 
 /** @brief Release an accumulator; NULL is harmless. @param s The accumulator. */
 KT_EXPORT void kt_stats_free(kt_stats *s);
@@ -58,7 +61,7 @@ KT_EXPORT void kt_stats_free(kt_stats *s);
  */
 KT_EXPORT kt_status kt_stats_add(kt_stats *s, const kt_tourney *t);
 
-/** @brief Number of tourneys added. @param s The accumulator. @return The count. */
+/** @brief Number of tourneys added. @param s The accumulator. @return The count; 0 for NULL. */
 KT_EXPORT uint64_t kt_stats_count(const kt_stats *s);
 
 /**

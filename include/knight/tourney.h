@@ -14,6 +14,10 @@
  * and an open tour.
  *
  * Every constructor validates its input: an invalid cover is never built.
+ * A rejected input is explained in an optional ::kt_diag (the rule broken
+ * and the cell where).
+ *
+ * Every getter accepts NULL and then returns 0, NULL or an empty answer.
  *
  * Thread safety: a tourney is used by one thread at a time; distinct
  * tourneys, even on one graph, are independent.
@@ -44,13 +48,13 @@ typedef struct kt_tourney kt_tourney;
  * @param g          The board.
  * @param succ       The successors.
  * @param n          Length of @p succ; must equal kt_graph_cell_count().
- * @param[out] rule  Optional: on ::KT_EBADTOUR, the rule broken.
- * @param[out] cell  Optional: on ::KT_EBADTOUR, the cell where it broke.
+ * @param[out] diag  Optional: on ::KT_EBADTOUR the rule broken and the cell
+ *                   where (line and column do not apply: 0); cleared on
+ *                   success and on other errors.
  * @return ::KT_OK; ::KT_EBADTOUR; ::KT_EINVAL; ::KT_ENOMEM.
  */
 KT_EXPORT kt_status kt_tourney_from_successors(kt_tourney **out, const kt_graph *g,
-                                               const kt_cell *succ, size_t n,
-                                               kt_rule *rule, kt_cell *cell);
+                                               const kt_cell *succ, size_t n, kt_diag *diag);
 
 /**
  * @brief Build a tour from a visit order.
@@ -60,31 +64,34 @@ KT_EXPORT kt_status kt_tourney_from_successors(kt_tourney **out, const kt_graph 
  * @param n          Length of @p order; must equal kt_graph_vertex_count().
  * @param shape      ::KT_SHAPE_CYCLES for a closed tour (the last cell must
  *                   be a move from the first) or ::KT_SHAPE_PATH for an open one.
- * @param[out] rule  Optional: on ::KT_EBADTOUR, the rule broken.
- * @param[out] cell  Optional: on ::KT_EBADTOUR, the cell where it broke.
+ * @param[out] diag  Optional: on ::KT_EBADTOUR the rule broken and the cell
+ *                   where (line and column do not apply: 0); cleared on
+ *                   success and on other errors.
  * @return ::KT_OK; ::KT_EBADTOUR; ::KT_EINVAL; ::KT_ENOMEM.
  */
 KT_EXPORT kt_status kt_tourney_from_order(kt_tourney **out, const kt_graph *g,
                                           const kt_cell *order, size_t n, kt_shape shape,
-                                          kt_rule *rule, kt_cell *cell);
+                                          kt_diag *diag);
 
 /**
- * @brief Build from per-cell move pairs (Parberry's representation).
+ * @brief Build from per-cell move pairs.
  *
- * For each cell, @p moves holds its two neighbours as move numbers, one
- * per nibble (low and high); 0xF in a nibble means "no neighbour" (a path
+ * The representation of Parberry 1997 ("An efficient algorithm for the
+ * Knight's tour problem", Discrete Applied Mathematics 73): for each cell,
+ * @p moves holds its two neighbours as move numbers (see graph.h), one per
+ * nibble (low and high); 0xF in a nibble means "no neighbour" (a path
  * end, or a hole with 0xFF).  The relation must be symmetric.
- * @param[out] out   Receives the tourney.
+ * @param[out] out   Receives the tourney; NULL on failure.
  * @param g          The board.
  * @param moves      kt_graph_cell_count() bytes.
  * @param n          Length of @p moves.
- * @param[out] rule  Optional: the rule broken on ::KT_EBADTOUR.
- * @param[out] cell  Optional: the cell where it broke.
+ * @param[out] diag  Optional: on ::KT_EBADTOUR the rule broken and the cell
+ *                   where (line and column do not apply: 0); cleared on
+ *                   success and on other errors.
  * @return ::KT_OK; ::KT_EBADTOUR; ::KT_EINVAL; ::KT_ENOMEM.
  */
 KT_EXPORT kt_status kt_tourney_from_move_pairs(kt_tourney **out, const kt_graph *g,
-                                               const uint8_t *moves, size_t n,
-                                               kt_rule *rule, kt_cell *cell);
+                                               const uint8_t *moves, size_t n, kt_diag *diag);
 
 /**
  * @brief Release a tourney.  NULL is harmless.
@@ -104,18 +111,19 @@ KT_EXPORT kt_status kt_tourney_copy(kt_tourney **out, const kt_tourney *t);
  * @brief Whether two tourneys have the same board and the same edge set.
  * @param t First.
  * @param u Second.
- * @return 1 when equal (orientation and start do not matter), else 0.
+ * @return 1 when equal (orientation and start do not matter), else 0 (also
+ *         when either is NULL).
  */
 KT_EXPORT int kt_tourney_equal(const kt_tourney *t, const kt_tourney *u);
 
 /**
  * @brief The board (a borrowed reference, valid while @p t lives).
  * @param t The tourney.
- * @return The graph.
+ * @return The graph; NULL for NULL.
  */
 KT_EXPORT const kt_graph *kt_tourney_graph(const kt_tourney *t);
 
-/** @brief Cycle cover or open tour. @param t The tourney. @return The shape. */
+/** @brief Cycle cover or open tour. @param t The tourney. @return The shape (::KT_SHAPE_CYCLES for NULL). */
 KT_EXPORT kt_shape kt_tourney_shape(const kt_tourney *t);
 
 /**
@@ -123,13 +131,13 @@ KT_EXPORT kt_shape kt_tourney_shape(const kt_tourney *t);
  *
  * Exact and O(1): every operation that edits a tourney keeps it up to date.
  * @param t The tourney.
- * @return The size.
+ * @return The size; 0 for NULL.
  */
 KT_EXPORT size_t kt_tourney_size(const kt_tourney *t);
 
-/** @brief Whether @p t is a closed tour (a cycle cover of size 1). @param t The tourney. @return 1 or 0. */
+/** @brief Whether @p t is a closed tour (a cycle cover of size 1). @param t The tourney. @return 1 or 0 (0 for NULL). */
 KT_EXPORT int kt_tourney_is_closed_tour(const kt_tourney *t);
-/** @brief Whether @p t is an open tour. @param t The tourney. @return 1 or 0. */
+/** @brief Whether @p t is an open tour. @param t The tourney. @return 1 or 0 (0 for NULL). */
 KT_EXPORT int kt_tourney_is_open_tour(const kt_tourney *t);
 
 /**
@@ -138,7 +146,8 @@ KT_EXPORT int kt_tourney_is_open_tour(const kt_tourney *t);
  * @param cell   A vertex.
  * @param[out] a Optional: the first neighbour (lower move number), or ::KT_CELL_NONE.
  * @param[out] b Optional: the second neighbour, or ::KT_CELL_NONE.
- * @return ::KT_OK, or ::KT_EINVAL when @p cell is not a vertex.
+ * @return ::KT_OK, or ::KT_EINVAL when @p t is NULL or @p cell is not a
+ *         vertex (both neighbours are then ::KT_CELL_NONE).
  */
 KT_EXPORT kt_status kt_tourney_neighbors(const kt_tourney *t, kt_cell cell, kt_cell *a, kt_cell *b);
 
@@ -147,7 +156,7 @@ KT_EXPORT kt_status kt_tourney_neighbors(const kt_tourney *t, kt_cell cell, kt_c
  * @param t The tourney.
  * @param u A cell.
  * @param v A cell.
- * @return 1 or 0.
+ * @return 1 or 0 (0 for NULL).
  */
 KT_EXPORT int kt_tourney_has_edge(const kt_tourney *t, kt_cell u, kt_cell v);
 
@@ -174,7 +183,8 @@ KT_EXPORT kt_status kt_tourney_order(const kt_tourney *t, kt_cell start, int dir
  * @param t      The tourney.
  * @param[out] a Optional: the end with the smaller index.
  * @param[out] b Optional: the other end.
- * @return ::KT_OK, or ::KT_EINVAL for a cycle cover.
+ * @return ::KT_OK, or ::KT_EINVAL for a cycle cover or NULL (both ends are
+ *         then ::KT_CELL_NONE).
  */
 KT_EXPORT kt_status kt_tourney_ends(const kt_tourney *t, kt_cell *a, kt_cell *b);
 
@@ -216,12 +226,13 @@ KT_EXPORT kt_status kt_tourney_cycle_labels(const kt_tourney *t, uint32_t *label
  * @param g          The board.
  * @param succ       As for kt_tourney_from_successors().
  * @param n          Its length.
- * @param[out] rule  Optional: the rule broken.
- * @param[out] cell  Optional: where.
+ * @param[out] diag  Optional: on ::KT_EBADTOUR the rule broken and the cell
+ *                   where (line and column do not apply: 0); cleared on
+ *                   success and on other errors.
  * @return ::KT_OK if valid; ::KT_EBADTOUR; ::KT_EINVAL; ::KT_ENOMEM.
  */
-KT_EXPORT kt_status kt_tourney_validate_successors(const kt_graph *g, const kt_cell *succ, size_t n,
-                                           kt_rule *rule, kt_cell *cell);
+KT_EXPORT kt_status kt_tourney_validate_successors(const kt_graph *g, const kt_cell *succ,
+                                                   size_t n, kt_diag *diag);
 
 /**
  * @brief Move frequencies along the cover.

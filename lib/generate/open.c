@@ -207,7 +207,7 @@ static kt_status dp_path(kt_tourney **out, const kt_graph *g, kt_cell s, kt_cell
         mask[next] = 0;
     }
     if (st == KT_ELIMIT || st == KT_EUNSUPPORTED) st = KT_ENOTFOUND;
-    if (st == KT_OK) st = kt_tourney_from_order(out, g, ord, n, KT_SHAPE_PATH, NULL, NULL);
+    if (st == KT_OK) st = kt_tourney_from_order(out, g, ord, n, KT_SHAPE_PATH, NULL);
     kti_free(&g->alloc, mask);
     kti_free(&g->alloc, ord);
     return st;
@@ -251,7 +251,7 @@ static kt_status open_once(kt_tourney **out, const kt_graph *g, kt_cell start, k
     if ((start != KT_CELL_NONE && start >= n) || (end != KT_CELL_NONE && end >= n)) return KT_EINVAL;
     if (n == 1) {
         kt_cell only = 0;
-        return kt_tourney_from_order(out, g, &only, 1, KT_SHAPE_PATH, NULL, NULL);
+        return kt_tourney_from_order(out, g, &only, 1, KT_SHAPE_PATH, NULL);
     }
     if (start != KT_CELL_NONE && start == end) return KT_EINVAL;
     if (!kt_graph_board_has_open_tour(g->width, g->height)) return KT_ENOTOUR;
@@ -276,7 +276,7 @@ static kt_status open_once(kt_tourney **out, const kt_graph *g, kt_cell start, k
         kt_cell order[64];
         st = exhaustive_path(g, start, end, order);
         if (st != KT_OK) return st;
-        return kt_tourney_from_order(out, g, order, n, KT_SHAPE_PATH, NULL, NULL);
+        return kt_tourney_from_order(out, g, order, n, KT_SHAPE_PATH, NULL);
     }
     kti_rng rng;
     kti_rng_seed(&rng, seed ^ 0x6F70656E746F7572u);
@@ -372,7 +372,7 @@ static kt_status open_once(kt_tourney **out, const kt_graph *g, kt_cell start, k
         }
         kt_tourney_free(t);
         t = NULL;
-        st = ok ? kt_tourney_from_order(&t, g, ord, n, KT_SHAPE_PATH, NULL, NULL) : KT_ENOTFOUND;
+        st = ok ? kt_tourney_from_order(&t, g, ord, n, KT_SHAPE_PATH, NULL) : KT_ENOTFOUND;
         kti_free(&g->alloc, ord);
         kti_free(&g->alloc, pos);
         if (st != KT_OK) goto fail;

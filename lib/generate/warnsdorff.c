@@ -248,7 +248,7 @@ kt_status kt_generate_warnsdorff_tour(kt_tourney **out, const kt_graph *g, kt_sh
     if (shape == KT_SHAPE_CYCLES ? !kt_graph_board_has_closed_tour(g->width, g->height)
                                  : !kt_graph_board_has_open_tour(g->width, g->height))
         return KT_ENOTOUR;
-    if (g->ncells == 1) return kt_tourney_from_order(out, g, &(kt_cell){0}, 1, shape, NULL, NULL);
+    if (g->ncells == 1) return kt_tourney_from_order(out, g, &(kt_cell){0}, 1, shape, NULL);
     if (attempts == 0) attempts = tie == KT_GENERATE_TIE_FIRST ? 1 : 64;
     wctx w;
     kt_status st = w_init(&w, g, seed);
@@ -264,7 +264,7 @@ kt_status kt_generate_warnsdorff_tour(kt_tourney **out, const kt_graph *g, kt_sh
             if (!kti_rotate_end(g, w.ord, w.pos, n, w.ord[0], false, (4 * side + 64) * (uint64_t)n, &w.rng))
                 continue;
         }
-        st = kt_tourney_from_order(out, g, w.ord, n, shape, NULL, NULL);
+        st = kt_tourney_from_order(out, g, w.ord, n, shape, NULL);
         break;
     }
     w_free(&w);

@@ -130,19 +130,17 @@ kt_tourney *cli_load_tourney(const char *path, unsigned flags)
     char *text = cli_read_file(path, &len);
     if (text == NULL) return NULL;
     kt_tourney *t = NULL;
-    size_t line = 0, col = 0;
-    kt_rule rule = KT_RULE_NONE;
-    kt_cell cell = KT_CELL_NONE;
-    kt_status st = kt_io_parse(&t, NULL, text, len, KT_IO_AUTO, flags, NULL, &line, &col,
-                                    &rule, &cell);
+    kt_diag d;
+    kt_status st = kt_io_parse(&t, NULL, text, len, KT_IO_AUTO, flags, NULL, &d);
     free(text);
+    unsigned long long line = d.line, col = d.column;
     if (st == KT_EPARSE) {
-        cli_fail("%s:%zu:%zu: malformed input", path, line, col);
+        cli_fail("%s:%llu:%llu: malformed input", path, line, col);
     } else if (st == KT_EBADTOUR && line > 0) {
-        cli_fail("%s:%zu:%zu: not a tour or tourney: %s", path, line, col, kt_rule_describe(rule));
+        cli_fail("%s:%llu:%llu: not a tour or tourney: %s", path, line, col, kt_rule_describe(d.rule));
     } else if (st == KT_EBADTOUR) {
-        cli_fail("%s: not a tour or tourney: %s at cell %lu", path, kt_rule_describe(rule),
-                 (unsigned long)cell);
+        cli_fail("%s: not a tour or tourney: %s at cell %lu", path, kt_rule_describe(d.rule),
+                 (unsigned long)d.cell);
     } else if (st != KT_OK) {
         cli_fail_status(path, st);
     }

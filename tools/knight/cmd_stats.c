@@ -14,7 +14,7 @@ int cmd_stats(int argc, char **argv)
 {
     if (argc < 2) return cli_fail("stats: FILE... required");
     kt_stats *s = NULL;
-    kt_status st = kt_stats_new(&s);
+    kt_status st = kt_stats_new(&s, NULL);
     if (st != KT_OK) return cli_fail_status("stats", st);
     for (int i = 1; i < argc; i++) {
         kt_tourney *t = cli_load_tourney(argv[i], 0);

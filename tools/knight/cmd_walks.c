@@ -41,11 +41,12 @@ int cmd_walks(int argc, char **argv)
         len = sizeof keypad - 1;
     }
     kt_graph *g = NULL;
-    size_t line = 0, col = 0;
-    kt_status st = kt_graph_parse_mask(&g, text, len, 2, 1, NULL, &line, &col);
+    kt_diag d;
+    kt_status st = kt_graph_parse_mask(&g, text, len, 2, 1, NULL, &d);
     if (st == KT_EPARSE) {
         free(text);
-        return cli_fail("%s:%zu:%zu: malformed board", maskpath ? maskpath : "keypad", line, col);
+        return cli_fail("%s:%llu:%llu: malformed board", maskpath ? maskpath : "keypad",
+                        (unsigned long long)d.line, (unsigned long long)d.column);
     }
     if (st != KT_OK) {
         free(text);

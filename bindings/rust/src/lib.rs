@@ -57,6 +57,20 @@ pub mod ffi {
         pub hi: u64,
     }
 
+    /// `kt_diag`, whose layout is frozen: where and why an input was rejected.
+    #[repr(C)]
+    #[derive(Debug, Clone, Copy)]
+    pub struct KtDiag {
+        pub line: u64,
+        pub column: u64,
+        pub rule: c_int,
+        pub cell: u32,
+    }
+
+    impl Default for KtDiag {
+        fn default() -> Self { KtDiag { line: 0, column: 0, rule: 0, cell: u32::MAX } }
+    }
+
     pub const KT_COUNT_OPEN: c_uint = 0x1;
     pub const KT_COUNT_DIRECTED: c_uint = 0x2;
     pub const KT_COUNT_SYMMETRIC: c_uint = 0x4;
@@ -65,11 +79,15 @@ pub mod ffi {
     extern "C" {
         pub fn kt_strerror(status: c_int) -> *const c_char;
         pub fn kt_status_name(status: c_int) -> *const c_char;
+        pub fn kt_rule_describe(rule: c_int) -> *const c_char;
         pub fn kt_version_string() -> *const c_char;
         pub fn kt_graph_board_has_closed_tour(w: u32, h: u32) -> c_int;
         pub fn kt_graph_board_has_open_tour(w: u32, h: u32) -> c_int;
         pub fn kt_graph_new_custom(out: *mut *mut KtGraph, w: u32, h: u32, a: u32, b: u32,
                                    mask: *const u8, alloc: *const c_void) -> c_int;
+        pub fn kt_graph_parse_mask(out: *mut *mut KtGraph, text: *const c_char, len: usize,
+                                   a: u32, b: u32, alloc: *const c_void,
+                                   diag: *mut KtDiag) -> c_int;
         pub fn kt_graph_free(g: *mut KtGraph);
         pub fn kt_graph_width(g: *const KtGraph) -> u32;
         pub fn kt_graph_height(g: *const KtGraph) -> u32;
@@ -84,7 +102,7 @@ pub mod ffi {
                                   progress: *const c_void, user: *mut c_void) -> c_int;
         pub fn kt_tourney_from_order(out: *mut *mut KtTourney, g: *const KtGraph,
                                      order: *const u32, n: usize, shape: c_int,
-                                     rule: *mut c_int, cell: *mut u32) -> c_int;
+                                     diag: *mut KtDiag) -> c_int;
         pub fn kt_tourney_free(t: *mut KtTourney);
         pub fn kt_tourney_size(t: *const KtTourney) -> usize;
         pub fn kt_tourney_is_closed_tour(t: *const KtTourney) -> c_int;
@@ -98,8 +116,7 @@ pub mod ffi {
                                        len: *mut usize) -> c_int;
         pub fn kt_io_parse(out: *mut *mut KtTourney, g: *const KtGraph, text: *const c_char,
                                 len: usize, format: c_int, flags: c_uint, alloc: *const c_void,
-                                line: *mut usize, column: *mut usize, rule: *mut c_int,
-                                cell: *mut u32) -> c_int;
+                                diag: *mut KtDiag) -> c_int;
         pub fn kt_generate_closed_tour(out: *mut *mut KtTourney, g: *const KtGraph,
                                        seed: u64) -> c_int;
         pub fn kt_generate_divide_tour(out: *mut *mut KtTourney, g: *const KtGraph, seed: u64) -> c_int;
@@ -126,15 +143,61 @@ pub mod ffi {
 /// The "no cell" sentinel.
 pub const CELL_NONE: u32 = u32::MAX;
 const ERANGE: c_int = 13;
-const EPARSE: c_int = 4;
+
+/// The validation rule an input broke (`kt_rule`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rule {
+    /// A value is not a cell of the board, or is a hole.
+    NotACell = 1,
+    /// Two consecutive cells are not a leaper move apart.
+    NotAMove = 2,
+    /// A cell is visited more than once.
+    Repeated = 3,
+    /// A cell is never visited.
+    Missing = 4,
+    /// The last cell is not a move away from the first.
+    NotClosed = 5,
+    /// A cell does not have the neighbours required.
+    Degree = 6,
+    /// An open tour is not one single path.
+    NotAPath = 7,
+    /// A hole is given as visited.
+    Hole = 8,
+}
+
+impl Rule {
+    fn from_raw(r: c_int) -> Option<Rule> {
+        Some(match r {
+            1 => Rule::NotACell,
+            2 => Rule::NotAMove,
+            3 => Rule::Repeated,
+            4 => Rule::Missing,
+            5 => Rule::NotClosed,
+            6 => Rule::Degree,
+            7 => Rule::NotAPath,
+            8 => Rule::Hole,
+            _ => return None,
+        })
+    }
+
+    /// The library's description of the rule (`kt_rule_describe`).
+    pub fn describe(self) -> &'static str {
+        unsafe { CStr::from_ptr(ffi::kt_rule_describe(self as c_int)).to_str().unwrap_or("?") }
+    }
+}
 
 /// A failed libknight call.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Error {
     /// The `kt_status` value.
     pub status: i32,
-    /// Line and column of a parse error, when known.
-    pub position: Option<(usize, usize)>,
+    /// Line and column (1-based) of a parse error, or of the offending cell's text
+    /// for a tour rejected by a reader, when known.
+    pub position: Option<(u64, u64)>,
+    /// The validation rule an input broke, for a rejected tour.
+    pub rule: Option<Rule>,
+    /// The cell where the rule was broken, when known.
+    pub cell: Option<u32>,
 }
 
 impl Error {
@@ -151,6 +214,12 @@ impl fmt::Display for Error {
         if let Some((l, c)) = self.position {
             write!(f, " at line {l}, column {c}")?;
         }
+        if let Some(r) = self.rule {
+            write!(f, ": {}", r.describe())?;
+        }
+        if let Some(c) = self.cell {
+            write!(f, " at cell {c}")?;
+        }
         Ok(())
     }
 }
@@ -158,7 +227,20 @@ impl fmt::Display for Error {
 impl std::error::Error for Error {}
 
 fn check(status: c_int) -> Result<(), Error> {
-    if status == 0 { Ok(()) } else { Err(Error { status, position: None }) }
+    if status == 0 { Ok(()) } else { Err(Error { status, position: None, rule: None, cell: None }) }
+}
+
+/// Like `check`, for a parser or validator: the error carries its `kt_diag`.
+fn check_diag(status: c_int, d: &ffi::KtDiag) -> Result<(), Error> {
+    if status == 0 {
+        return Ok(());
+    }
+    Err(Error {
+        status,
+        position: if d.line > 0 { Some((d.line, d.column)) } else { None },
+        rule: Rule::from_raw(d.rule),
+        cell: if d.cell != CELL_NONE { Some(d.cell) } else { None },
+    })
 }
 
 /// Text formats.
@@ -307,7 +389,7 @@ impl Graph {
         let bytes: Option<Vec<u8>> = mask.map(|m| m.iter().map(|&b| b as u8).collect());
         if let Some(b) = &bytes {
             if b.len() as u64 != width as u64 * height as u64 {
-                return Err(Error { status: 1, position: None });
+                return Err(Error { status: 1, position: None, rule: None, cell: None });
             }
         }
         let mut raw = ptr::null_mut();
@@ -316,6 +398,18 @@ impl Graph {
                                      bytes.as_ref().map_or(ptr::null(), |b| b.as_ptr()),
                                      ptr::null())
         })?;
+        Ok(Graph { raw })
+    }
+
+    /// Parse a board mask (`.` or `#` holes, any other printable character a cell)
+    /// for an (a,b)-leaper (`kt_graph_parse_mask`); an error names the line and column.
+    pub fn from_mask_text(text: &str, leaper: (u32, u32)) -> Result<Graph, Error> {
+        let mut raw = ptr::null_mut();
+        let mut d = ffi::KtDiag::default();
+        check_diag(unsafe {
+            ffi::kt_graph_parse_mask(&mut raw, text.as_ptr() as *const c_char, text.len(),
+                                     leaper.0, leaper.1, ptr::null(), &mut d)
+        }, &d)?;
         Ok(Graph { raw })
     }
 
@@ -366,12 +460,14 @@ impl Graph {
     }
 
     /// A tour from the cells in visiting order (validated).
+    /// A rejected order gives an error with the rule and cell.
     pub fn tour_from_order(&self, order: &[u32], closed: bool) -> Result<Tourney, Error> {
         let mut raw = ptr::null_mut();
-        check(unsafe {
+        let mut d = ffi::KtDiag::default();
+        check_diag(unsafe {
             ffi::kt_tourney_from_order(&mut raw, self.raw, order.as_ptr(), order.len(),
-                                       (!closed) as c_int, ptr::null_mut(), ptr::null_mut())
-        })?;
+                                       (!closed) as c_int, &mut d)
+        }, &d)?;
         Ok(Tourney { raw })
     }
 
@@ -434,19 +530,15 @@ pub struct Tourney {
 unsafe impl Send for Tourney {}
 
 impl Tourney {
-    /// Read a tour or tourney from text.
+    /// Read a tour or tourney from text.  An error names the line and column, and
+    /// for a rejected tour the rule and cell.
     pub fn parse(text: &str, format: Format) -> Result<Tourney, Error> {
         let mut raw = ptr::null_mut();
-        let (mut line, mut col) = (0usize, 0usize);
-        let st = unsafe {
-            ffi::kt_io_parse(&mut raw, ptr::null(), text.as_ptr() as *const c_char,
-                                  text.len(), format as c_int, 0, ptr::null(), &mut line,
-                                  &mut col, ptr::null_mut(), ptr::null_mut())
-        };
-        if st != 0 {
-            let position = if line > 0 { Some((line, col)) } else { None };
-            return Err(Error { status: st, position: if st == EPARSE || position.is_some() { position } else { None } });
-        }
+        let mut d = ffi::KtDiag::default();
+        check_diag(unsafe {
+            ffi::kt_io_parse(&mut raw, ptr::null(), text.as_ptr() as *const c_char, text.len(),
+                             format as c_int, 0, ptr::null(), &mut d)
+        }, &d)?;
         Ok(Tourney { raw })
     }
     /// Number of cycles (1 for an open tour).
@@ -562,9 +654,34 @@ mod tests {
         }
         let e = Tourney::parse("1 2\n3 x\n", Format::Numbers).err().unwrap();
         assert_eq!((e.name(), e.position), ("KT_EPARSE", Some((2, 3))));
+        assert_eq!((e.rule, e.cell), (None, None));
         let g5 = Graph::new(5, 5).unwrap();
         assert_eq!(g5.exhaustive_tour(false, None, None, 0).err().unwrap().name(), "KT_ENOTOUR");
         assert!(g5.exhaustive_tour(true, Some(0), None, 0).unwrap().is_open_tour());
+    }
+
+    #[test]
+    fn diagnostics() {
+        // A bad tour in a text: rule, cell and the cell's position.
+        let e = Tourney::parse("1 2 3\n4 5 5\n7 8 9\n", Format::Numbers).err().unwrap();
+        assert_eq!(e.name(), "KT_EBADTOUR");
+        assert_eq!((e.rule, e.cell, e.position), (Some(Rule::Repeated), Some(5), Some((2, 5))));
+        assert!(e.to_string().contains("at cell 5"));
+        // A validator: rule and cell, no position (cells 0 and 1 are not a move apart).
+        let g = Graph::new(5, 5).unwrap();
+        let order: Vec<u32> = (0..25).collect();
+        let e = g.tour_from_order(&order, false).err().unwrap();
+        assert_eq!((e.rule, e.cell, e.position), (Some(Rule::NotAMove), Some(0), None));
+        // A board mask: a short row on line 4.
+        let e = Graph::from_mask_text("ooo\nooo\nooo\noo\n", (2, 1)).err().unwrap();
+        assert_eq!((e.name(), e.position, e.rule), ("KT_EPARSE", Some((4, 3)), None));
+        let k = Graph::from_mask_text("ABCDE\nFGHIJ\nKLMNO\n.123.\n", (2, 1)).unwrap();
+        assert_eq!((k.width(), k.height()), (5, 4));
+        // The 1x1 tour reads back from the moves format by auto-detection.
+        let one = Graph::new(1, 1).unwrap().tour_from_order(&[0], true).unwrap();
+        let text = one.to_text(Format::Moves).unwrap();
+        assert_eq!(text, "-\n");
+        assert!(Tourney::parse(&text, Format::Auto).unwrap() == one);
     }
 
     #[test]
