@@ -27,23 +27,25 @@ static int one(uint32_t w, uint32_t h, const char *kind, unsigned threads, int t
 {
     kt_graph *g = NULL;
     if (kt_graph_new(&g, w, h) != KT_OK) return 1;
-    kt_count_options opt;
-    kt_count_options_init(&opt);
-    opt.threads = threads;
-    if (strcmp(kind, "open") == 0) opt.flags = KT_COUNT_OPEN;
-    else if (strcmp(kind, "directed") == 0) opt.flags = KT_COUNT_DIRECTED;
-    else if (strcmp(kind, "symmetric") == 0) opt.flags = KT_COUNT_SYMMETRIC;
-    else if (strcmp(kind, "classes") == 0) opt.flags = KT_COUNT_CLASSES;
-    else if (strcmp(kind, "symclasses") == 0) opt.flags = KT_COUNT_CLASSES | KT_COUNT_SYMMETRIC;
-    double t0 = bench_now();
-    if (trace) {
-        opt.layer = layer;
-        opt.layer_user = &t0;
+    kt_options *run = NULL;
+    if (kt_options_new(&run, NULL) != KT_OK || kt_options_set_threads(run, threads) != KT_OK) {
+        kt_options_free(run);
+        kt_graph_free(g);
+        return 1;
     }
+    unsigned flags = 0;
+    if (strcmp(kind, "open") == 0) flags = KT_COUNT_OPEN;
+    else if (strcmp(kind, "directed") == 0) flags = KT_COUNT_DIRECTED;
+    else if (strcmp(kind, "symmetric") == 0) flags = KT_COUNT_SYMMETRIC;
+    else if (strcmp(kind, "classes") == 0) flags = KT_COUNT_CLASSES;
+    else if (strcmp(kind, "symclasses") == 0) flags = KT_COUNT_CLASSES | KT_COUNT_SYMMETRIC;
+    double t0 = bench_now();
+    if (trace) kt_options_set_trace(run, layer, &t0);
     kt_u128 v;
     kt_count_stats st;
-    kt_status s = kt_count_tours(g, &opt, &v, &st);
+    kt_status s = kt_count_tours(g, flags, run, &v, &st);
     double t = bench_now() - t0;
+    kt_options_free(run);
     kt_graph_free(g);
     if (s != KT_OK) {
         printf("%ux%u %-10s %s\n", w, h, kind, kt_strerror(s));

@@ -15,12 +15,12 @@ static uint64_t count(uint32_t w, uint32_t h, unsigned flags, unsigned threads)
 {
     kt_graph *g = NULL;
     if (kt_graph_new(&g, w, h) != KT_OK) return UINT64_MAX;
-    kt_count_options opt;
-    kt_count_options_init(&opt);
-    opt.flags = flags;
-    opt.threads = threads;
+    kt_options *run = NULL;
+    kt_status st = kt_options_new(&run, NULL);
+    if (st == KT_OK) st = kt_options_set_threads(run, threads);
     kt_u128 v = {7, 7};
-    kt_status st = kt_count_tours(g, &opt, &v, NULL);
+    if (st == KT_OK) st = kt_count_tours(g, flags, run, &v, NULL);
+    kt_options_free(run);
     kt_graph_free(g);
     uint64_t r = UINT64_MAX;
     if (st != KT_OK || kt_u128_to_u64(&v, &r) != KT_OK) {
@@ -166,6 +166,21 @@ static int cancel_cb(void *user, uint64_t done, uint64_t total)
     return ++*(int *)user > 0;
 }
 
+/* The trace: the number of layers and the largest one. */
+typedef struct trace_log {
+    uint64_t calls, next, peak;
+    int in_order;
+} trace_log;
+
+static void trace_cb(void *user, uint64_t step, uint64_t size)
+{
+    trace_log *t = user;
+    if (step != t->next) t->in_order = 0;
+    t->next = step + 1;
+    t->calls++;
+    if (size > t->peak) t->peak = size;
+}
+
 int main(void)
 {
     /* Brute force against the frontier DP. */
@@ -188,6 +203,8 @@ int main(void)
     /* Published numbers. */
     CHECK(count(6, 6, 0, 1) == 9862);
     CHECK(count(6, 6, 0, 2) == 9862);
+    CHECK(count(6, 6, 0, 0) == 9862);            /* threads 0: one per core */
+    CHECK(count(5, 5, KT_COUNT_OPEN | KT_COUNT_DIRECTED, 0) == 1728);
     CHECK(count(6, 6, KT_COUNT_CLASSES, 1) == 1245);
     CHECK(count(5, 5, KT_COUNT_OPEN | KT_COUNT_DIRECTED, 1) == 1728);
     CHECK(count(5, 8, 0, 2) == 44202);
@@ -219,86 +236,122 @@ int main(void)
         kt_graph *g = NULL;
         CHECK(kt_graph_new(&g, 6, 6) == KT_OK);
         uint64_t sum = 0;
+        kt_options *opt = NULL;
+        CHECK(kt_options_new(&opt, NULL) == KT_OK);
         for (uint32_t i = 0; i < 5; i++) {
-            kt_count_options opt;
-            kt_count_options_init(&opt);
-            opt.shard_index = i;
-            opt.shard_count = 5;
+            CHECK(kt_options_set_shard(opt, i, 5) == KT_OK);
             kt_u128 v;
-            CHECK(kt_count_tours(g, &opt, &v, NULL) == KT_OK);
+            CHECK(kt_count_tours(g, 0, opt, &v, NULL) == KT_OK);
             sum += v.lo;
         }
         CHECK(sum == 9862);
+        /* ...with any number of threads too. */
+        sum = 0;
+        CHECK(kt_options_set_threads(opt, 2) == KT_OK);
+        for (uint32_t i = 0; i < 3; i++) {
+            CHECK(kt_options_set_shard(opt, i, 3) == KT_OK);
+            kt_u128 v;
+            CHECK(kt_count_tours(g, 0, opt, &v, NULL) == KT_OK);
+            sum += v.lo;
+        }
+        CHECK(sum == 9862);
+        kt_options_free(opt);
         /* Checkpoint: a run that saves every cell, then a resume. */
         char path[] = "test_count_ckpt.bin";
         remove(path);
-        kt_count_options opt;
-        kt_count_options_init(&opt);
-        opt.checkpoint = path;
-        opt.checkpoint_interval = 0;
+        opt = NULL;
+        CHECK(kt_options_new(&opt, NULL) == KT_OK);
+        CHECK(kt_options_set_threads(opt, 1) == KT_OK);
+        CHECK(kt_options_set_checkpoint(opt, path, 0) == KT_OK);
         int calls = -3; /* cancel on the third report */
-        opt.progress = cancel_cb;
-        opt.progress_user = &calls;
+        CHECK(kt_options_set_progress(opt, cancel_cb, &calls) == KT_OK);
         kt_u128 v = {0, 0};
-        kt_status st = kt_count_tours(g, &opt, &v, NULL);
+        kt_status st = kt_count_tours(g, 0, opt, &v, NULL);
         CHECK(st == KT_ECANCELED || st == KT_OK);
-        opt.progress = NULL;
+        CHECK(kt_options_set_progress(opt, NULL, NULL) == KT_OK);
         /* Stop half-way through a state budget, then resume from the file. */
         remove(path);
-        opt.max_states = 300;
-        CHECK(kt_count_tours(g, &opt, &v, NULL) == KT_ELIMIT);
+        CHECK(kt_options_set_budget(opt, 300) == KT_OK);
+        v.lo = 5;
+        kt_count_stats cs;
+        CHECK(kt_count_tours(g, 0, opt, &v, &cs) == KT_ELIMIT);
+        CHECK(v.lo == 5 && v.hi == 0);               /* unchanged on failure */
+        CHECK(cs.peak_states > 0 && cs.peak_states <= 300);
         FILE *f = fopen(path, "rb");
         CHECK(f != NULL);
         if (f) fclose(f);
-        opt.max_states = 0;
-        CHECK(kt_count_tours(g, &opt, &v, NULL) == KT_OK && v.lo == 9862 && v.hi == 0);
+        CHECK(kt_options_set_budget(opt, 0) == KT_OK);
+        CHECK(kt_count_tours(g, 0, opt, &v, NULL) == KT_OK && v.lo == 9862 && v.hi == 0);
         /* Shards with checkpoints. */
         {
             uint64_t ssum = 0;
             for (uint32_t i = 0; i < 3; i++) {
-                kt_count_options so = opt;
+                kt_options *so = NULL;
+                CHECK(kt_options_copy(&so, opt) == KT_OK);
                 char sp[64];
                 snprintf(sp, sizeof sp, "test_count_ckpt.%u.bin", i);
                 remove(sp);
-                so.checkpoint = sp;
-                so.shard_index = i;
-                so.shard_count = 3;
-                so.max_states = 2000;
-                kt_status r1 = kt_count_tours(g, &so, &v, NULL);
+                CHECK(kt_options_set_checkpoint(so, sp, 0) == KT_OK);
+                CHECK(kt_options_set_shard(so, i, 3) == KT_OK);
+                CHECK(kt_options_set_budget(so, 2000) == KT_OK);
+                kt_status r1 = kt_count_tours(g, 0, so, &v, NULL);
                 CHECK(r1 == KT_ELIMIT || r1 == KT_OK);
-                so.max_states = 0;
-                CHECK(kt_count_tours(g, &so, &v, NULL) == KT_OK);
+                CHECK(kt_options_set_budget(so, 0) == KT_OK);
+                CHECK(kt_count_tours(g, 0, so, &v, NULL) == KT_OK);
                 ssum += v.lo;
                 remove(sp);
+                kt_options_free(so);
             }
             CHECK(ssum == 9862);
         }
         /* The finished file answers at once. */
-        CHECK(kt_count_tours(g, &opt, &v, NULL) == KT_OK && v.lo == 9862);
+        CHECK(kt_count_tours(g, 0, opt, &v, NULL) == KT_OK && v.lo == 9862);
         /* ...and belongs to this count only. */
-        opt.flags = KT_COUNT_OPEN;
-        CHECK(kt_count_tours(g, &opt, &v, NULL) == KT_EMISMATCH);
+        CHECK(kt_count_tours(g, KT_COUNT_OPEN, opt, &v, NULL) == KT_EMISMATCH);
         remove(path);
-        /* Cancel. */
-        kt_count_options_init(&opt);
-        calls = 0;
-        opt.progress = cancel_cb;
-        opt.progress_user = &calls;
-        kt_graph *g8 = NULL;
-        CHECK(kt_graph_new(&g8, 6, 40) == KT_OK);
-        CHECK(kt_count_tours(g8, &opt, &v, NULL) == KT_ECANCELED);
-        kt_graph_free(g8);
+        kt_options_free(opt);
+        /* Cancel, with the default threads and with one; the output is
+         * left as it was. */
+        for (unsigned th = 0; th < 2; th++) {
+            CHECK(kt_options_new(&opt, NULL) == KT_OK);
+            CHECK(kt_options_set_threads(opt, th) == KT_OK);
+            calls = 0;
+            CHECK(kt_options_set_progress(opt, cancel_cb, &calls) == KT_OK);
+            kt_graph *g8 = NULL;
+            CHECK(kt_graph_new(&g8, 6, 40) == KT_OK);
+            v.lo = 5;
+            v.hi = 6;
+            CHECK(kt_count_tours(g8, 0, opt, &v, NULL) == KT_ECANCELED);
+            CHECK(calls == 1 && v.lo == 5 && v.hi == 6);
+            kt_graph_free(g8);
+            kt_options_free(opt);
+        }
+        /* The trace reports every cell in order, and its largest layer is
+         * the peak of the statistics. */
+        {
+            trace_log tl = {0, 0, 0, 1};
+            kt_count_stats ts;
+            CHECK(kt_options_new(&opt, NULL) == KT_OK);
+            CHECK(kt_options_set_trace(opt, trace_cb, &tl) == KT_OK);
+            CHECK(kt_count_tours(g, 0, opt, &v, &ts) == KT_OK && v.lo == 9862);
+            CHECK(tl.calls == 36 && tl.in_order && tl.peak == ts.peak_states);
+            CHECK(ts.frontier >= 13 && ts.peak_bytes > 0);
+            kt_options_free(opt);
+        }
         /* Bad arguments. */
-        kt_count_options_init(&opt);
-        opt.shard_index = 3;
-        opt.shard_count = 3;
-        CHECK(kt_count_tours(g, &opt, &v, NULL) == KT_EINVAL);
-        CHECK(kt_count_tours(NULL, NULL, &v, NULL) == KT_EINVAL);
-        CHECK(kt_count_tours(g, NULL, NULL, NULL) == KT_EINVAL);
+        CHECK(kt_options_new(&opt, NULL) == KT_OK);
+        CHECK(kt_options_set_shard(opt, 3, 3) == KT_EINVAL);
+        CHECK(kt_options_set_shard(opt, 1, 3) == KT_OK);
+        CHECK(kt_count_tours(g, KT_COUNT_CLASSES, opt, &v, NULL) == KT_EINVAL);
+        CHECK(kt_count_tours(g, 0x10u, NULL, &v, NULL) == KT_EINVAL);
+        CHECK(kt_count_tours(g, KT_COUNT_OPEN | KT_COUNT_SYMMETRIC, NULL, &v, NULL) == KT_EUNSUPPORTED);
+        CHECK(kt_count_tours(NULL, 0, NULL, &v, NULL) == KT_EINVAL);
+        CHECK(kt_count_tours(g, 0, NULL, NULL, NULL) == KT_EINVAL);
+        kt_options_free(opt);
         kt_graph_free(g);
         /* Too wide for the state encoding. */
         CHECK(kt_graph_new(&g, 9, 9) == KT_OK);
-        CHECK(kt_count_tours(g, NULL, &v, NULL) == KT_EUNSUPPORTED);
+        CHECK(kt_count_tours(g, 0, NULL, &v, NULL) == KT_EUNSUPPORTED);
         kt_graph_free(g);
     }
 
@@ -325,31 +378,38 @@ int main(void)
     {
         kt_graph *g = NULL;
         kt_u128 v1, v2, v30, v40;
-        kt_count_options opt;
-        kt_count_options_init(&opt);
+        kt_options *opt = NULL;
+        CHECK(kt_options_new(&opt, NULL) == KT_OK);
+        CHECK(kt_options_set_threads(opt, 1) == KT_OK);
         CHECK(kt_graph_new(&g, 3, 50) == KT_OK);
-        CHECK(kt_count_tours(g, &opt, &v1, NULL) == KT_OK);
-        opt.threads = 2;
-        CHECK(kt_count_tours(g, &opt, &v2, NULL) == KT_OK);
+        CHECK(kt_count_tours(g, 0, opt, &v1, NULL) == KT_OK);
+        CHECK(kt_options_set_threads(opt, 2) == KT_OK);
+        CHECK(kt_count_tours(g, 0, opt, &v2, NULL) == KT_OK);
         CHECK(v1.hi != 0 && v1.hi == v2.hi && v1.lo == v2.lo);
+        /* Threads 0 (one per core) and more threads than cores. */
+        CHECK(kt_options_set_threads(opt, 0) == KT_OK);
+        CHECK(kt_count_tours(g, 0, opt, &v2, NULL) == KT_OK && v1.hi == v2.hi && v1.lo == v2.lo);
+        CHECK(kt_options_set_threads(opt, 5) == KT_OK);
+        CHECK(kt_count_tours(g, 0, opt, &v2, NULL) == KT_OK && v1.hi == v2.hi && v1.lo == v2.lo);
+        kt_options_free(opt);
         char buf[48];
         CHECK(kt_u128_to_string(&v1, buf, sizeof buf) == KT_OK);
         printf("3x50 closed %s\n", buf);
         kt_graph_free(g);
         CHECK(kt_graph_new(&g, 3, 30) == KT_OK);
-        CHECK(kt_count_tours(g, NULL, &v30, NULL) == KT_OK);
+        CHECK(kt_count_tours(g, 0, NULL, &v30, NULL) == KT_OK);
         kt_graph_free(g);
         CHECK(kt_graph_new(&g, 50, 3) == KT_OK);
-        CHECK(kt_count_tours(g, NULL, &v2, NULL) == KT_OK && v2.lo == v1.lo && v2.hi == v1.hi);
+        CHECK(kt_count_tours(g, 0, NULL, &v2, NULL) == KT_OK && v2.lo == v1.lo && v2.hi == v1.hi);
         kt_graph_free(g);
         CHECK(kt_graph_new(&g, 3, 40) == KT_OK);
-        CHECK(kt_count_tours(g, NULL, &v40, NULL) == KT_OK && v40.hi == 0);
+        CHECK(kt_count_tours(g, 0, NULL, &v40, NULL) == KT_OK && v40.hi == 0);
         kt_graph_free(g);
         double r = ((double)v1.hi * 18446744073709551616.0 + (double)v1.lo) * (double)v30.lo /
                    ((double)v40.lo * (double)v40.lo);
         CHECK(r > 0.999 && r < 1.001);
         CHECK(kt_graph_new(&g, 3, 100) == KT_OK);
-        CHECK(kt_count_tours(g, NULL, &v1, NULL) == KT_EOVERFLOW);
+        CHECK(kt_count_tours(g, 0, NULL, &v1, NULL) == KT_EOVERFLOW);
         kt_graph_free(g);
     }
     return check_done("count");

@@ -77,7 +77,7 @@ _graph_is_cell = _sig("kt_graph_is_cell", ctypes.c_int, _c_graph, ctypes.c_uint3
 _has_closed = _sig("kt_graph_board_has_closed_tour", ctypes.c_int, ctypes.c_uint32, ctypes.c_uint32)
 _has_open = _sig("kt_graph_board_has_open_tour", ctypes.c_int, ctypes.c_uint32, ctypes.c_uint32)
 _count_walks = _sig("kt_walks_count", ctypes.c_int, _c_graph, ctypes.c_uint32, ctypes.c_char_p,
-                    ctypes.c_uint32, ctypes.POINTER(ctypes.c_uint64), _size,
+                    ctypes.c_uint32, ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint64), _size,
                     ctypes.POINTER(ctypes.c_uint64))
 _exhaustive = _sig("kt_exhaustive_tour", ctypes.c_int, ctypes.POINTER(_c_tourney), _c_graph,
                    ctypes.c_int, ctypes.c_uint32, ctypes.c_uint32, ctypes.c_uint64,
@@ -125,38 +125,25 @@ _obfuscate = _sig("kt_rails_obfuscate", ctypes.c_int, _c_tourney, ctypes.c_uint,
 _count_rails = _sig("kt_rails_count_tourney", ctypes.c_int, _c_tourney,
                     ctypes.POINTER(ctypes.c_uint64))
 
-# count.h: public structs with a frozen layout (new fields only ever appended).
+# options.h: kt_options is opaque, made and set only through its functions.
+_c_options = ctypes.c_void_p
+_options_new = _sig("kt_options_new", ctypes.c_int, ctypes.POINTER(_c_options), ctypes.c_void_p)
+_options_free = _sig("kt_options_free", None, _c_options)
+_options_set_threads = _sig("kt_options_set_threads", ctypes.c_int, _c_options, ctypes.c_uint)
+
+# count.h (kt_u128 has a frozen layout)
 _progress_fn = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_uint64, ctypes.c_uint64)
-_layer_fn = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_uint64, ctypes.c_uint64)
-
-
-class _CountOptions(ctypes.Structure):
-    """Mirror of struct kt_count_options (count.h), field for field."""
-    _fields_ = [
-        ("flags", ctypes.c_uint),
-        ("threads", ctypes.c_uint),
-        ("shard_index", ctypes.c_uint32),
-        ("shard_count", ctypes.c_uint32),
-        ("checkpoint", ctypes.c_char_p),
-        ("checkpoint_interval", ctypes.c_double),
-        ("progress", _progress_fn),
-        ("progress_user", ctypes.c_void_p),
-        ("max_states", ctypes.c_uint64),
-        ("layer", _layer_fn),
-        ("layer_user", ctypes.c_void_p),
-    ]
 
 
 class _CountValue(ctypes.Structure):
-    """Mirror of struct kt_u128: value = hi * 2**64 + lo."""
+    """Mirror of struct kt_u128 (common.h, layout frozen): value = hi * 2**64 + lo."""
     _fields_ = [("lo", ctypes.c_uint64), ("hi", ctypes.c_uint64)]
 
     def __int__(self):
         return (self.hi << 64) | self.lo
 
 
-_count_options_init = _sig("kt_count_options_init", None, ctypes.POINTER(_CountOptions))
-_count_tours = _sig("kt_count_tours", ctypes.c_int, _c_graph, ctypes.POINTER(_CountOptions),
+_count_tours = _sig("kt_count_tours", ctypes.c_int, _c_graph, ctypes.c_uint, _c_options,
                     ctypes.POINTER(_CountValue), ctypes.c_void_p)
 # halftour.h
 _halftours_count_closed = _sig("kt_halftours_count_closed", ctypes.c_int, ctypes.c_uint32,
@@ -328,7 +315,7 @@ class Graph:
         m = bytes(1 if c in set(marked) else 0 for c in range(n))
         per = (ctypes.c_uint64 * n)()
         total = ctypes.c_uint64()
-        _check(_count_walks(self._h, length, m, max_marked, per, n, ctypes.byref(total)))
+        _check(_count_walks(self._h, length, m, max_marked, None, per, n, ctypes.byref(total)))
         return list(per), total.value
 
     def exhaustive_tour(self, open=False, start=None, end=None, max_nodes=0):
@@ -412,13 +399,16 @@ class Graph:
         of (symmetric) closed tours under the board's rotations and
         reflections (classes; not with open, ignores directed).  Raises
         KnightError(EUNSUPPORTED) when the board is too wide to count."""
-        opt = _CountOptions()
-        _count_options_init(ctypes.byref(opt))
-        opt.flags = ((COUNT_OPEN if open else 0) | (COUNT_DIRECTED if directed else 0)
-                     | (COUNT_SYMMETRIC if symmetric else 0) | (COUNT_CLASSES if classes else 0))
-        opt.threads = threads
-        out = _CountValue()
-        _check(_count_tours(self._h, ctypes.byref(opt), ctypes.byref(out), None))
+        flags = ((COUNT_OPEN if open else 0) | (COUNT_DIRECTED if directed else 0)
+                 | (COUNT_SYMMETRIC if symmetric else 0) | (COUNT_CLASSES if classes else 0))
+        run = _c_options()
+        _check(_options_new(ctypes.byref(run), None))
+        try:
+            _check(_options_set_threads(run, threads))
+            out = _CountValue()
+            _check(_count_tours(self._h, flags, run, ctypes.byref(out), None))
+        finally:
+            _options_free(run)
         return int(out)
 
 

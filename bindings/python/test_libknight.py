@@ -199,13 +199,10 @@ class GenerateTests(unittest.TestCase):
 
 
 class CountTests(unittest.TestCase):
-    @unittest.skipUnless(ctypes.sizeof(ctypes.c_void_p) == 8, "layout checked for LP64")
-    def test_options_layout(self):
-        # byte offsets of struct kt_count_options in abi/libknight.abi (576 bits)
-        o = kt._CountOptions
-        self.assertEqual(ctypes.sizeof(o), 72)
-        self.assertEqual([getattr(o, name).offset for name, _ in o._fields_],
-                         [0, 4, 8, 12, 16, 24, 32, 40, 48, 56, 64])
+    def test_u128_layout(self):
+        # kt_u128 (common.h) is frozen: two uint64_t, low half first
+        self.assertEqual(ctypes.sizeof(kt._CountValue), 16)
+        self.assertEqual([kt._CountValue.lo.offset, kt._CountValue.hi.offset], [0, 8])
 
     def test_count_tours(self):
         self.assertEqual(kt.Graph(6, 6).count_tours(), 9862)
@@ -216,6 +213,10 @@ class CountTests(unittest.TestCase):
         self.assertEqual(kt.Graph(6, 6).count_tours(symmetric=True), 78)
         self.assertEqual(kt.Graph(6, 6).count_tours(symmetric=True, classes=True), 22)
         self.assertEqual(kt.Graph(6, 6).count_tours(threads=2), 9862)
+        self.assertEqual(kt.Graph(6, 6).count_tours(threads=0), 9862)
+        with self.assertRaises(kt.KnightError) as cm:
+            kt.Graph(6, 6).count_tours(threads=100000)
+        self.assertEqual(cm.exception.status, kt.EINVAL)
         self.assertEqual(kt.Graph(5, 5).count_tours(), 0)
 
     def test_halftours(self):

@@ -1,13 +1,33 @@
 /* SPDX-License-Identifier: MIT */
 /**
  * @file count.h
- * @brief Exact counts of closed and open knight's tours by a frontier
- *        (transfer-matrix) dynamic programme.
+ * @brief Exact counts of closed and open knight's tours by the frontier
+ *        (transfer-matrix) method.
  *
- * The board is processed cell by cell along its narrow side; the state is
- * the connectivity of the cells that still have unprocessed neighbours
- * (the "frontier": 2w+1 cells for a board w cells wide).  Counts are exact
- * unsigned 128-bit integers, returned as two 64-bit halves.
+ * The board is processed cell by cell along its narrow side.  The state is
+ * the *frontier*: the cells already processed that still have unprocessed
+ * neighbours (2w+1 cells for a board w cells wide), each with its degree in
+ * the partial tour so far and, for the end of a partial path, which
+ * frontier cell is its other end.  A layer maps every reachable frontier
+ * state to the number of partial tours that produce it, and processing one
+ * cell turns a layer into the next.  This is the transfer-matrix method
+ * with connectivity states that Enting introduced for self-avoiding
+ * polygons (I. G. Enting, "Generating functions for enumerating
+ * self-avoiding rings on the square lattice", J. Phys. A 13, 1980), here
+ * on the knight's graph; for closed tours a precomputed table of the
+ * degree demands the rest of the board can still meet drops hopeless
+ * states early.
+ *
+ * The 8x8 board has 13,267,364,410,532 undirected closed tours, the number
+ * found by B. D. McKay ("Knight's tours of an 8x8 chessboard", Tech. Rep.
+ * TR-CS-97-03, Australian National University, 1997) with a different
+ * method (half-tours joined across the middle, see halftour.h); an earlier
+ * count with binary decision diagrams (M. Löbbing and I. Wegener, "The
+ * number of knight's tours equals 33,439,123,484,294 - counting with binary
+ * decision diagrams", Electronic J. Combinatorics 3, 1996) was wrong.
+ * This module reproduces McKay's number (the run needs about 10 GiB; see
+ * kt_count_tours()).  Counts are exact unsigned 128-bit integers
+ * (::kt_u128).
  *
  * What can be counted (any leaper graph, with or without holes, as long as
  * its frontier fits the state encoding: at most 17 cells for closed tours,
@@ -24,22 +44,24 @@
  *   exactly through the quotient graph of that symmetry (a symmetry that
  *   fixes a cell fixes no closed tour).
  *
- * Long runs: every call takes a progress callback that can cancel, a
- * thread count, a shard (count only shard i of N: the N partial counts sum
- * exactly to the total, so the shards can run as a cluster job array), and
- * a checkpoint file (the state layer is saved every few minutes; a call
- * with the same file resumes where it stopped, and a finished run leaves a
- * file from which the same call returns at once).
+ * Long runs take the shared run settings (options.h): threads, a progress
+ * callback that can cancel, a shard (count only shard i of N: the N
+ * partial counts sum exactly to the total, so the shards can run as a
+ * cluster job array), a budget on the states of one layer, a checkpoint
+ * file (the state layer is saved every few minutes; a call with the same
+ * file resumes where it stopped, and a finished run leaves a file from
+ * which the same call returns at once), and a trace of the layer sizes.
  *
  * Thread safety: all functions are reentrant; concurrent calls on the same
- * graph are safe (graphs are immutable).  A call uses up to
- * kt_count_options::threads threads of its own, joined before it returns.
+ * graph are safe (graphs are immutable).  A call starts its own worker
+ * threads as the run settings allow and joins them before it returns.
  */
 #ifndef KNIGHT_COUNT_H
 #define KNIGHT_COUNT_H
 
 #include <knight/common.h>
 #include <knight/graph.h>
+#include <knight/options.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -54,28 +76,11 @@ extern "C" {
 /** @brief Count classes under the symmetries of the board (Burnside) instead of tours. */
 #define KT_COUNT_CLASSES 0x8u
 
-
 /**
- * @brief Options of a count.  Initialise with kt_count_options_init() and
- *        then set the fields you need; new fields are only ever appended.
- */
-typedef struct kt_count_options {
-    unsigned flags;              /**< KT_COUNT_* bits; 0 = undirected closed tours. */
-    unsigned threads;            /**< Threads to use; 0 or 1 = the calling thread only. */
-    uint32_t shard_index;        /**< Count shard shard_index of shard_count (0-based). */
-    uint32_t shard_count;        /**< 0 or 1: the whole count; N: one of N shards. */
-    const char *checkpoint;      /**< NULL, or a file to save the run to and resume it from. */
-    double checkpoint_interval;  /**< Seconds between saves (default 300; 0 = after every cell). */
-    kt_progress_fn progress;     /**< NULL, or called from the calling thread; non-zero cancels. */
-    void *progress_user;         /**< Passed to @p progress. */
-    uint64_t max_states;         /**< 0, or stop with ::KT_ELIMIT when a layer holds more states. */
-    /** NULL, or called after each cell with the number of frontier states kept (for measurements). */
-    void (*layer)(void *user, uint64_t cell, uint64_t states);
-    void *layer_user;            /**< Passed to @p layer. */
-} kt_count_options;
-
-/**
- * @brief Statistics of the last count, filled in when a pointer is given.
+ * @brief Statistics of a count, filled in when a pointer is given; a
+ *        count that fails part-way reports the figures reached so far.
+ *
+ * The layout is frozen: later versions add functions, never fields.
  */
 typedef struct kt_count_stats {
     uint64_t peak_states;        /**< Most frontier states held in one layer. */
@@ -84,14 +89,7 @@ typedef struct kt_count_stats {
 } kt_count_stats;
 
 /**
- * @brief Set @p opt to the defaults (undirected closed tours, one thread,
- *        no shard, no checkpoint, no progress).
- * @param opt Options to initialise; NULL is ignored.
- */
-KT_EXPORT void kt_count_options_init(kt_count_options *opt);
-
-/**
- * @brief Count the tours of a board exactly.
+ * @brief Count the tours of a board exactly by the frontier method.
  *
  * Undirected closed tours by default; see the KT_COUNT_* flags.  With
  * ::KT_COUNT_CLASSES the result is the number of classes of tours (with
@@ -100,31 +98,47 @@ KT_EXPORT void kt_count_options_init(kt_count_options *opt);
  * symmetries are those of the rectangle, cannot be combined with shards
  * or ::KT_COUNT_OPEN, and ignore ::KT_COUNT_DIRECTED.
  *
+ * Run settings used (options.h; NULL @p run = the defaults):
+ * - threads: the worker threads that expand a layer (0 = one per core);
+ *   the count is the same for any number;
+ * - progress: called on the calling thread, in units of 1/1024 of a cell
+ *   over all the cells of the count; non-zero cancels (::KT_ECANCELED);
+ * - shard i of N: the count of shard i; the N shard counts sum exactly
+ *   to the whole count (not with ::KT_COUNT_CLASSES);
+ * - budget: the most frontier states one layer may hold; a layer that
+ *   would hold more stops the call with ::KT_ELIMIT (0 = no bound);
+ * - checkpoint path and interval: the layer is saved to the file every
+ *   interval seconds and after the last cell, and a call with the same
+ *   file resumes from it.  A file belongs to one board, one kind of count
+ *   and one shard; with several counts (classes, symmetric tours) the file
+ *   name gets a suffix per symmetry (".r180", ".mirx", ...);
+ * - trace: called after each cell with the cell's index in the processing
+ *   order (per quotient count) and the number of states kept.
+ * The allocator of @p run is not used: memory comes from the graph's.
+ *
  * Memory: two layers of 16 bytes per state (see kt_count_stats), plus,
  * for closed tours, the lookahead bitsets that let the count drop states
- * the rest of the board cannot finish: about 1.6 * 3^f bits per cell for a frontier of
- * f cells, for the last cells only, at most 1 GiB (8x8: 1 GiB; 6x8:
- * about 11 MB).  The 8x8 closed count peaks at 10.3 GiB.
+ * the rest of the board cannot finish: about 1.6 * 3^f bits per cell for a
+ * frontier of f cells, for the last cells only, at most 1 GiB (8x8: 1 GiB;
+ * 6x8: about 11 MB).  The 8x8 closed count peaks at 10.3 GiB.
  *
- * A checkpoint file belongs to one board, one kind of count and one
- * shard; with several counts (classes) the file name gets a suffix per
- * symmetry (".r180", ".mirx", ...).
- *
- * @param g    The board (any leaper, holes allowed unless symmetric or classes).
- * @param opt  Options, or NULL for the defaults.
+ * @param g      The board (any leaper, holes allowed unless symmetric or classes).
+ * @param flags  KT_COUNT_* bits; 0 counts undirected closed tours.
+ * @param run    Run settings, or NULL for the defaults.
  * @param[out] out   The count; unchanged on failure.
  * @param[out] stats NULL, or receives statistics of the run.
- * @return ::KT_OK; ::KT_EINVAL for NULL @p g or @p out, a shard index out of
- *         range or an invalid flag combination; ::KT_EUNSUPPORTED when the
+ * @return ::KT_OK; ::KT_EINVAL for NULL @p g or @p out, an unknown flag,
+ *         or shards with ::KT_COUNT_CLASSES; ::KT_EUNSUPPORTED when the
  *         frontier does not fit the state encoding (board too wide), the
  *         symmetry does not apply, or ::KT_COUNT_OPEN comes with
- *         ::KT_COUNT_SYMMETRIC or ::KT_COUNT_CLASSES; ::KT_ECANCELED; ::KT_ENOMEM; ::KT_ETHREAD;
+ *         ::KT_COUNT_SYMMETRIC or ::KT_COUNT_CLASSES; ::KT_ECANCELED;
+ *         ::KT_ELIMIT when a layer passes the budget; ::KT_ENOMEM;
  *         ::KT_EOVERFLOW if the count (or an intermediate count) needs more
  *         than 128 bits; ::KT_EIO, ::KT_EPARSE or ::KT_EMISMATCH for a
- *         checkpoint that cannot be written, is corrupt, or belongs to another
- *         count; ::KT_ELIMIT when kt_count_options::max_states is exceeded.
+ *         checkpoint that cannot be written, is corrupt, or belongs to
+ *         another count.
  */
-KT_EXPORT kt_status kt_count_tours(const kt_graph *g, const kt_count_options *opt,
+KT_EXPORT kt_status kt_count_tours(const kt_graph *g, unsigned flags, const kt_options *run,
                                    kt_u128 *out, kt_count_stats *stats);
 
 #ifdef __cplusplus

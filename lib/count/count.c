@@ -9,15 +9,6 @@
 #include <knight/count.h>
 
 #include <stdio.h>
-#include <stdlib.h>
-
-void kt_count_options_init(kt_count_options *opt)
-{
-    if (opt == NULL) return;
-    memset(opt, 0, sizeof *opt);
-    opt->checkpoint_interval = 300.0;
-}
-
 
 /* ------------------------------------------------------------ geometry */
 
@@ -227,10 +218,9 @@ static bool sym_fixes_cell(const orient *o, enum sym s)
 
 typedef struct ctx {
     const orient *o;
-    const kt_count_options *opt;
+    kti_run run;
     kti_frontier_opts fo;
     kt_count_stats stats;
-    uint64_t ptotal;
 } ctx;
 
 static kt_status run_one(ctx *c, enum sym s, bool open, const char *suffix, kti_u128 *out)
@@ -247,16 +237,11 @@ static kt_status run_one(ctx *c, enum sym s, bool open, const char *suffix, kti_
         *out = 0;
         return KT_OK;
     }
+    /* One file per quotient count: the caller's name and the suffix. */
     char *path = NULL;
-    if (c->opt->checkpoint != NULL) {
-        size_t a = strlen(c->opt->checkpoint), b = strlen(suffix);
-        path = malloc(a + b + 1);
-        if (path == NULL) {
-            cg_free(&cg, al);
-            return KT_ENOMEM;
-        }
-        memcpy(path, c->opt->checkpoint, a);
-        memcpy(path + a, suffix, b + 1);
+    if (c->run.checkpoint != NULL && (path = kti_strcat2(al, c->run.checkpoint, suffix)) == NULL) {
+        cg_free(&cg, al);
+        return KT_ENOMEM;
     }
     c->fo.checkpoint = path;
     c->fo.peak_states = c->fo.peak_bytes = 0;
@@ -266,7 +251,7 @@ static kt_status run_one(ctx *c, enum sym s, bool open, const char *suffix, kti_
     if (c->fo.peak_bytes > c->stats.peak_bytes) c->stats.peak_bytes = c->fo.peak_bytes;
     if (c->fo.max_slots > c->stats.frontier) c->stats.frontier = c->fo.max_slots;
     c->fo.progress_base += (uint64_t)cg.n * KTI_FRONTIER_UNITS;
-    free(path);
+    kti_free(al, path);
     cg_free(&cg, al);
     return st;
 }
@@ -278,7 +263,7 @@ static kt_status decide(const kti_cgraph *cg, const kt_allocator *al, uint64_t m
     memset(&fo, 0, sizeof fo);
     fo.threads = 1;
     fo.alloc = al;
-    fo.max_states = max_states;
+    fo.budget = max_states;
     fo.exists_only = true;
     kti_u128 cnt = 0;
     kt_status st = kti_frontier_count(cg, &fo, &cnt);
@@ -399,87 +384,89 @@ static uint64_t units_of(const orient *o, enum sym s)
     return (uint64_t)((n + k - 1) / k) * KTI_FRONTIER_UNITS;
 }
 
-kt_status kt_count_tours(const kt_graph *g, const kt_count_options *opt, kt_u128 *out,
+/* Burnside over the symmetries of the board: the classes of closed tours
+ * (sym: of the tours fixed by r180), each term counted through a quotient. */
+static kt_status count_classes(ctx *c, bool sym, kti_u128 *out)
+{
+    const orient *o = c->o;
+    bool square = o->w == o->h;
+    c->fo.progress_total = 2 * units_of(o, SYM_R180) + 2 * units_of(o, SYM_MX) +
+                           2 * units_of(o, SYM_MY) + (square ? units_of(o, SYM_R90) : 0) +
+                           (sym ? 0 : units_of(o, SYM_ID));
+    kti_u128 n = 0, s = 0, mx = 0, my = 0, r90 = 0;
+    if (!sym) KTI_TRY(fixed_tours(c, SYM_ID, &n));
+    KTI_TRY(fixed_tours(c, SYM_R180, &s));
+    if (square) KTI_TRY(fixed_tours(c, SYM_R90, &r90));
+    if (!sym) KTI_TRY(fixed_tours(c, SYM_MX, &mx));
+    if (!sym) KTI_TRY(fixed_tours(c, SYM_MY, &my));
+    /* Rectangle: {id, r180, mirror x, mirror y}; square: also r90, r270
+     * and the two diagonal mirrors (which fix cells, hence no tour).  For
+     * symmetric tours the group acts on the S tours fixed by r180; a tour
+     * fixed by r180 and a mirror is fixed by the whole group, which no
+     * closed knight's tour is (see the documentation), so those terms
+     * vanish. */
+    kti_u128 sum;
+    unsigned ord = square ? 8u : 4u;
+    if (sym) sum = 2 * s + (square ? 2 * r90 : 0);
+    else sum = n + s + mx + my + (square ? 2 * r90 : 0);
+    if (sum % ord != 0) return KT_EUNSUPPORTED;
+    *out = sum / ord;
+    return KT_OK;
+}
+
+/* The frontier settings of a count from the caller's run settings. */
+static void ctx_init(ctx *c, const orient *o, const kt_options *run)
+{
+    memset(c, 0, sizeof *c);
+    c->o = o;
+    kti_run_resolve(&c->run, run);
+    c->fo.threads = c->run.threads;
+    c->fo.shard_index = c->run.shard;
+    c->fo.shard_count = c->run.nshards;
+    c->fo.checkpoint_interval = c->run.checkpoint_interval;
+    c->fo.progress = c->run.progress;
+    c->fo.progress_user = c->run.progress_user;
+    c->fo.alloc = &o->g->alloc;   /* the graph's, as for every call on a graph */
+    c->fo.budget = c->run.budget;
+    c->fo.trace = c->run.trace;
+    c->fo.trace_user = c->run.trace_user;
+}
+
+kt_status kt_count_tours(const kt_graph *g, unsigned flags, const kt_options *run, kt_u128 *out,
                          kt_count_stats *stats)
 {
     if (g == NULL || out == NULL) return KT_EINVAL;
-    kt_count_options def;
-    if (opt == NULL) {
-        kt_count_options_init(&def);
-        opt = &def;
-    }
-    unsigned f = opt->flags;
-    if (f & ~(unsigned)(KT_COUNT_OPEN | KT_COUNT_DIRECTED | KT_COUNT_SYMMETRIC | KT_COUNT_CLASSES))
+    if (flags & ~(unsigned)(KT_COUNT_OPEN | KT_COUNT_DIRECTED | KT_COUNT_SYMMETRIC | KT_COUNT_CLASSES))
         return KT_EINVAL;
-    bool open = (f & KT_COUNT_OPEN) != 0, sym = (f & KT_COUNT_SYMMETRIC) != 0;
-    bool classes = (f & KT_COUNT_CLASSES) != 0;
-    uint32_t sn = opt->shard_count ? opt->shard_count : 1;
-    if (opt->shard_index >= sn) return KT_EINVAL;
-    if (open && (sym || classes)) return KT_EUNSUPPORTED;
-    if (classes && sn > 1) return KT_EINVAL;
-    if (opt->checkpoint_interval < 0) return KT_EINVAL;
-    if ((sym || classes) && (g->mask != NULL || g->a != 2 || g->b != 1)) return KT_EUNSUPPORTED;
-
+    bool open = (flags & KT_COUNT_OPEN) != 0, sym = (flags & KT_COUNT_SYMMETRIC) != 0;
+    bool classes = (flags & KT_COUNT_CLASSES) != 0;
     orient o = orient_of(g);
     ctx c;
-    memset(&c, 0, sizeof c);
-    c.o = &o;
-    c.opt = opt;
-    c.fo.threads = opt->threads;
-    c.fo.shard_index = opt->shard_index;
-    c.fo.shard_count = sn;
-    c.fo.checkpoint_interval = opt->checkpoint_interval;
-    c.fo.progress = opt->progress;
-    c.fo.progress_user = opt->progress_user;
-    c.fo.alloc = &g->alloc;
-    c.fo.max_states = opt->max_states;
-    c.fo.layer = opt->layer;
-    c.fo.layer_user = opt->layer_user;
+    ctx_init(&c, &o, run);
+    if (open && (sym || classes)) return KT_EUNSUPPORTED;
+    if (classes && c.run.nshards > 1) return KT_EINVAL;
+    if ((sym || classes) && (g->mask != NULL || g->a != 2 || g->b != 1)) return KT_EUNSUPPORTED;
 
     kti_u128 r = 0;
     kt_status st = KT_OK;
     if (g->nverts == 1) {
         /* One cell: a single trivial open tour, no closed tour. */
-        r = open && !sym && !classes && opt->shard_index == 0 ? 1 : 0;
-    } else if (!sym && !classes) {
-        c.fo.progress_total = units_of(&o, SYM_ID);
-        st = run_one(&c, SYM_ID, open, "", &r);
-    } else if (sym && !classes) {
+        r = open && !sym && !classes && c.run.shard == 0 ? 1 : 0;
+    } else if (classes) {
+        st = count_classes(&c, sym, &r);
+    } else if (sym) {
         c.fo.progress_total = 2 * units_of(&o, SYM_R180);
         st = fixed_tours(&c, SYM_R180, &r);
     } else {
-        bool square = o.w == o.h;
-        c.fo.progress_total = 2 * units_of(&o, SYM_R180) + 2 * units_of(&o, SYM_MX) +
-                              2 * units_of(&o, SYM_MY) + (square ? units_of(&o, SYM_R90) : 0) +
-                              (sym ? 0 : units_of(&o, SYM_ID));
-        kti_u128 n = 0, s = 0, mx = 0, my = 0, r90 = 0;
-        if (!sym) st = fixed_tours(&c, SYM_ID, &n);
-        if (st == KT_OK) st = fixed_tours(&c, SYM_R180, &s);
-        if (st == KT_OK && square) st = fixed_tours(&c, SYM_R90, &r90);
-        if (st == KT_OK && !sym) st = fixed_tours(&c, SYM_MX, &mx);
-        if (st == KT_OK && !sym) st = fixed_tours(&c, SYM_MY, &my);
-        if (st == KT_OK) {
-            /* Burnside.  Rectangle: {id, r180, mirror x, mirror y}; square:
-             * also r90, r270 and the two diagonal mirrors (which fix cells,
-             * hence no tour).  For symmetric tours the group acts on the S
-             * tours fixed by r180; a tour fixed by r180 and a mirror is
-             * fixed by the whole group, which no closed knight's tour is
-             * (see the documentation), so those terms vanish. */
-            kti_u128 sum;
-            unsigned ord = square ? 8u : 4u;
-            if (sym) sum = 2 * s + (square ? 2 * r90 : 0);
-            else sum = n + s + mx + my + (square ? 2 * r90 : 0);
-            if (sum % ord != 0) st = KT_EUNSUPPORTED;
-            r = sum / ord;
-        }
+        c.fo.progress_total = units_of(&o, SYM_ID);
+        st = run_one(&c, SYM_ID, open, "", &r);
     }
-    if (st == KT_OK && (f & KT_COUNT_DIRECTED) && !classes && g->nverts > 1) {
+    if (st == KT_OK && (flags & KT_COUNT_DIRECTED) && !classes && g->nverts > 1) {
         if (r >> 127) st = KT_EOVERFLOW;
         r *= 2;
     }
     if (stats != NULL) *stats = c.stats;
     if (st != KT_OK) return st;
-    out->lo = (uint64_t)r;
-    out->hi = (uint64_t)(r >> 64);
+    *out = kti_u128_to(r);
     return KT_OK;
 }

@@ -25,9 +25,10 @@ typedef struct kti_cgraph {
     uint64_t tag;           /* identifies the problem in checkpoints */
 } kti_cgraph;
 
+/* The settings of one frontier count, resolved by the caller (count.c). */
 typedef struct kti_frontier_opts {
-    unsigned threads;           /* 0 or 1: the calling thread only */
-    uint32_t shard_index, shard_count;
+    unsigned threads;           /* at least 1, at most KT_THREADS_MAX */
+    uint32_t shard_index, shard_count; /* shard_count >= 1 */
     const char *checkpoint;     /* NULL: none */
     double checkpoint_interval; /* seconds between checkpoint writes */
     kt_progress_fn progress;
@@ -35,14 +36,14 @@ typedef struct kti_frontier_opts {
     uint64_t progress_base;     /* added to done; total is progress_total */
     uint64_t progress_total;    /* 0: this run alone */
     const kt_allocator *alloc;
+    uint64_t budget;            /* 0: no limit, else KT_ELIMIT when a layer holds more states */
+    bool exists_only;           /* counts clamped to 0/1 after every layer */
+    kt_trace_fn trace;          /* NULL, or called after each vertex with the layer size */
+    void *trace_user;
     /* statistics (out) */
     uint64_t peak_states;
     uint64_t peak_bytes;
     uint32_t max_slots;
-    uint64_t max_states;        /* 0: no limit, else KT_ELIMIT */
-    bool exists_only;           /* counts clamped to 0/1 after every layer */
-    void (*layer)(void *user, uint64_t cell, uint64_t states);
-    void *layer_user;
 } kti_frontier_opts;
 
 /* Count; *out receives the number of undirected cycles (paths) of cg. */

@@ -36,7 +36,6 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
-#include <stdlib.h>
 
 #define MAXS 17
 #define MAXW 18
@@ -528,7 +527,8 @@ static size_t table_put(table *t, uint64_t key)
 static kt_status side_init(side *s)
 {
     memset(s, 0, sizeof *s);
-    if (pthread_mutex_init(&s->mu, NULL) != 0) return KT_ETHREAD;
+    /* The only failure is a lack of resources (EAGAIN, ENOMEM). */
+    if (pthread_mutex_init(&s->mu, NULL) != 0) return KT_ENOMEM;
     return KT_OK;
 }
 
@@ -607,11 +607,13 @@ typedef struct run {
     uint64_t pbase, ptotal;
 } run;
 
+/* One share of kti_parallel: the workers pull chunks from run::next, so
+ * the layer and the sum of their done counts do not depend on how many
+ * shares ran on their own thread. */
 typedef struct worker {
     run *r;
-    bool main;
-    kti_u128 done;
-    pthread_t th;
+    bool main;                /* share 0: on the calling thread, reports progress */
+    kti_u128 done;            /* tours completed by this share's states */
 } worker;
 
 static void run_fail(run *r, kt_status st)
@@ -681,7 +683,7 @@ static void flush(run *r, pending *pb, unsigned n, size_t *fresh)
     for (unsigned k = 0; k < n; k++) insert(r, pb[k].key, pb[k].slot, pb[k].lo, pb[k].hi, fresh);
 }
 
-static void *work(void *arg)
+static void work(void *arg)
 {
     worker *wk = arg;
     run *r = wk->r;
@@ -725,7 +727,6 @@ static void *work(void *arg)
             if (kti_progress_tick(r->prog, d, r->ptotal)) run_fail(r, KT_ECANCELED);
         }
     }
-    return NULL;
 }
 
 static kt_status table_grow(table *t, size_t ncap, const kt_allocator *al)
@@ -757,16 +758,16 @@ typedef struct ckhead {
     uint64_t last_n;
 } ckhead;
 
-static kt_status ck_write(const char *path, const ckhead *h, const table *t, const side *s)
+/* Writes to path.tmp and renames it over path, so a crash mid-write leaves
+ * the previous checkpoint intact. */
+static kt_status ck_write(const char *path, const ckhead *h, const table *t, const side *s,
+                          const kt_allocator *al)
 {
-    size_t len = strlen(path);
-    char *tmp = malloc(len + 5);
+    char *tmp = kti_strcat2(al, path, ".tmp");
     if (tmp == NULL) return KT_ENOMEM;
-    memcpy(tmp, path, len);
-    memcpy(tmp + len, ".tmp", 5);
     FILE *f = fopen(tmp, "wb");
     if (f == NULL) {
-        free(tmp);
+        kti_free(al, tmp);
         return KT_EIO;
     }
     bool ok = fwrite(h, sizeof *h, 1, f) == 1;
@@ -783,7 +784,7 @@ static kt_status ck_write(const char *path, const ckhead *h, const table *t, con
     if (fclose(f) != 0) ok = false;
     if (ok && rename(tmp, path) != 0) ok = false;
     if (!ok) remove(tmp);
-    free(tmp);
+    kti_free(al, tmp);
     return ok ? KT_OK : KT_EIO;
 }
 
@@ -832,223 +833,301 @@ static kt_status ck_read(const char *path, ckhead *h, table *t, side *s, const k
 
 /* --------------------------------------------------------------- driver */
 
-kt_status kti_frontier_count(const kti_cgraph *cg, kti_frontier_opts *o, kti_u128 *out)
-{
-    const kt_allocator *al = o->alloc;
-    plan p;
-    kt_status st = plan_build(cg, al, &p);
-    if (st != KT_OK) return st;
-    la_build(&p, al, KTI_LOOKAHEAD_BYTES);
-    o->max_slots = p.max_slots;
-    if (cg->n == 0) {
-        *out = 0;
-        return KT_OK;
-    }
-    uint32_t sn = o->shard_count ? o->shard_count : 1, si = o->shard_index;
-    unsigned nth = o->threads ? o->threads : 1;
-    if (nth > 64) nth = 64;
-    table src = {0}, dst = {0}, spare = {0};
-    side sside, dside;
-    if (side_init(&sside) != KT_OK) {
-        plan_free(&p, al);
-        return KT_ETHREAD;
-    }
-    if (side_init(&dside) != KT_OK) {
-        pthread_mutex_destroy(&sside.mu);
-        plan_free(&p, al);
-        return KT_ETHREAD;
-    }
-    kti_u128 total = 0;
-    uint64_t t0 = 0, last_n = 1;
-    bool split_done = sn == 1;
-    ckhead h;
-    kti_progress prog;
-    kti_progress_init(&prog, o->progress, o->progress_user);
-    uint64_t ptotal = o->progress_total ? o->progress_total : (uint64_t)cg->n * KTI_FRONTIER_UNITS;
-    double last_ck = kti_now();
+/*
+ * The driver, split along its seams: fc_init (plan, lookahead, side
+ * tables), fc_resume (checkpoint or the initial layer), then per vertex
+ * fc_step (expand one layer into the next, in parallel), fc_swap (the new
+ * layer becomes the source, compacted) and fc_after_layer (budget, trace,
+ * shard split, checkpoint save), and fc_free.  The hot loops are work(),
+ * expand() and insert() above; nothing here runs per state except the
+ * single passes of compaction, clamping and the shard split.
+ */
 
-    if (o->checkpoint != NULL) {
-        st = ck_read(o->checkpoint, &h, &src, &sside, al, cg->tag, si, sn);
+/* Everything one count holds from layer to layer. */
+typedef struct fcount {
+    const kti_cgraph *cg;
+    kti_frontier_opts *o;
+    const kt_allocator *al;
+    plan p;
+    table src, dst;          /* the current layer and the one being built */
+    table spare;             /* a cleared table kept for the next layer */
+    side sside, dside;       /* high words of the counts of src and dst */
+    int nsides;              /* side tables whose mutex is initialised */
+    kti_u128 total;          /* tours completed so far */
+    uint64_t t0;             /* first vertex to process (after a resume) */
+    uint64_t last_n, prev_n; /* sizes of the two latest layers (growth guess) */
+    bool split_done;         /* the shard split has been applied */
+    unsigned nth;            /* threads */
+    uint32_t si, sn;         /* shard si of sn */
+    kti_progress prog;
+    uint64_t ptotal;         /* progress total */
+    double last_ck;          /* time of the last checkpoint save */
+} fcount;
+
+static void fc_free(fcount *f)
+{
+    const kt_allocator *al = f->al;
+    table_free(&f->src, al);
+    table_free(&f->dst, al);
+    table_free(&f->spare, al);
+    side_clear(&f->sside, al);
+    side_clear(&f->dside, al);
+    if (f->nsides > 0) pthread_mutex_destroy(&f->sside.mu);
+    if (f->nsides > 1) pthread_mutex_destroy(&f->dside.mu);
+    plan_free(&f->p, al);
+}
+
+/* The plan with its lookahead, the settings, and the side tables. */
+static kt_status fc_init(fcount *f, const kti_cgraph *cg, kti_frontier_opts *o)
+{
+    memset(f, 0, sizeof *f);
+    f->cg = cg;
+    f->o = o;
+    f->al = o->alloc;
+    KTI_TRY(plan_build(cg, f->al, &f->p));
+    la_build(&f->p, f->al, KTI_LOOKAHEAD_BYTES);
+    o->max_slots = f->p.max_slots;
+    f->sn = o->shard_count ? o->shard_count : 1;
+    f->si = o->shard_index;
+    f->nth = o->threads ? o->threads : 1;
+    if (f->nth > KT_THREADS_MAX) f->nth = KT_THREADS_MAX;
+    f->last_n = 1;
+    f->split_done = f->sn == 1;
+    kti_progress_init(&f->prog, o->progress, o->progress_user);
+    f->ptotal = o->progress_total ? o->progress_total : (uint64_t)cg->n * KTI_FRONTIER_UNITS;
+    f->last_ck = kti_now();
+    kt_status st = side_init(&f->sside);
+    if (st == KT_OK) {
+        f->nsides = 1;
+        st = side_init(&f->dside);
+        if (st == KT_OK) f->nsides = 2;
+    }
+    return st;
+}
+
+/* Continue from the checkpoint file if there is one, else start from the
+ * layer holding the empty frontier once. */
+static kt_status fc_resume(fcount *f)
+{
+    kt_status st = KT_OK;
+    if (f->o->checkpoint != NULL) {
+        ckhead h;
+        st = ck_read(f->o->checkpoint, &h, &f->src, &f->sside, f->al, f->cg->tag, f->si, f->sn);
         if (st == KT_OK) {
-            t0 = h.steps_done;
-            split_done = h.split_done != 0;
-            total = (kti_u128)h.total_hi << 64 | h.total_lo;
-            last_n = h.last_n ? h.last_n : 1;
+            f->t0 = h.steps_done;
+            f->split_done = h.split_done != 0;
+            f->total = (kti_u128)h.total_hi << 64 | h.total_lo;
+            f->last_n = h.last_n ? h.last_n : 1;
         } else if (st == KT_ENOTFOUND) {
             st = KT_OK;
         }
     }
-    if (st == KT_OK && src.e == NULL && t0 == 0) {
-        st = table_init(&src, cap_for(1), al);
-        if (st == KT_OK) src.e[table_put(&src, 0)].cnt = 1;
+    if (st == KT_OK && f->src.e == NULL && f->t0 == 0) {
+        st = table_init(&f->src, cap_for(1), f->al);
+        if (st == KT_OK) f->src.e[table_put(&f->src, 0)].cnt = 1;
     }
-    uint64_t prev_n = src.used ? src.used : 1;
-    for (uint64_t t = t0; st == KT_OK && t < cg->n; t++) {
-        const step *s = &p.st[t];
-        /* Guess the next layer's size from the last growth ratio. */
-        double ratio = (double)prev_n / (double)last_n;
-        if (ratio < 1.0) ratio = 1.0;
-        if (ratio > 2.5) ratio = 2.5;
-        uint64_t est = s->last ? 1 : (uint64_t)((double)src.used * ratio * 1.05) + 1024;
-        if (est > (uint64_t)SIZE_MAX / 64) est = (uint64_t)SIZE_MAX / 64;
-        if (spare.e != NULL && spare.cap >= cap_for(est) && spare.cap <= 2 * cap_for(est)) {
-            dst = spare;        /* already cleared by the compaction */
-            dst.used = 0;
-            memset(&spare, 0, sizeof spare);
-        } else {
-            table_free(&spare, al);
-            st = table_init(&dst, cap_for(est), al);
-        }
-        if (st != KT_OK) break;
-        run r;
-        memset(&r, 0, sizeof r);
-        r.p = &p;
-        r.s = s;
-        r.al = al;
-        r.src = &src;
-        r.dst = &dst;
-        r.src_side = &sside;
-        r.dst_side = &dside;
-        r.mt = nth > 1;
-        r.prog = &prog;
-        r.pbase = o->progress_base + t * KTI_FRONTIER_UNITS;
-        r.ptotal = ptotal;
-        worker wk[64];
-        /* Process source slots in chunks; grow dst between passes. */
-        size_t pos = 0;
-        while (pos < src.cap && st == KT_OK) {
-            size_t margin = (size_t)nth * 2 * p.maxsucc;
-            size_t chunk = (dst.cap / 8) / margin;
-            if (chunk > 8192) chunk = 8192;
-            if (chunk < 1) chunk = 1;
-            r.chunk = chunk;
-            r.nchunks = (src.cap - pos + chunk - 1) / chunk;
-            r.next = 0;
-            r.used = dst.used;
-            r.limit = dst.cap - dst.cap / 5;
-            /* Shift the source window: work() indexes from slot 0. */
-            table win = src;
-            win.e += pos;
-            win.cap = src.cap - pos;
-            r.src = &win;
-            unsigned started = 0;
-            for (unsigned k = 0; k < nth; k++) {
-                wk[k].r = &r;
-                wk[k].main = k == 0;
-                wk[k].done = 0;
-            }
-            for (unsigned k = 1; k < nth; k++) {
-                if (pthread_create(&wk[k].th, NULL, work, &wk[k]) != 0) {
-                    run_fail(&r, KT_ETHREAD);
-                    break;
-                }
-                started++;
-            }
-            work(&wk[0]);
-            for (unsigned k = 1; k <= started; k++) pthread_join(wk[k].th, NULL);
-            for (unsigned k = 0; k <= started; k++) total += wk[k].done;
-            dst.used = r.used;
-            if (r.err != KT_OK) {
-                st = r.err;
-                break;
-            }
-            size_t bytes = (src.cap + dst.cap) * 2 * sizeof(uint64_t);
-            if (bytes > o->peak_bytes) o->peak_bytes = bytes;
-            size_t doneupto = r.next * chunk;
-            /* every chunk below min(next, nchunks) has been processed */
-            if (r.next >= r.nchunks) {
-                pos = src.cap;
-            } else {
-                pos += doneupto;
-                st = table_grow(&dst, dst.cap * 2, al);
-            }
-        }
-        if (r.overflow && st == KT_OK) st = KT_EOVERFLOW;
-        if (st != KT_OK) break;
-        table_free(&src, al);
-        side_clear(&sside, al);
-        src = dst;
-        memset(&dst, 0, sizeof dst);
-        side sw = sside;
-        sside.key = dside.key;
-        sside.hi = dside.hi;
-        sside.cap = dside.cap;
-        sside.n = dside.n;
-        dside.key = sw.key;
-        dside.hi = sw.hi;
-        dside.cap = sw.cap;
-        dside.n = sw.n;
-        last_n = prev_n;
-        prev_n = src.used ? src.used : 1;
-        /* Compact the layer into exact-size arrays: the next step holds
-         * this dense layer and one hash table, not two hash tables. */
-        if (src.used + src.used / 8 < src.cap && src.used > 0) {
-            table c;
-            c.cap = c.used = src.used;
-            c.e = kti_alloc(al, src.used * sizeof *c.e);
-            kti_advise_huge(c.e, src.used * sizeof *c.e);
-            if (c.e != NULL) {
-                size_t j = 0;
-                for (size_t i = 0; i < src.cap; i++) {
-                    if (src.e[i].key == EMPTY) continue;
-                    c.e[j++] = src.e[i];
-                    src.e[i].key = EMPTY;
-                    src.e[i].cnt = 0;
-                }
-                /* The cleared table serves the next layer: no page faults. */
-                spare = src;
-                src = c;
-            }
-        }
-        if (o->exists_only) {
-            /* Only whether a count is zero matters: clamp, so that no count
-             * can overflow however many paths there are. */
-            for (size_t i = 0; i < src.cap; i++)
-                if (src.e[i].key != EMPTY) src.e[i].cnt = 1;
-            side_clear(&sside, al);
-            if (total > 1) total = 1;
-        }
-        if (o->layer) o->layer(o->layer_user, t, src.used);
-        if (o->max_states && src.used > o->max_states) {
-            st = KT_ELIMIT;
-            break;
-        }
-        if (src.used > o->peak_states) o->peak_states = src.used;
-        if (!split_done && (src.used >= 4096u * (uint64_t)sn || t + 2 >= cg->n)) {
-            for (size_t i = 0; i < src.cap; i++)
-                if (src.e[i].key != EMPTY && kti_mix64(src.e[i].key ^ 0x5bd1e995u) % sn != si) {
-                    src.e[i].key = EMPTY;
-                    src.used--;
-                }
-            if (si != 0) total = 0;
-            split_done = true;
-        }
-        if (o->checkpoint != NULL && (kti_now() - last_ck >= o->checkpoint_interval || t + 1 == cg->n)) {
-            memset(&h, 0, sizeof h);
-            memcpy(h.magic, CK_MAGIC, 8);
-            h.tag = cg->tag;
-            h.steps_done = t + 1;
-            h.shard_index = si;
-            h.shard_count = sn;
-            h.split_done = split_done;
-            h.n = src.used;
-            h.nside = sside.n;
-            h.total_lo = (uint64_t)total;
-            h.total_hi = (uint64_t)(total >> 64);
-            h.last_n = last_n;
-            st = ck_write(o->checkpoint, &h, &src, &sside);
-            last_ck = kti_now();
-        }
+    f->prev_n = f->src.used ? f->src.used : 1;
+    return st;
+}
+
+/* The table for the next layer, sized by the last growth ratio (a wrong
+ * guess costs a rehash in fc_step, not a wrong result). */
+static kt_status fc_next_table(fcount *f, const step *s)
+{
+    double ratio = (double)f->prev_n / (double)f->last_n;
+    if (ratio < 1.0) ratio = 1.0;
+    if (ratio > 2.5) ratio = 2.5;
+    uint64_t est = s->last ? 1 : (uint64_t)((double)f->src.used * ratio * 1.05) + 1024;
+    if (est > (uint64_t)SIZE_MAX / 64) est = (uint64_t)SIZE_MAX / 64;
+    if (f->spare.e != NULL && f->spare.cap >= cap_for(est) && f->spare.cap <= 2 * cap_for(est)) {
+        f->dst = f->spare;        /* already cleared by the compaction */
+        f->dst.used = 0;
+        memset(&f->spare, 0, sizeof f->spare);
+        return KT_OK;
     }
-    if (st == KT_OK && !split_done && si != 0) total = 0;
-    table_free(&src, al);
-    table_free(&dst, al);
-    table_free(&spare, al);
-    side_clear(&sside, al);
-    side_clear(&dside, al);
-    pthread_mutex_destroy(&sside.mu);
-    pthread_mutex_destroy(&dside.mu);
-    plan_free(&p, al);
-    if (st == KT_OK) *out = total;
+    table_free(&f->spare, f->al);
+    return table_init(&f->dst, cap_for(est), f->al);
+}
+
+/* Expand the layer src into dst for vertex t.  The source slots are cut
+ * into chunks that the workers pull; when dst reaches its load limit the
+ * pass stops, dst doubles, and the next pass starts at the first chunk not
+ * yet processed. */
+static kt_status fc_step(fcount *f, uint64_t t)
+{
+    const step *s = &f->p.st[t];
+    KTI_TRY(fc_next_table(f, s));
+    run r;
+    memset(&r, 0, sizeof r);
+    r.p = &f->p;
+    r.s = s;
+    r.al = f->al;
+    r.dst = &f->dst;
+    r.src_side = &f->sside;
+    r.dst_side = &f->dside;
+    r.mt = f->nth > 1;
+    r.prog = &f->prog;
+    r.pbase = f->o->progress_base + t * KTI_FRONTIER_UNITS;
+    r.ptotal = f->ptotal;
+    worker wk[KT_THREADS_MAX];
+    size_t pos = 0;
+    while (pos < f->src.cap) {
+        size_t margin = (size_t)f->nth * 2 * f->p.maxsucc;
+        size_t chunk = (f->dst.cap / 8) / margin;
+        if (chunk > 8192) chunk = 8192;
+        if (chunk < 1) chunk = 1;
+        r.chunk = chunk;
+        r.nchunks = (f->src.cap - pos + chunk - 1) / chunk;
+        r.next = 0;
+        r.used = f->dst.used;
+        r.limit = f->dst.cap - f->dst.cap / 5;
+        /* Shift the source window: work() indexes from slot 0. */
+        table win = f->src;
+        win.e += pos;
+        win.cap = f->src.cap - pos;
+        r.src = &win;
+        for (unsigned k = 0; k < f->nth; k++) {
+            wk[k].r = &r;
+            wk[k].main = k == 0;
+            wk[k].done = 0;
+        }
+        kti_parallel(f->nth, work, wk, sizeof wk[0]);
+        for (unsigned k = 0; k < f->nth; k++) f->total += wk[k].done;
+        f->dst.used = r.used;
+        if (r.err != KT_OK) return r.err;
+        size_t bytes = (f->src.cap + f->dst.cap) * 2 * sizeof(uint64_t);
+        if (bytes > f->o->peak_bytes) f->o->peak_bytes = bytes;
+        /* every chunk below min(next, nchunks) has been processed */
+        if (r.next >= r.nchunks) break;
+        pos += r.next * chunk;
+        KTI_TRY(table_grow(&f->dst, f->dst.cap * 2, f->al));
+    }
+    return r.overflow ? KT_EOVERFLOW : KT_OK;
+}
+
+/* Compact the layer into exact-size arrays: the next step holds this dense
+ * layer and one hash table, not two hash tables.  The cleared table serves
+ * the next layer (no page faults).  Without memory it stays as it is. */
+static void fc_compact(fcount *f)
+{
+    table *src = &f->src;
+    if (src->used == 0 || src->used + src->used / 8 >= src->cap) return;
+    table c;
+    c.cap = c.used = src->used;
+    c.e = kti_alloc(f->al, src->used * sizeof *c.e);
+    if (c.e == NULL) return;
+    kti_advise_huge(c.e, src->used * sizeof *c.e);
+    size_t j = 0;
+    for (size_t i = 0; i < src->cap; i++) {
+        if (src->e[i].key == EMPTY) continue;
+        c.e[j++] = src->e[i];
+        src->e[i].key = EMPTY;
+        src->e[i].cnt = 0;
+    }
+    f->spare = *src;
+    *src = c;
+}
+
+/* The new layer becomes the source (its side table too; the mutexes stay
+ * where they were initialised). */
+static void fc_swap(fcount *f)
+{
+    table_free(&f->src, f->al);
+    side_clear(&f->sside, f->al);
+    f->src = f->dst;
+    memset(&f->dst, 0, sizeof f->dst);
+    side sw = f->sside;
+    f->sside.key = f->dside.key;
+    f->sside.hi = f->dside.hi;
+    f->sside.cap = f->dside.cap;
+    f->sside.n = f->dside.n;
+    f->dside.key = sw.key;
+    f->dside.hi = sw.hi;
+    f->dside.cap = sw.cap;
+    f->dside.n = sw.n;
+    f->last_n = f->prev_n;
+    f->prev_n = f->src.used ? f->src.used : 1;
+    fc_compact(f);
+}
+
+/* Keep only this shard's states, once the layer is large enough for the
+ * split to be even (or the count is about to end): a state belongs to the
+ * shard its hashed key selects, so the shards partition the tours. */
+static void fc_split(fcount *f, uint64_t t)
+{
+    if (f->split_done || (f->src.used < 4096u * (uint64_t)f->sn && t + 2 < f->cg->n)) return;
+    for (size_t i = 0; i < f->src.cap; i++)
+        if (f->src.e[i].key != EMPTY && kti_mix64(f->src.e[i].key ^ 0x5bd1e995u) % f->sn != f->si) {
+            f->src.e[i].key = EMPTY;
+            f->src.used--;
+        }
+    if (f->si != 0) f->total = 0;   /* tours completed before the split: shard 0's */
+    f->split_done = true;
+}
+
+/* Save the layer after vertex t when the interval has passed, and always
+ * after the last vertex (a finished file answers a repeated call). */
+static kt_status fc_save(fcount *f, uint64_t t)
+{
+    const kti_frontier_opts *o = f->o;
+    if (o->checkpoint == NULL) return KT_OK;
+    if (kti_now() - f->last_ck < o->checkpoint_interval && t + 1 != f->cg->n) return KT_OK;
+    ckhead h;
+    memset(&h, 0, sizeof h);
+    memcpy(h.magic, CK_MAGIC, 8);
+    h.tag = f->cg->tag;
+    h.steps_done = t + 1;
+    h.shard_index = f->si;
+    h.shard_count = f->sn;
+    h.split_done = f->split_done;
+    h.n = f->src.used;
+    h.nside = f->sside.n;
+    h.total_lo = (uint64_t)f->total;
+    h.total_hi = (uint64_t)(f->total >> 64);
+    h.last_n = f->last_n;
+    kt_status st = ck_write(o->checkpoint, &h, &f->src, &f->sside, f->al);
+    f->last_ck = kti_now();
+    return st;
+}
+
+/* The bookkeeping after vertex t: clamping (existence only), the trace,
+ * the budget, the statistics, the shard split and the checkpoint. */
+static kt_status fc_after_layer(fcount *f, uint64_t t)
+{
+    kti_frontier_opts *o = f->o;
+    if (o->exists_only) {
+        /* Only whether a count is zero matters: clamp, so that no count
+         * can overflow however many paths there are. */
+        for (size_t i = 0; i < f->src.cap; i++)
+            if (f->src.e[i].key != EMPTY) f->src.e[i].cnt = 1;
+        side_clear(&f->sside, f->al);
+        if (f->total > 1) f->total = 1;
+    }
+    if (o->trace) o->trace(o->trace_user, t, f->src.used);
+    if (o->budget && f->src.used > o->budget) return KT_ELIMIT;
+    if (f->src.used > o->peak_states) o->peak_states = f->src.used;
+    fc_split(f, t);
+    return fc_save(f, t);
+}
+
+kt_status kti_frontier_count(const kti_cgraph *cg, kti_frontier_opts *o, kti_u128 *out)
+{
+    fcount f;
+    kt_status st = fc_init(&f, cg, o);
+    if (st == KT_OK && cg->n == 0) {
+        fc_free(&f);
+        *out = 0;
+        return KT_OK;
+    }
+    if (st == KT_OK) st = fc_resume(&f);
+    for (uint64_t t = f.t0; st == KT_OK && t < cg->n; t++) {
+        st = fc_step(&f, t);
+        if (st != KT_OK) break;
+        fc_swap(&f);
+        st = fc_after_layer(&f, t);
+    }
+    if (st == KT_OK && !f.split_done && f.si != 0) f.total = 0;
+    if (st == KT_OK) *out = f.total;
+    fc_free(&f);
     return st;
 }

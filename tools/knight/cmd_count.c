@@ -17,11 +17,41 @@ static void trace_layer(void *user, uint64_t cell, uint64_t states)
             (unsigned long long)states, (double)ts.tv_sec + ts.tv_nsec * 1e-9 - t_start);
 }
 
+/* The command line of `knight count`, read before either method runs. */
+typedef struct count_args {
+    unsigned flags;              /* KT_COUNT_* */
+    unsigned threads;            /* 0: one per core */
+    uint32_t shard_index, shard_count;
+    const char *checkpoint;
+    double checkpoint_interval;  /* negative: the library's default */
+    uint64_t max_states;         /* the frontier count's budget (states of a layer) */
+    bool trace;
+} count_args;
+
+/* The run settings of the frontier count. */
+static kt_status frontier_options(const count_args *a, kt_options **out)
+{
+    kt_options *run = NULL;
+    kt_status st = kt_options_new(&run, NULL);
+    if (st == KT_OK) st = kt_options_set_threads(run, a->threads);
+    if (st == KT_OK) st = kt_options_set_shard(run, a->shard_index, a->shard_count);
+    if (st == KT_OK) st = kt_options_set_budget(run, a->max_states);
+    if (st == KT_OK) st = kt_options_set_checkpoint(run, a->checkpoint, a->checkpoint_interval);
+    if (st == KT_OK) st = kt_options_set_progress(run, cli_progress, NULL);
+    if (st == KT_OK && a->trace) st = kt_options_set_trace(run, trace_layer, NULL);
+    if (st != KT_OK) {
+        kt_options_free(run);
+        run = NULL;
+    }
+    *out = run;
+    return st;
+}
+
 int cmd_count(int argc, char **argv)
 {
     const char *size = NULL, *v, *method = "frontier";
-    kt_count_options opt;
-    kt_count_options_init(&opt);
+    count_args opt = {0};
+    opt.checkpoint_interval = -1.0;
     bool verbose = false;
     for (int i = 1; i < argc; i++) {
         if (cli_opt(argc, argv, &i, "--open", NULL)) {
@@ -38,7 +68,7 @@ int cmd_count(int argc, char **argv)
             struct timespec ts;
             clock_gettime(CLOCK_MONOTONIC, &ts);
             t_start = (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-            opt.layer = trace_layer;
+            opt.trace = true;
         } else if (cli_opt(argc, argv, &i, "--max-states", &v)) {
             if (!cli_parse_u64(v, &opt.max_states)) return cli_fail("--max-states wants a number");
         } else if (cli_opt(argc, argv, &i, "--method", &v)) {
@@ -46,7 +76,8 @@ int cmd_count(int argc, char **argv)
             method = v;
         } else if (cli_opt(argc, argv, &i, "--threads", &v)) {
             uint64_t t;
-            if (!cli_parse_u64(v, &t) || t > 1024) return cli_fail("--threads wants a number");
+            if (!cli_parse_u64(v, &t) || t > KT_THREADS_MAX)
+                return cli_fail("--threads wants a number up to %u", KT_THREADS_MAX);
             opt.threads = (unsigned)t;
         } else if (cli_opt(argc, argv, &i, "--shard", &v)) {
             unsigned long a, b;
@@ -121,11 +152,13 @@ int cmd_count(int argc, char **argv)
     kt_graph *g = NULL;
     kt_status st = kt_graph_new(&g, w, h);
     if (st != KT_OK) return cli_fail_status("board", st);
-    opt.progress = cli_progress;
+    kt_options *run = NULL;
     kt_u128 n;
     kt_count_stats stats;
-    st = kt_count_tours(g, &opt, &n, &stats);
+    st = frontier_options(&opt, &run);
+    if (st == KT_OK) st = kt_count_tours(g, opt.flags, run, &n, &stats);
     cli_progress_done();
+    kt_options_free(run);
     kt_graph_free(g);
     if (st != KT_OK) return cli_fail_status("count", st);
     char buf[48];

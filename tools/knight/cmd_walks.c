@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The encyclopedia's keypad: 5 columns by 4 rows, the bottom corners missing. */
+/* A phone-style keypad: 5 columns by 4 rows, the bottom corners missing. */
 static const char keypad[] = "ABCDE\nFGHIJ\nKLMNO\n.123.\n";
 
 int cmd_walks(int argc, char **argv)
@@ -67,7 +67,13 @@ int cmd_walks(int argc, char **argv)
         if (text[i] != '\n' && text[i] != '\r') label[k++] = text[i];
     for (size_t c = 0; c < n; c++) marked[c] = kt_graph_is_cell(g, (kt_cell)c) && strchr(marked_keys, label[c]) != NULL;
     uint64_t total = 0;
-    st = kt_walks_count(g, (uint32_t)length, marked, (uint32_t)maxm, per, n, &total);
+    /* A progress bar for long walks (a length of 2^32 - 1 takes minutes). */
+    kt_options *run = NULL;
+    st = kt_options_new(&run, NULL);
+    if (st == KT_OK) st = kt_options_set_progress(run, cli_progress, NULL);
+    if (st == KT_OK) st = kt_walks_count(g, (uint32_t)length, marked, (uint32_t)maxm, run, per, n, &total);
+    cli_progress_done();
+    kt_options_free(run);
     if (st != KT_OK) {
         rc = cli_fail_status("walks", st);
         goto out;

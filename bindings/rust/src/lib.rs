@@ -28,28 +28,16 @@ pub mod ffi {
         _private: [u8; 0],
     }
 
-    /// `kt_progress_fn`.
-    pub type KtProgressFn = extern "C" fn(user: *mut c_void, done: u64, total: u64) -> c_int;
-    /// The `layer` callback of `kt_count_options`.
-    pub type KtLayerFn = extern "C" fn(user: *mut c_void, cell: u64, states: u64);
-
-    /// `kt_count_options`, whose layout is frozen (new fields are only appended).
+    /// Opaque `kt_options` (run settings), made and set only through its functions.
     #[repr(C)]
-    pub struct KtCountOptions {
-        pub flags: c_uint,
-        pub threads: c_uint,
-        pub shard_index: u32,
-        pub shard_count: u32,
-        pub checkpoint: *const c_char,
-        pub checkpoint_interval: f64,
-        pub progress: Option<KtProgressFn>,
-        pub progress_user: *mut c_void,
-        pub max_states: u64,
-        pub layer: Option<KtLayerFn>,
-        pub layer_user: *mut c_void,
+    pub struct KtOptions {
+        _private: [u8; 0],
     }
 
-    /// `kt_u128`: value = hi * 2^64 + lo.
+    /// `kt_progress_fn`.
+    pub type KtProgressFn = extern "C" fn(user: *mut c_void, done: u64, total: u64) -> c_int;
+
+    /// `kt_u128` (its layout is frozen): value = hi * 2^64 + lo.
     #[repr(C)]
     #[derive(Debug, Clone, Copy, Default)]
     pub struct KtCountValue {
@@ -95,8 +83,12 @@ pub mod ffi {
         pub fn kt_graph_edge_count(g: *const KtGraph) -> u64;
         pub fn kt_graph_neighbor(g: *const KtGraph, cell: u32, mv: c_int) -> u32;
         pub fn kt_graph_move(g: *const KtGraph, from: u32, to: u32) -> c_int;
+        pub fn kt_options_new(out: *mut *mut KtOptions, alloc: *const c_void) -> c_int;
+        pub fn kt_options_free(o: *mut KtOptions);
+        pub fn kt_options_set_threads(o: *mut KtOptions, threads: c_uint) -> c_int;
         pub fn kt_walks_count(g: *const KtGraph, length: u32, marked: *const u8, max: u32,
-                              per_start: *mut u64, n: usize, total: *mut u64) -> c_int;
+                              run: *const KtOptions, per_start: *mut u64, n: usize,
+                              total: *mut u64) -> c_int;
         pub fn kt_exhaustive_tour(out: *mut *mut KtTourney, g: *const KtGraph, shape: c_int,
                                   start: u32, end: u32, max_nodes: u64,
                                   progress: *const c_void, user: *mut c_void) -> c_int;
@@ -131,8 +123,7 @@ pub mod ffi {
         pub fn kt_rails_shatter_sequential(t: *mut KtTourney, seed: u64) -> c_int;
         pub fn kt_rails_obfuscate(t: *mut KtTourney, rounds: c_uint, seed: u64) -> c_int;
         pub fn kt_rails_count_tourney(t: *const KtTourney, count: *mut u64) -> c_int;
-        pub fn kt_count_options_init(opt: *mut KtCountOptions);
-        pub fn kt_count_tours(g: *const KtGraph, opt: *const KtCountOptions,
+        pub fn kt_count_tours(g: *const KtGraph, flags: c_uint, run: *const KtOptions,
                               out: *mut KtCountValue, stats: *mut c_void) -> c_int;
         pub fn kt_halftours_count_closed(width: u32, height: u32, split: u32, threads: c_uint,
                                          progress: Option<KtProgressFn>, user: *mut c_void,
@@ -286,9 +277,10 @@ pub enum GenMethod {
     FourCover = 5,
 }
 
-/// What [`Graph::count_tours`] counts; turned into the C `kt_count_options`.
+/// What [`Graph::count_tours`] counts (the `KT_COUNT_*` flags) and with how
+/// many threads (a `kt_options` setting).
 ///
-/// The default counts undirected closed tours on the calling thread.
+/// The default counts undirected closed tours with one thread per core.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct CountOptions {
     /// Count open tours (Hamiltonian paths) instead of closed ones.
@@ -299,35 +291,43 @@ pub struct CountOptions {
     pub symmetric: bool,
     /// Count classes under the symmetries of the board instead of tours.
     pub classes: bool,
-    /// Worker threads; 0 or 1 means the calling thread only.
+    /// Threads: 0 one per core, 1 the calling thread only, N at most N
+    /// (the count is the same for any number).
     pub threads: u32,
 }
 
 impl CountOptions {
-    fn to_ffi(self) -> ffi::KtCountOptions {
-        let mut opt = ffi::KtCountOptions {
-            flags: 0,
-            threads: 0,
-            shard_index: 0,
-            shard_count: 0,
-            checkpoint: ptr::null(),
-            checkpoint_interval: 0.0,
-            progress: None,
-            progress_user: ptr::null_mut(),
-            max_states: 0,
-            layer: None,
-            layer_user: ptr::null_mut(),
-        };
-        unsafe { ffi::kt_count_options_init(&mut opt) };
+    fn flags(&self) -> c_uint {
         let mut flags = 0;
         if self.open { flags |= ffi::KT_COUNT_OPEN; }
         if self.directed { flags |= ffi::KT_COUNT_DIRECTED; }
         if self.symmetric { flags |= ffi::KT_COUNT_SYMMETRIC; }
         if self.classes { flags |= ffi::KT_COUNT_CLASSES; }
-        opt.flags = flags;
-        opt.threads = self.threads as c_uint;
-        opt
+        flags
     }
+
+    fn to_run(self) -> Result<RunOptions, Error> {
+        let run = RunOptions::new()?;
+        check(unsafe { ffi::kt_options_set_threads(run.raw, self.threads as c_uint) })?;
+        Ok(run)
+    }
+}
+
+/// An owned `kt_options`, freed on drop.
+struct RunOptions {
+    raw: *mut ffi::KtOptions,
+}
+
+impl RunOptions {
+    fn new() -> Result<Self, Error> {
+        let mut raw = ptr::null_mut();
+        check(unsafe { ffi::kt_options_new(&mut raw, ptr::null()) })?;
+        Ok(RunOptions { raw })
+    }
+}
+
+impl Drop for RunOptions {
+    fn drop(&mut self) { unsafe { ffi::kt_options_free(self.raw) } }
 }
 
 fn count_u128(hi: u64, lo: u64) -> u128 {
@@ -441,8 +441,8 @@ impl Graph {
         let mut per = vec![0u64; n];
         let mut total = 0u64;
         check(unsafe {
-            ffi::kt_walks_count(self.raw, length, m.as_ptr(), max_marked, per.as_mut_ptr(), n,
-                                &mut total)
+            ffi::kt_walks_count(self.raw, length, m.as_ptr(), max_marked, ptr::null(),
+                                per.as_mut_ptr(), n, &mut total)
         })?;
         Ok((per, total))
     }
@@ -511,9 +511,11 @@ impl Graph {
 
     /// Count tours exactly by the frontier DP (`kt_count_tours`).
     pub fn count_tours(&self, options: &CountOptions) -> Result<u128, Error> {
-        let opt = options.to_ffi();
+        let run = options.to_run()?;
         let mut v = ffi::KtCountValue::default();
-        check(unsafe { ffi::kt_count_tours(self.raw, &opt, &mut v, ptr::null_mut()) })?;
+        check(unsafe {
+            ffi::kt_count_tours(self.raw, options.flags(), run.raw, &mut v, ptr::null_mut())
+        })?;
         Ok(count_u128(v.hi, v.lo))
     }
 }
@@ -779,18 +781,13 @@ mod tests {
     }
 
     #[test]
-    #[cfg(target_pointer_width = "64")]
-    fn count_options_layout() {
-        use std::mem::{offset_of, size_of};
-        assert_eq!(size_of::<ffi::KtCountOptions>(), 72);
-        assert_eq!(offset_of!(ffi::KtCountOptions, checkpoint), 16);
-        assert_eq!(offset_of!(ffi::KtCountOptions, checkpoint_interval), 24);
-        assert_eq!(offset_of!(ffi::KtCountOptions, progress), 32);
-        assert_eq!(offset_of!(ffi::KtCountOptions, max_states), 48);
-        assert_eq!(offset_of!(ffi::KtCountOptions, layer_user), 64);
-        let opt = CountOptions { open: true, classes: true, threads: 3, ..Default::default() }
-            .to_ffi();
-        assert_eq!((opt.flags, opt.threads, opt.checkpoint_interval), (0x9, 3, 300.0));
-        assert!(opt.progress.is_none() && opt.layer.is_none() && opt.checkpoint.is_null());
+    fn count_settings() {
+        let opt = CountOptions { open: true, classes: true, threads: 3, ..Default::default() };
+        assert_eq!(opt.flags(), 0x9);
+        let g6 = Graph::new(6, 6).unwrap();
+        let one = CountOptions { threads: 1, ..Default::default() };
+        assert_eq!(g6.count_tours(&one).unwrap(), 9862);
+        let too_many = CountOptions { threads: 100_000, ..Default::default() };
+        assert_eq!(g6.count_tours(&too_many).err().unwrap().name(), "KT_EINVAL");
     }
 }
