@@ -4,7 +4,8 @@
  * count by joining half-tour path structures.
  *
  *   bench_halftour [THREADS]                 8x8 lower half-tours, checked
- *                                            against McKay's figures
+ *                                            against McKay 1997's figures
+ *                                            (THREADS 0 = all cores)
  *   bench_halftour join W H SPLIT [THREADS [SHARDS [FIRST LAST]]]
  *                                            closed tours of W x H by McKay's
  *                                            join (upper half SPLIT rows), run
@@ -37,27 +38,38 @@ static int check(const char *what, uint64_t got, uint64_t want)
     return got == want ? 0 : 1;
 }
 
-static void print_u128(uint64_t hi, uint64_t lo)
+static void print_u128(kt_u128 v)
 {
-    __extension__ typedef unsigned __int128 u128;
-    u128 x = ((u128)hi << 64) | lo;
     char buf[48];
-    int k = 47;
-    buf[k] = 0;
-    do {
-        buf[--k] = (char)('0' + (int)(x % 10));
-        x /= 10;
-    } while (x != 0);
-    printf("%s", &buf[k]);
+    kt_u128_to_string(&v, buf, sizeof buf);
+    printf("%s", buf);
+}
+
+/* Run settings with this many threads (0 = all cores); NULL on failure. */
+static kt_options *run_with(unsigned threads)
+{
+    kt_options *o = NULL;
+    if (kt_options_new(&o, NULL) != KT_OK) return NULL;
+    if (kt_options_set_threads(o, threads) != KT_OK) {
+        kt_options_free(o);
+        return NULL;
+    }
+    return o;
 }
 
 static int bench_enum(unsigned threads)
 {
-    printf("8x8 lower half-tours, %u threads\n", threads);
+    kt_options *run = run_with(threads);
+    if (run == NULL) {
+        fprintf(stderr, "bad thread count %u\n", threads);
+        return 1;
+    }
+    printf("8x8 lower half-tours, %u threads\n", kt_options_thread_count(run));
     double w0 = bench_now(), c0 = bench_cpu();
     kt_halftours *h = NULL;
-    kt_status st = kt_halftours_enumerate(&h, 8, 4, 4, threads, NULL, NULL);
+    kt_status st = kt_halftours_enumerate(&h, 8, 4, 4, run);
     double w1 = bench_now(), c1 = bench_cpu();
+    kt_options_free(run);
     if (st != KT_OK) {
         fprintf(stderr, "enumerate: %s\n", kt_strerror(st));
         return 1;
@@ -72,7 +84,7 @@ static int bench_enum(unsigned threads)
     bad += check("types", s.types, 453741);
     bad += check("values of a", s.a_values, 6357);
     bad += check("values of b", s.b_values, 1296);
-    printf("  %-34s %15llu  (spec: at most 2,296)\n", "most structures per type",
+    printf("  %-34s %15llu  (expected: at most 2,296)\n", "most structures per type",
            (unsigned long long)s.max_per_type);
     /* McKay's Figure I: {a4-b3, b4, c4-d3, f4, g4-f3, h4}, type
      * ((1,2,1,0,0,2,1,2),(0,1,0,1,0,1,0,0)). */
@@ -101,15 +113,22 @@ static int bench_enum(unsigned threads)
 static int bench_join(uint32_t w, uint32_t hgt, uint32_t split, unsigned threads,
                       uint32_t shards, uint32_t first, uint32_t last)
 {
+    kt_options *run = run_with(threads);
+    if (run == NULL) {
+        fprintf(stderr, "bad thread count %u\n", threads);
+        return 1;
+    }
     printf("closed tours of %ux%u by McKay's join, upper half %u rows, %u threads\n", w, hgt,
-           split, threads);
+           split, kt_options_thread_count(run));
     uint32_t DU = split, DL = hgt - split;
     double w0 = bench_now(), c0 = bench_cpu();
     kt_halftours *lo_h = NULL, *up_h = NULL;
-    kt_status st = kt_halftours_enumerate(&lo_h, w, DL, DU, threads, NULL, NULL);
-    if (st == KT_OK && DL != DU) st = kt_halftours_enumerate(&up_h, w, DU, DL, threads, NULL, NULL);
+    kt_status st = kt_halftours_enumerate(&lo_h, w, DL, DU, run);
+    if (st == KT_OK && DL != DU) st = kt_halftours_enumerate(&up_h, w, DU, DL, run);
     if (st != KT_OK) {
         fprintf(stderr, "enumerate: %s\n", kt_strerror(st));
+        kt_halftours_free(lo_h);
+        kt_options_free(run);
         return 1;
     }
     double w1 = bench_now(), c1 = bench_cpu();
@@ -118,20 +137,21 @@ static int bench_join(uint32_t w, uint32_t hgt, uint32_t split, unsigned threads
     __extension__ typedef unsigned __int128 u128;
     u128 sum = 0;
     for (uint32_t i = first; i <= last && i < shards; i++) {
-        uint64_t hi = 0, lo = 0;
+        kt_u128 n = {0, 0};
         double ws = bench_now(), cs = bench_cpu();
-        st = kt_halftours_join_shard(lo_h, up_h ? up_h : lo_h, i, shards, threads, NULL, NULL,
-                                     &hi, &lo);
+        st = kt_options_set_shard(run, i, shards);
+        if (st == KT_OK) st = kt_halftours_join(lo_h, up_h ? up_h : lo_h, run, &n);
         if (st != KT_OK) {
             fprintf(stderr, "join: %s\n", kt_strerror(st));
             kt_halftours_free(lo_h);
             kt_halftours_free(up_h);
+            kt_options_free(run);
             return 1;
         }
-        sum += ((u128)hi << 64) | lo;
+        sum += ((u128)n.hi << 64) | n.lo;
         if (shards > 1) {
             printf("  shard %u/%u: ", i, shards);
-            print_u128(hi, lo);
+            print_u128(n);
             printf("  (%.2f s wall, %.2f s CPU, peak RSS so far %.0f MiB)\n", bench_now() - ws,
                    bench_cpu() - cs, peak_mib());
             fflush(stdout);
@@ -140,9 +160,11 @@ static int bench_join(uint32_t w, uint32_t hgt, uint32_t split, unsigned threads
     double w2 = bench_now(), c2 = bench_cpu();
     kt_halftours_free(lo_h);
     kt_halftours_free(up_h);
+    kt_options_free(run);
     printf("  join: %.2f s wall, %.2f s CPU; peak RSS %.0f MiB\n", w2 - w1, c2 - c1, peak_mib());
     printf("  closed tours%s: ", first == 0 && last + 1 >= shards ? "" : " (these shards)");
-    print_u128((uint64_t)(sum >> 64), (uint64_t)sum);
+    kt_u128 total = {(uint64_t)sum, (uint64_t)(sum >> 64)};
+    print_u128(total);
     printf("\n");
     return 0;
 }

@@ -6,15 +6,34 @@
  *  - closed tours of small boards counted by a plain depth-first search,
  *    compared with McKay's join for every split; 6x6 = 9,862;
  *  - McKay's type compatibility against all sets of rank 4-6 steps;
- *  - threads, cancellation and argument checks.
+ *  - the run settings: threads (0 = all cores gives the same answers as
+ *    1), shards summing to the whole, cancellation, the budget and trace;
+ *  - every allocation failure of a small run: KT_ENOMEM or KT_OK, never a
+ *    crash or a leak, and every allocation through the caller's allocator;
+ *  - argument checks.
  */
 #include <knight/knight.h>
 
 #include "check.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Run settings with this many threads (NULL when that fails: checked). */
+static kt_options *with_threads(unsigned threads)
+{
+    kt_options *o = NULL;
+    CHECK(kt_options_new(&o, NULL) == KT_OK);
+    if (o != NULL) CHECK(kt_options_set_threads(o, threads) == KT_OK);
+    return o;
+}
+
+static int u128_is(kt_u128 v, uint64_t want)
+{
+    return v.hi == 0 && v.lo == want;
+}
 
 
 /* ---- brute-force half-tours ---- */
@@ -157,8 +176,9 @@ static void test_enumeration_vs_brute(int W, int D, int O)
     brute_half(b, W, D, O);
     for (unsigned threads = 1; threads <= 2; threads++) {
         kt_halftours *h = NULL;
-        CHECK(kt_halftours_enumerate(&h, (uint32_t)W, (uint32_t)D, (uint32_t)O, threads, NULL,
-                                     NULL) == KT_OK);
+        kt_options *run = with_threads(threads);
+        CHECK(kt_halftours_enumerate(&h, (uint32_t)W, (uint32_t)D, (uint32_t)O, run) == KT_OK);
+        kt_options_free(run);
         if (h == NULL) return;
         kt_halftour_stats st;
         CHECK(kt_halftours_stats(h, &st) == KT_OK);
@@ -261,14 +281,16 @@ static void test_join_vs_brute(int W, int H)
 {
     uint64_t want = brute_closed(W, H);
     for (int split = 1; split < H; split++) {
-        uint64_t hi = 1, lo = 1;
-        kt_status rc = kt_halftours_count_closed((uint32_t)W, (uint32_t)H, (uint32_t)split,
-                                                 (unsigned)(1 + split % 2), NULL, NULL, &hi, &lo);
+        kt_u128 n = {1, 1};
+        kt_options *run = with_threads((unsigned)(1 + split % 2));
+        kt_status rc = kt_halftours_count_closed((uint32_t)W, (uint32_t)H, (uint32_t)split, run,
+                                                 &n);
+        kt_options_free(run);
         CHECK(rc == KT_OK);
-        if (rc != KT_OK || hi != 0 || lo != want)
+        if (rc != KT_OK || !u128_is(n, want))
             fprintf(stderr, "%dx%d split %d: join %llu brute %llu (%s)\n", W, H, split,
-                    (unsigned long long)lo, (unsigned long long)want, kt_strerror(rc));
-        CHECK(hi == 0 && lo == want);
+                    (unsigned long long)n.lo, (unsigned long long)want, kt_strerror(rc));
+        CHECK(u128_is(n, want));
     }
 }
 
@@ -312,12 +334,24 @@ static void test_compat(void)
                     a[i] = (uint8_t)(x % 3);
                     b[i] = (uint8_t)(y % 3);
                 }
-                CHECK(kt_halftours_types_compatible((uint32_t)W, a, b) == brute_compat(W, a, b));
+                int c = -1;
+                CHECK(kt_halftours_types_compatible((uint32_t)W, a, b, &c) == KT_OK);
+                CHECK(c == brute_compat(W, a, b));
             }
     }
-    uint8_t bad[2] = {3, 0}, ok[2] = {0, 0};
-    CHECK(kt_halftours_types_compatible(2, bad, ok) == 0);
-    CHECK(kt_halftours_types_compatible(9, ok, ok) == 0);
+    /* Invalid arguments are errors, not "incompatible"; the answer is untouched. */
+    uint8_t bad[2] = {3, 0}, ok[9] = {0};
+    int c = 7;
+    CHECK_ST(kt_halftours_types_compatible(2, bad, ok, &c), KT_EINVAL);
+    CHECK_ST(kt_halftours_types_compatible(2, ok, bad, &c), KT_EINVAL);
+    CHECK_ST(kt_halftours_types_compatible(9, ok, ok, &c), KT_EINVAL);
+    CHECK_ST(kt_halftours_types_compatible(0, ok, ok, &c), KT_EINVAL);
+    CHECK_ST(kt_halftours_types_compatible(2, NULL, ok, &c), KT_EINVAL);
+    CHECK_ST(kt_halftours_types_compatible(2, ok, NULL, &c), KT_EINVAL);
+    CHECK_ST(kt_halftours_types_compatible(2, ok, ok, NULL), KT_EINVAL);
+    CHECK(c == 7);
+    CHECK_ST(kt_halftours_types_compatible(2, ok, ok, &c), KT_OK);
+    CHECK(c == 1);
 }
 
 /* ---- misc ---- */
@@ -341,18 +375,29 @@ static int count_cb(void *user, const kt_halftour_structure *s)
 static void test_api(void)
 {
     kt_halftours *h = (kt_halftours *)1;
-    CHECK(kt_halftours_enumerate(&h, 0, 3, 3, 1, NULL, NULL) == KT_EINVAL);
+    CHECK(kt_halftours_enumerate(&h, 0, 3, 3, NULL) == KT_EINVAL);
     CHECK(h == NULL);
-    CHECK(kt_halftours_enumerate(&h, 9, 3, 3, 1, NULL, NULL) == KT_EUNSUPPORTED);
-    CHECK(kt_halftours_enumerate(NULL, 4, 3, 3, 1, NULL, NULL) == KT_EINVAL);
+    CHECK(kt_halftours_enumerate(&h, 9, 3, 3, NULL) == KT_EUNSUPPORTED);
+    CHECK(kt_halftours_enumerate(NULL, 4, 3, 3, NULL) == KT_EINVAL);
     kt_halftours_free(NULL);
-    uint64_t hi, lo;
-    CHECK(kt_halftours_count_closed(6, 6, 0, 1, NULL, NULL, &hi, &lo) == KT_EINVAL);
-    CHECK(kt_halftours_count_closed(6, 6, 6, 1, NULL, NULL, &hi, &lo) == KT_EINVAL);
+    kt_u128 n = {0, 0};
+    CHECK(kt_halftours_count_closed(6, 6, 0, NULL, &n) == KT_EINVAL);
+    CHECK(kt_halftours_count_closed(6, 6, 6, NULL, &n) == KT_EINVAL);
+    CHECK(kt_halftours_count_closed(6, 6, 3, NULL, NULL) == KT_EINVAL);
+    CHECK(kt_halftours_count_closed(9, 6, 3, NULL, &n) == KT_EUNSUPPORTED);
 
-    CHECK(kt_halftours_enumerate(&h, 6, 3, 3, 2, NULL, NULL) == KT_OK);
+    /* Getters are NULL-safe. */
+    uint32_t w = 1, d = 1, o = 1;
+    kt_halftours_geometry(NULL, &w, &d, &o);
+    CHECK(w == 0 && d == 0 && o == 0);
+    CHECK(kt_halftours_count(NULL) == 0);
+
+    kt_options *two = with_threads(2);
+    CHECK(kt_halftours_enumerate(&h, 6, 3, 3, two) == KT_OK);
     kt_halftour_stats st;
     CHECK(kt_halftours_stats(h, &st) == KT_OK);
+    CHECK(kt_halftours_stats(NULL, &st) == KT_EINVAL);
+    CHECK(st.structures == 1658); /* as the CLI test: knight halftours --width 6 --depth 3 */
     uint64_t acc[2] = {0, 0};
     CHECK(kt_halftours_foreach(h, count_cb, acc) == KT_OK);
     CHECK(acc[0] == st.structures && acc[1] == st.halftours);
@@ -366,37 +411,276 @@ static void test_api(void)
     uint64_t c = 7;
     CHECK(kt_halftours_find(h, p, NULL, &c) == KT_ENOTFOUND); /* no path ends at all */
     CHECK(c == 0);
-    uint32_t w, d, o;
     kt_halftours_geometry(h, &w, &d, &o);
     CHECK(w == 6 && d == 3 && o == 3);
 
-    /* Join of a half with itself; mismatched halves. */
-    CHECK(kt_halftours_join(h, h, 2, NULL, NULL, &hi, &lo) == KT_OK);
-    CHECK(hi == 0 && lo == 9862);
+    /* Join of a half with itself: 6x6 has 9,862 closed tours; mismatched
+     * halves; NULL arguments. */
+    n.lo = n.hi = 1;
+    CHECK(kt_halftours_join(h, h, two, &n) == KT_OK);
+    CHECK(u128_is(n, 9862));
+    CHECK(kt_halftours_join(h, h, NULL, &n) == KT_OK);
+    CHECK(u128_is(n, 9862));
     kt_halftours *g = NULL;
-    CHECK(kt_halftours_enumerate(&g, 6, 2, 3, 1, NULL, NULL) == KT_OK);
-    CHECK(kt_halftours_join(h, g, 1, NULL, NULL, &hi, &lo) == KT_EMISMATCH);
+    CHECK(kt_halftours_enumerate(&g, 6, 2, 3, NULL) == KT_OK);
+    CHECK(kt_halftours_join(h, g, NULL, &n) == KT_EMISMATCH);
+    CHECK(kt_halftours_join(NULL, h, NULL, &n) == KT_EINVAL);
+    CHECK(kt_halftours_join(h, NULL, NULL, &n) == KT_EINVAL);
+    CHECK(kt_halftours_join(h, h, NULL, NULL) == KT_EINVAL);
     kt_halftours_free(g);
+    kt_options_free(two);
+    kt_halftours_free(h);
+}
 
-    /* Shards sum to the whole. */
+/* Shards sum to the whole: of a join, and of kt_halftours_count_closed;
+ * an enumeration cannot be sharded. */
+static void test_shards(void)
+{
+    kt_halftours *h = NULL;
+    CHECK(kt_halftours_enumerate(&h, 6, 3, 3, NULL) == KT_OK);
+    kt_options *o = NULL;
+    CHECK(kt_options_new(&o, NULL) == KT_OK);
+    if (h == NULL || o == NULL) return;
     uint64_t sum = 0;
     for (uint32_t i = 0; i < 5; i++) {
-        CHECK(kt_halftours_join_shard(h, h, i, 5, 1 + i % 2, NULL, NULL, &hi, &lo) == KT_OK);
-        CHECK(hi == 0);
-        sum += lo;
+        kt_u128 n = {0, 0};
+        CHECK(kt_options_set_threads(o, 1 + i % 2) == KT_OK);
+        CHECK(kt_options_set_shard(o, i, 5) == KT_OK);
+        CHECK(kt_halftours_join(h, h, o, &n) == KT_OK);
+        CHECK(n.hi == 0);
+        sum += n.lo;
     }
     CHECK(sum == 9862);
-    CHECK(kt_halftours_join_shard(h, h, 5, 5, 1, NULL, NULL, &hi, &lo) == KT_EINVAL);
-    CHECK(kt_halftours_join_shard(h, h, 0, 0, 1, NULL, NULL, &hi, &lo) == KT_EINVAL);
-
-    int calls = 0;
-    CHECK(kt_halftours_join(h, h, 1, cancel_at_once, &calls, &hi, &lo) == KT_ECANCELED);
-    CHECK(calls >= 1);
+    /* 5x8 (44,202 closed tours) with unequal halves: split 3. */
+    sum = 0;
+    for (uint32_t i = 0; i < 3; i++) {
+        kt_u128 n = {0, 0};
+        CHECK(kt_options_set_shard(o, i, 3) == KT_OK);
+        CHECK(kt_halftours_count_closed(5, 8, 3, o, &n) == KT_OK);
+        CHECK(n.hi == 0);
+        sum += n.lo;
+    }
+    CHECK(sum == 44202);
+    kt_halftours *e = (kt_halftours *)1;
+    CHECK(kt_halftours_enumerate(&e, 6, 3, 3, o) == KT_EINVAL);
+    CHECK(e == NULL);
+    kt_options_free(o);
     kt_halftours_free(h);
-    calls = 0;
-    h = (kt_halftours *)1;
-    CHECK(kt_halftours_enumerate(&h, 6, 3, 3, 2, cancel_at_once, &calls) == KT_ECANCELED);
-    CHECK(h == NULL && calls >= 1);
+}
+
+/* 0 threads (one per online core) gives the same answers as 1. */
+static void test_threads(void)
+{
+    kt_options *zero = with_threads(0), *one = with_threads(1);
+    kt_halftours *h0 = NULL, *h1 = NULL;
+    CHECK(kt_halftours_enumerate(&h0, 6, 3, 3, zero) == KT_OK);
+    CHECK(kt_halftours_enumerate(&h1, 6, 3, 3, one) == KT_OK);
+    if (h0 != NULL && h1 != NULL) {
+        CHECK(kt_halftours_count(h0) == kt_halftours_count(h1));
+        for (size_t i = 0; i < kt_halftours_count(h1); i++) {
+            kt_halftour_structure a, b;
+            CHECK(kt_halftours_at(h0, i, &a) == KT_OK);
+            CHECK(kt_halftours_at(h1, i, &b) == KT_OK);
+            CHECK(a.key == b.key && a.count == b.count);
+        }
+        kt_u128 n0 = {0, 0}, n1 = {1, 1};
+        CHECK(kt_halftours_join(h0, h0, zero, &n0) == KT_OK);
+        CHECK(kt_halftours_join(h1, h1, one, &n1) == KT_OK);
+        CHECK(u128_is(n0, 9862) && u128_is(n1, 9862));
+    }
+    kt_u128 c0 = {0, 0}, c1 = {1, 1};
+    CHECK(kt_halftours_count_closed(5, 8, 4, zero, &c0) == KT_OK);
+    CHECK(kt_halftours_count_closed(5, 8, 4, one, &c1) == KT_OK);
+    CHECK(u128_is(c0, 44202) && u128_is(c1, 44202));
+    kt_halftours_free(h0);
+    kt_halftours_free(h1);
+    kt_options_free(zero);
+    kt_options_free(one);
+}
+
+static int cancel_later(void *user, uint64_t done, uint64_t total)
+{
+    (void)total;
+    /* Cancel once the enumerations are done, in the join. */
+    return done >= *(uint64_t *)user;
+}
+
+static void test_cancel(void)
+{
+    kt_options *o = NULL;
+    CHECK(kt_options_new(&o, NULL) == KT_OK);
+    if (o == NULL) return;
+    kt_halftours *h = NULL;
+    CHECK(kt_halftours_enumerate(&h, 6, 3, 3, NULL) == KT_OK);
+    for (unsigned threads = 1; threads <= 2; threads++) {
+        CHECK(kt_options_set_threads(o, threads) == KT_OK);
+        int calls = 0;
+        CHECK(kt_options_set_progress(o, cancel_at_once, &calls) == KT_OK);
+        kt_u128 n = {5, 6};
+        CHECK(kt_halftours_join(h, h, o, &n) == KT_ECANCELED);
+        CHECK(calls >= 1);
+        CHECK(n.lo == 5 && n.hi == 6); /* untouched on failure */
+        calls = 0;
+        kt_halftours *e = (kt_halftours *)1;
+        CHECK(kt_halftours_enumerate(&e, 6, 3, 3, o) == KT_ECANCELED);
+        CHECK(e == NULL && calls >= 1);
+        calls = 0;
+        CHECK(kt_halftours_count_closed(6, 6, 3, o, &n) == KT_ECANCELED);
+        CHECK(calls >= 1);
+        /* Cancelled in the join, after both enumerations (5x8 split 3:
+         * 5*5 + 5*3 cells, then the join). */
+        uint64_t at = 40 + 1;
+        CHECK(kt_options_set_progress(o, cancel_later, &at) == KT_OK);
+        CHECK(kt_halftours_count_closed(5, 8, 3, o, &n) == KT_ECANCELED);
+        CHECK(n.lo == 5 && n.hi == 6);
+    }
+    kt_options_free(o);
+    kt_halftours_free(h);
+}
+
+/* The budget: states of one layer (enumeration), pairings of one upper
+ * type (join); the trace sees every layer. */
+typedef struct trace_rec {
+    uint64_t steps, max, last;
+} trace_rec;
+
+static void on_trace(void *user, uint64_t step, uint64_t size)
+{
+    trace_rec *t = user;
+    CHECK(step == t->steps);
+    t->steps++;
+    if (size > t->max) t->max = size;
+    t->last = size;
+}
+
+static void test_budget_and_trace(void)
+{
+    for (unsigned threads = 1; threads <= 2; threads++) {
+        kt_options *o = with_threads(threads);
+        if (o == NULL) return;
+        trace_rec tr = {0, 0, 0};
+        CHECK(kt_options_set_trace(o, on_trace, &tr) == KT_OK);
+        kt_halftours *h = NULL;
+        CHECK(kt_halftours_enumerate(&h, 6, 3, 3, o) == KT_OK);
+        CHECK(tr.steps == 18);                       /* one layer per cell */
+        CHECK(tr.last == kt_halftours_count(h));     /* the last layer: the structures */
+        CHECK(kt_options_set_trace(o, NULL, NULL) == KT_OK);
+        kt_halftours_free(h);
+        h = NULL;
+        /* A budget of the widest layer passes, one less does not. */
+        CHECK(kt_options_set_budget(o, tr.max) == KT_OK);
+        CHECK(kt_halftours_enumerate(&h, 6, 3, 3, o) == KT_OK);
+        kt_halftours *e = (kt_halftours *)1;
+        CHECK(kt_options_set_budget(o, tr.max - 1) == KT_OK);
+        CHECK(kt_halftours_enumerate(&e, 6, 3, 3, o) == KT_ELIMIT);
+        CHECK(e == NULL);
+        /* The join: one pairing per type is too few for 6x6, many are plenty. */
+        kt_u128 n = {0, 0};
+        CHECK(kt_options_set_budget(o, 1) == KT_OK);
+        CHECK(kt_halftours_join(h, h, o, &n) == KT_ELIMIT);
+        CHECK(kt_options_set_budget(o, 1u << 20) == KT_OK);
+        CHECK(kt_halftours_join(h, h, o, &n) == KT_OK);
+        CHECK(u128_is(n, 9862));
+        kt_halftours_free(h);
+        kt_options_free(o);
+    }
+}
+
+/* ---- allocation failures ---- */
+
+/* Counts allocations and frees; fails allocation number fail_at (1-based;
+ * 0 = never).  Atomic: worker threads allocate too. */
+typedef struct counting {
+    atomic_ulong allocs, frees, live;
+    unsigned long fail_at;
+} counting;
+
+static void *counting_alloc(void *opaque, size_t size)
+{
+    counting *c = opaque;
+    unsigned long k = atomic_fetch_add(&c->allocs, 1) + 1;
+    if (c->fail_at != 0 && k == c->fail_at) return NULL;
+    void *p = malloc(size ? size : 1);
+    if (p != NULL) atomic_fetch_add(&c->live, 1);
+    return p;
+}
+
+static void counting_free(void *opaque, void *p)
+{
+    counting *c = opaque;
+    if (p == NULL) return;
+    atomic_fetch_add(&c->frees, 1);
+    atomic_fetch_sub(&c->live, 1);
+    free(p);
+}
+
+enum { OP_ENUMERATE, OP_JOIN, OP_COUNT };
+
+/* One small run with allocation fail_at failing; returns its status and
+ * checks that nothing leaks and nothing is freed twice. */
+static kt_status failing_run(int op, unsigned threads, unsigned long fail_at,
+                             unsigned long *allocs)
+{
+    counting c;
+    atomic_init(&c.allocs, 0);
+    atomic_init(&c.frees, 0);
+    atomic_init(&c.live, 0);
+    c.fail_at = 0;
+    kt_allocator al = {counting_alloc, counting_free, &c};
+    kt_options *o = NULL;
+    CHECK(kt_options_new(&o, &al) == KT_OK);
+    CHECK(kt_options_set_threads(o, threads) == KT_OK);
+    /* The half to join is made before the failures start. */
+    kt_halftours *half = NULL;
+    if (op == OP_JOIN) CHECK(kt_halftours_enumerate(&half, 4, 3, 3, o) == KT_OK);
+    unsigned long before = atomic_load(&c.allocs);
+    c.fail_at = fail_at == 0 ? 0 : before + fail_at;
+    kt_status rc = KT_OK;
+    kt_u128 n = {0, 0};
+    if (op == OP_ENUMERATE) {
+        kt_halftours *h = NULL;
+        rc = kt_halftours_enumerate(&h, 4, 3, 3, o);
+        CHECK((rc == KT_OK) == (h != NULL));
+        /* The set frees through the allocator it was made with, after the
+         * options are gone. */
+        kt_options_free(o);
+        o = NULL;
+        kt_halftours_free(h);
+    } else if (op == OP_JOIN) {
+        rc = kt_halftours_join(half, half, o, &n);
+        if (rc == KT_OK) CHECK(u128_is(n, 0)); /* 4x6 has no closed tour */
+    } else {
+        rc = kt_halftours_count_closed(6, 6, 3, o, &n);
+        if (rc == KT_OK) CHECK(u128_is(n, 9862));
+    }
+    kt_halftours_free(half);
+    kt_options_free(o);
+    CHECK(rc == KT_OK || rc == KT_ENOMEM);
+    CHECK(atomic_load(&c.live) == 0);
+    CHECK(atomic_load(&c.allocs) == atomic_load(&c.frees) + (c.fail_at != 0 &&
+                                                             atomic_load(&c.allocs) >= c.fail_at));
+    if (allocs != NULL) *allocs = atomic_load(&c.allocs) - before;
+    if (rc != KT_OK && rc != KT_ENOMEM)
+        fprintf(stderr, "op %d threads %u fail at %lu: %s\n", op, threads, fail_at,
+                kt_status_name(rc));
+    return rc;
+}
+
+static void test_allocation_failures(void)
+{
+    for (int op = OP_ENUMERATE; op <= OP_COUNT; op++)
+        for (unsigned threads = 1; threads <= 2; threads++) {
+            unsigned long total = 0;
+            CHECK(failing_run(op, threads, 0, &total) == KT_OK);
+            CHECK(total > 0);
+            /* Every allocation of the run fails once; with one thread the
+             * order is fixed, so every failure must be reported. */
+            unsigned long failed = 0;
+            for (unsigned long k = 1; k <= total; k++)
+                failed += failing_run(op, threads, k, NULL) == KT_ENOMEM;
+            if (threads == 1) CHECK(failed == total);
+            else CHECK(failed >= 1);
+        }
 }
 
 int main(void)
@@ -417,11 +701,18 @@ int main(void)
         test_join_vs_brute(boards[i][0], boards[i][1]);
 
     /* 6x6: the published 9,862 (the brute-force boards cover other splits). */
-    uint64_t hi = 1, lo = 0;
-    CHECK(kt_halftours_count_closed(6, 6, 3, 2, NULL, NULL, &hi, &lo) == KT_OK);
-    CHECK(hi == 0 && lo == 9862);
+    kt_u128 n = {0, 1};
+    kt_options *two = with_threads(2);
+    CHECK(kt_halftours_count_closed(6, 6, 3, two, &n) == KT_OK);
+    CHECK(u128_is(n, 9862));
+    kt_options_free(two);
 
     test_compat();
     test_api();
+    test_shards();
+    test_threads();
+    test_cancel();
+    test_budget_and_trace();
+    test_allocation_failures();
     return check_done("halftour");
 }

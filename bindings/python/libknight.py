@@ -145,11 +145,12 @@ class _CountValue(ctypes.Structure):
 
 _count_tours = _sig("kt_count_tours", ctypes.c_int, _c_graph, ctypes.c_uint, _c_options,
                     ctypes.POINTER(_CountValue), ctypes.c_void_p)
+_options_set_shard = _sig("kt_options_set_shard", ctypes.c_int, _c_options, ctypes.c_uint32,
+                          ctypes.c_uint32)
 # halftour.h
 _halftours_count_closed = _sig("kt_halftours_count_closed", ctypes.c_int, ctypes.c_uint32,
-                               ctypes.c_uint32, ctypes.c_uint32, ctypes.c_uint, _progress_fn,
-                               ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint64),
-                               ctypes.POINTER(ctypes.c_uint64))
+                               ctypes.c_uint32, ctypes.c_uint32, _c_options,
+                               ctypes.POINTER(_CountValue))
 
 
 class KnightError(Exception):
@@ -239,17 +240,26 @@ def _tiebreak(tie):
     return _TIES[tie]
 
 
-def count_closed_by_halftours(width, height, split=None, threads=1):
+def count_closed_by_halftours(width, height, split=None, threads=0, shard=None):
     """Undirected closed tours of a full width x height board by McKay's
     method (kt_halftours_count_closed): the board is cut below row `split`
     (rows of the upper half; default height // 2), both halves' path
-    structures are enumerated and joined.  width is 1 to 8.  Returns an int."""
+    structures are enumerated and joined.  width is 1 to 8.  threads: 0 =
+    one per core.  shard=(i, n): only shard i of n of the join (the n
+    shards' counts sum to the whole).  Returns an int."""
     if split is None:
         split = height // 2
-    hi, lo = ctypes.c_uint64(), ctypes.c_uint64()
-    _check(_halftours_count_closed(width, height, split, threads, _progress_fn(), None,
-                                   ctypes.byref(hi), ctypes.byref(lo)))
-    return (hi.value << 64) | lo.value
+    run = _c_options()
+    _check(_options_new(ctypes.byref(run), None))
+    try:
+        _check(_options_set_threads(run, threads), "threads")
+        if shard is not None:
+            _check(_options_set_shard(run, shard[0], shard[1]), "shard")
+        n = _CountValue()
+        _check(_halftours_count_closed(width, height, split, run, ctypes.byref(n)))
+        return int(n)
+    finally:
+        _options_free(run)
 
 
 class Graph:

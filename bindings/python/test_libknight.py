@@ -224,6 +224,15 @@ class CountTests(unittest.TestCase):
         self.assertEqual(kt.count_closed_by_halftours(5, 8), 44202)
         self.assertEqual(kt.count_closed_by_halftours(6, 6, split=2), 9862)
         self.assertEqual(kt.count_closed_by_halftours(6, 6, threads=2), 9862)
+        self.assertEqual(kt.count_closed_by_halftours(6, 6, threads=1), 9862)
+        self.assertEqual(sum(kt.count_closed_by_halftours(6, 6, shard=(i, 3)) for i in range(3)),
+                         9862)
+        with self.assertRaises(kt.KnightError) as e:
+            kt.count_closed_by_halftours(9, 8)
+        self.assertEqual(e.exception.name, "KT_EUNSUPPORTED")
+        with self.assertRaises(kt.KnightError) as e:
+            kt.count_closed_by_halftours(6, 6, shard=(3, 3))
+        self.assertEqual(e.exception.status, kt.EINVAL)
 
 
 if __name__ == "__main__":

@@ -5,6 +5,12 @@
  *        of a board, their types, type compatibility, and the count of
  *        closed tours by joining the halves across the middle.
  *
+ * The method, the terms (half-tour, path structure, type, compatibility)
+ * and the figures for 8x8 follow B. D. McKay, "Knight's tours of an 8x8
+ * chessboard", Technical Report TR-CS-97-03, Department of Computer
+ * Science, Australian National University, 1997 (McKay 1997), which
+ * counted the 13,267,364,410,532 undirected closed tours of 8x8 this way.
+ *
  * A board of @c width columns is cut between two rows into two *halves*.
  * A half is described in its own coordinates: local row 0 is the row next
  * to the cut (McKay's rank 4 for the lower half of 8x8), local row 1 the
@@ -29,14 +35,29 @@
  *
  * Widths 1 to 8 are supported (a path structure is then a 64-bit key).
  *
+ * Run settings (knight/options.h): the three long calls take a
+ * `const kt_options *run` (NULL = defaults) and read these settings:
+ * | setting    | kt_halftours_enumerate() | kt_halftours_join() | kt_halftours_count_closed() |
+ * |------------|--------------------------|---------------------|-----------------------------|
+ * | threads    | yes                      | yes                 | yes                         |
+ * | progress   | yes (one step a cell)    | yes                 | yes (both)                  |
+ * | shard      | rejected (N > 1: ::KT_EINVAL) | yes (upper types) | yes (the join's shard) |
+ * | budget     | states of one layer      | pairings of one upper type | both bounds           |
+ * | trace      | states after each cell   | not used            | states after each cell      |
+ * | allocator  | yes; the set keeps it    | yes                 | yes                         |
+ * | checkpoint | not used                 | not used (run shard by shard) | not used          |
+ * The results never depend on the number of threads.
+ *
  * Thread safety: a kt_halftours object is immutable once made; any number of
- * threads may query it at once.  Every function here is reentrant.  The
- * computations start their own worker threads when asked to (@c threads).
+ * threads may query it and join it at once.  Every function here is
+ * reentrant.  The long calls start their own worker threads (the thread
+ * setting) and join them before they return.
  */
 #ifndef KNIGHT_HALFTOUR_H
 #define KNIGHT_HALFTOUR_H
 
 #include <knight/common.h>
+#include <knight/options.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -54,7 +75,8 @@ typedef struct kt_halftours kt_halftours;
 /** @brief kt_halftour_structure::partner value of an interior cell. */
 #define KT_HALFTOUR_INTERIOR 0xFFu
 
-/** @brief One path structure and the number of half-tours that have it. */
+/** @brief One path structure and the number of half-tours that have it.
+ *  The layout is frozen (its size is fixed by ::KT_HALFTOUR_MAX_CELLS). */
 typedef struct kt_halftour_structure {
     /** Canonical 64-bit key: 4 bits per boundary cell (0 trivial path,
      *  1 interior, 2.. path labels numbered in cell order). */
@@ -69,7 +91,8 @@ typedef struct kt_halftour_structure {
     uint8_t type[KT_HALFTOUR_MAX_CELLS];
 } kt_halftour_structure;
 
-/** @brief McKay's summary figures of a kt_halftours set. */
+/** @brief McKay's summary figures of a kt_halftours set (the figures of
+ *  McKay 1997's section on half-tours).  The layout is frozen. */
 typedef struct kt_halftour_stats {
     uint64_t halftours;      /**< Number of half-tours. */
     uint64_t structures;     /**< Number of distinct path structures. */
@@ -86,23 +109,29 @@ typedef struct kt_halftour_stats {
  *
  * A frontier dynamic programme over the cells of the half, from the row
  * farthest from the cut towards it; the states of the last row are the
- * path structures.  McKay's lower half of 8x8 is (8, 4, 4).
+ * path structures.  McKay's lower half of 8x8 is (8, 4, 4): 70,433,448
+ * half-tours in 7,934,470 path structures of 453,741 types (McKay 1997).
+ *
+ * Settings read from @p run: threads; progress (one step per cell of the
+ * half; may cancel); budget, in states of one layer (the states kept
+ * after one cell; more gives ::KT_ELIMIT, found as soon as one thread
+ * holds more); trace (the states kept after each cell); allocator (every
+ * allocation, and the set keeps it for kt_halftours_free()).  Shards are
+ * rejected: one half cannot be split into parts that sum.
  * @param[out] out      Receives the new set; NULL on failure.
  * @param width         Columns, 1 to ::KT_HALFTOUR_MAX_WIDTH.
  * @param depth         Rows of this half, at least 1.
  * @param other_depth   Rows of the half across the cut, at least 1 (decides
  *                      which cells have moves across the cut).
- * @param threads       Worker threads, at least 1 (0 means 1).
- * @param progress      Optional callback (steps done of total); may cancel.
- * @param user          Passed to @p progress.
- * @return ::KT_OK; ::KT_EINVAL; ::KT_EUNSUPPORTED for a width above 8 or a
- *         frontier that does not fit the state encoding; ::KT_EOVERFLOW
- *         when a count passes 2^64 - 1; ::KT_ECANCELED; ::KT_ENOMEM;
- *         ::KT_ETHREAD.
+ * @param run           Run settings, or NULL for the defaults.
+ * @return ::KT_OK; ::KT_EINVAL (NULL @p out, a zero size, or a shard count
+ *         above 1); ::KT_EUNSUPPORTED for a width above 8 or a frontier
+ *         that does not fit the state encoding; ::KT_ETOOBIG for more than
+ *         2^20 cells; ::KT_EOVERFLOW when a count passes 2^64 - 1;
+ *         ::KT_ELIMIT; ::KT_ECANCELED; ::KT_ENOMEM.
  */
 KT_EXPORT kt_status kt_halftours_enumerate(kt_halftours **out, uint32_t width, uint32_t depth,
-                                           uint32_t other_depth, unsigned threads,
-                                           kt_progress_fn progress, void *user);
+                                           uint32_t other_depth, const kt_options *run);
 
 /**
  * @brief Release a set.  NULL is harmless.
@@ -111,8 +140,8 @@ KT_EXPORT kt_status kt_halftours_enumerate(kt_halftours **out, uint32_t width, u
 KT_EXPORT void kt_halftours_free(kt_halftours *h);
 
 /**
- * @brief The geometry a set was made for.
- * @param h                The set.
+ * @brief The geometry a set was made for (all 0 for NULL @p h).
+ * @param h                The set, or NULL.
  * @param[out] width       Optional: columns.
  * @param[out] depth       Optional: rows of the half.
  * @param[out] other_depth Optional: rows of the half across the cut.
@@ -122,8 +151,9 @@ KT_EXPORT void kt_halftours_geometry(const kt_halftours *h, uint32_t *width, uin
 
 /**
  * @brief Number of distinct path structures.
- * @param h The set.
- * @return The count (structures are indexed 0 .. count-1 in key order).
+ * @param h The set, or NULL.
+ * @return The count (structures are indexed 0 .. count-1 in key order);
+ *         0 for NULL @p h.
  */
 KT_EXPORT size_t kt_halftours_count(const kt_halftours *h);
 
@@ -177,11 +207,13 @@ KT_EXPORT kt_status kt_halftours_foreach(const kt_halftours *h,
  * @param width    Columns, 1 to ::KT_HALFTOUR_MAX_WIDTH.
  * @param a_lower  @p width values 0-2: the lower half's row next to the cut.
  * @param b_upper  @p width values 0-2: the upper half's second row.
- * @return 1 when some set of steps meets the demand, 0 when none does or an
- *         argument is invalid.
+ * @param[out] compatible Receives 1 when some set of steps meets the
+ *                 demand, 0 when none does; unchanged on failure.
+ * @return ::KT_OK, or ::KT_EINVAL for NULL pointers, a width out of range
+ *         or a value above 2.
  */
-KT_EXPORT int kt_halftours_types_compatible(uint32_t width, const uint8_t *a_lower,
-                                           const uint8_t *b_upper);
+KT_EXPORT kt_status kt_halftours_types_compatible(uint32_t width, const uint8_t *a_lower,
+                                                  const uint8_t *b_upper, int *compatible);
 
 /**
  * @brief Count undirected closed tours by McKay's method: join the lower
@@ -198,66 +230,51 @@ KT_EXPORT int kt_halftours_types_compatible(uint32_t width, const uint8_t *a_low
  * the same set (@p upper is @p lower) so are the type pairs (lower, upper)
  * and (upper, lower) (the up-down flip).
  * Memory: the two halves and one small table per thread (1.4 GiB for
- * 8x8).  The count is returned as a 128-bit value in two halves.
+ * 8x8).
+ *
+ * Settings read from @p run: threads; progress (may cancel); shard i of N
+ * (the upper types, one of each mirror pair, are dealt round-robin into N
+ * parts of about equal work; the counts of shards 0 .. N-1 sum exactly to
+ * the whole, so a long count can run shard by shard, be resumed after the
+ * last finished shard, or run on several machines); budget, in pairings
+ * of one upper type (the entries of the table above; more gives
+ * ::KT_ELIMIT, whatever the number of threads); allocator (every
+ * allocation of the join).  No trace, no checkpoint.
  * @param lower     The lower half (width W, depth DL, other depth DU).
  * @param upper     The upper half (width W, depth DU, other depth DL); may
  *                  be @p lower when DL == DU.
- * @param threads   Worker threads (0 means 1).
- * @param progress  Optional callback; may cancel.
- * @param user      Passed to @p progress.
- * @param[out] count_hi High 64 bits of the count.
- * @param[out] count_lo Low 64 bits of the count.
- * @return ::KT_OK; ::KT_EINVAL; ::KT_EMISMATCH when the halves do not fit
- *         together; ::KT_EOVERFLOW; ::KT_ECANCELED; ::KT_ENOMEM; ::KT_ETHREAD.
+ * @param run       Run settings, or NULL for the defaults.
+ * @param[out] count The number of tours (of this shard); unchanged on failure.
+ * @return ::KT_OK; ::KT_EINVAL for a NULL argument; ::KT_EMISMATCH when
+ *         the halves do not fit together; ::KT_EOVERFLOW; ::KT_ELIMIT;
+ *         ::KT_ECANCELED; ::KT_ENOMEM.
  */
 KT_EXPORT kt_status kt_halftours_join(const kt_halftours *lower, const kt_halftours *upper,
-                                      unsigned threads, kt_progress_fn progress, void *user,
-                                      uint64_t *count_hi, uint64_t *count_lo);
-
-/**
- * @brief One shard of kt_halftours_join(): the tours whose upper type
- *        falls in shard @p shard of @p shard_count.
- *
- * The upper types (one of each mirror pair) are dealt round-robin into
- * @p shard_count parts of about equal work; the counts of shards
- * 0 .. shard_count-1 sum exactly to the join's count, so a long count can
- * run shard by shard, be resumed after the last finished shard, or run on
- * several machines.
- * @param lower       The lower half.
- * @param upper       The upper half.
- * @param shard       Which shard, below @p shard_count.
- * @param shard_count Number of shards, at least 1 (1: the whole join).
- * @param threads     Worker threads (0 means 1).
- * @param progress    Optional callback; may cancel.
- * @param user        Passed to @p progress.
- * @param[out] count_hi High 64 bits of this shard's count.
- * @param[out] count_lo Low 64 bits of this shard's count.
- * @return As kt_halftours_join(); ::KT_EINVAL for a bad shard.
- */
-KT_EXPORT kt_status kt_halftours_join_shard(const kt_halftours *lower, const kt_halftours *upper,
-                                            uint32_t shard, uint32_t shard_count,
-                                            unsigned threads, kt_progress_fn progress,
-                                            void *user, uint64_t *count_hi, uint64_t *count_lo);
+                                      const kt_options *run, kt_u128 *count);
 
 /**
  * @brief Count the undirected closed knight's tours of a @p width x
  *        @p height board by McKay's method, cutting it below row @p split.
  *
- * Enumerates both halves (once when they are equal) and joins them.
+ * Enumerates both halves (once when they are equal) with
+ * kt_halftours_enumerate() and joins them with kt_halftours_join().  6x6
+ * has 9,862 closed tours, 8x8 13,267,364,410,532 (McKay 1997).
+ *
+ * Settings read from @p run: threads; progress (the enumerations' cells,
+ * then the join; may cancel); shard i of N (the join's shard: both halves
+ * are enumerated whole, and the shards' counts sum to the whole count);
+ * budget (states of one layer in the enumerations, pairings of one upper
+ * type in the join); trace (the enumerations' layers); allocator.
  * @param width     Columns, 1 to ::KT_HALFTOUR_MAX_WIDTH.
  * @param height    Rows, at least 2.
  * @param split     Rows of the upper half, 1 to height-1.
- * @param threads   Worker threads (0 means 1).
- * @param progress  Optional callback (enumeration and join); may cancel.
- * @param user      Passed to @p progress.
- * @param[out] count_hi High 64 bits of the count.
- * @param[out] count_lo Low 64 bits of the count.
- * @return As kt_halftours_enumerate() and kt_halftours_join().
+ * @param run       Run settings, or NULL for the defaults.
+ * @param[out] count The number of tours (of this shard); unchanged on failure.
+ * @return As kt_halftours_enumerate() and kt_halftours_join();
+ *         ::KT_EINVAL for a NULL @p count or a bad size or split.
  */
 KT_EXPORT kt_status kt_halftours_count_closed(uint32_t width, uint32_t height, uint32_t split,
-                                              unsigned threads, kt_progress_fn progress,
-                                              void *user, uint64_t *count_hi,
-                                              uint64_t *count_lo);
+                                              const kt_options *run, kt_u128 *count);
 
 #ifdef __cplusplus
 }

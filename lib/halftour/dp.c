@@ -1,25 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The frontier engine of the half-tour module (see halftour_dp.h).
+ * The frontier engine of the half-tour module (see halftour_internal.h).
  *
  * One layer of states per step.  With T threads a step has two phases:
  * (A) each thread expands a share of the input states into its own hash
- * table; (B) thread p gathers from every table the keys of hash partition
- * p, sums equal keys and compacts them into its share of the next layer.
- * Partitions are balanced by the hash, so the next phase A again gives
- * thread t partition t.
+ * tables, one per hash partition; (B) thread p gathers from every thread
+ * the keys of partition p, sums equal keys and compacts them into its
+ * share of the next layer.  Partitions are balanced by the hash, so the
+ * next phase A again gives thread t partition t.  Each thread keeps T
+ * tables, so tables start small and grow on demand.
  */
 #include "halftour_internal.h"
 
-#include <pthread.h>
-#include <stdlib.h>
-#ifdef KTI_HDP_TRACE
-#include <stdio.h>
-#endif
-
 #define EMPTY UINT64_MAX
-/* Most threads one pass uses (each thread keeps one table per thread). */
-#define KTI_HDP_MAXT 16
+/* First capacity of a table: small, because a run keeps threads^2 of them. */
+#define HT_FIRST_CAP ((size_t)1 << 8)
 
 typedef struct htab {
     kti_hent *e;
@@ -72,7 +67,7 @@ static inline kti_hent *ht_slot(kti_hent *e, size_t mask, size_t i, uint64_t lo,
 
 static bool ht_grow(htab *t, const kt_allocator *al)
 {
-    size_t ncap = t->cap ? t->cap * 2 : (size_t)1 << 12;
+    size_t ncap = t->cap ? t->cap * 2 : HT_FIRST_CAP;
     size_t bytes;
     if (ncap < t->cap || !kti_mul_ok(ncap, sizeof(kti_hent), &bytes)) return false;
     kti_hent *e = big_alloc(al, bytes);
@@ -101,12 +96,15 @@ typedef struct batch {
     unsigned n;
 } batch;
 
-/* Apply the batch; false on allocation failure. */
+/* Apply the batch; false on allocation failure (the batch is then
+ * dropped, so later queues stay in bounds while the pass winds down). */
 static bool ht_flush(htab *t, const kt_allocator *al, batch *b, bool *ovf)
 {
-    if ((t->n + b->n) * 4 > t->cap * 3) {
-        while ((t->n + b->n) * 4 > t->cap * 3)
-            if (!ht_grow(t, al)) return false;
+    while ((t->n + b->n) * 4 > t->cap * 3) {
+        if (!ht_grow(t, al)) {
+            b->n = 0;
+            return false;
+        }
     }
     size_t mask = t->cap - 1;
     for (unsigned k = 0; k < b->n; k++) {
@@ -135,40 +133,6 @@ static inline bool ht_queue(htab *t, const kt_allocator *al, batch *b, uint64_t 
     b->h[k] = h;
     if (b->n == BATCH) return ht_flush(t, al, b, ovf);
     return true;
-}
-
-/* ---- threads ---- */
-
-typedef struct prun {
-    void (*fn)(void *);
-    void *arg;
-} prun;
-
-static void *prun_main(void *a)
-{
-    prun *r = a;
-    r->fn(r->arg);
-    return NULL;
-}
-
-kt_status kti_hdp_parallel(unsigned n, void (*fn)(void *), void *ctx, size_t size)
-{
-    pthread_t tid[64];
-    prun runs[64];
-    bool started[64];
-    if (n > 64) n = 64;
-    for (unsigned i = 1; i < n; i++) {
-        runs[i].fn = fn;
-        runs[i].arg = (char *)ctx + (size_t)i * size;
-        started[i] = pthread_create(&tid[i], NULL, prun_main, &runs[i]) == 0;
-    }
-    fn(ctx);
-    /* A thread that could not start has its share run here: same result. */
-    for (unsigned i = 1; i < n; i++) {
-        if (started[i]) pthread_join(tid[i], NULL);
-        else fn(runs[i].arg);
-    }
-    return KT_OK;
 }
 
 /* LSD radix sort of (key, value) pairs by key, 16 bits a pass. */
@@ -216,6 +180,7 @@ typedef struct shared {
     const kti_hprob *prob;
     const kt_allocator *al;
     unsigned nthreads;
+    uint64_t budget;           /* states of one layer; 0 = no bound */
     size_t step;
     const part *in;            /* nthreads input parts (or 1) */
     unsigned nin;
@@ -227,11 +192,11 @@ typedef struct shared {
 typedef struct worker {
     shared *sh;
     unsigned id;
-    htab tab[KTI_HDP_MAXT];    /* phase A: one table per hash partition */
+    htab *tab;                 /* phase A: nthreads tables, one per hash partition */
+    batch *bt;                 /* nthreads insert batches */
     part outp;                 /* compacted partition */
-    batch bt[KTI_HDP_MAXT];
     uint64_t closed;
-    bool ovf, oom, lbl;
+    bool ovf, oom, lbl, limit;
 } worker;
 
 static void expand_one(worker *w, const kti_hstep *st, bool closing_ok, uint64_t lo, uint64_t hi,
@@ -340,6 +305,19 @@ static void expand_one(worker *w, const kti_hstep *st, bool closing_ok, uint64_t
     }
 }
 
+/* Distinct states this thread holds in phase A.  Every one of them is a
+ * distinct state of the next layer, so more than the budget here proves
+ * the layer is over it (whatever the number of threads): stop early,
+ * before the tables take the memory the budget is meant to bound. */
+static bool over_budget(const worker *w)
+{
+    const shared *sh = w->sh;
+    if (sh->budget == 0) return false;
+    uint64_t n = 0;
+    for (unsigned p = 0; p < sh->nthreads; p++) n += w->tab[p].n;
+    return n > sh->budget;
+}
+
 static void phase_a(void *arg)
 {
     worker *w = arg;
@@ -347,7 +325,7 @@ static void phase_a(void *arg)
     const kti_hstep *st = &sh->prob->steps[sh->step];
     bool closing_ok = sh->prob->allow_close && sh->step + 1 == sh->prob->nsteps;
     for (unsigned p = 0; p < sh->nthreads; p++)
-        ht_clear(&w->tab[p], (unsigned)(sh->step * KTI_HDP_MAXT + w->id + 1));
+        ht_clear(&w->tab[p], (unsigned)(sh->step * KT_THREADS_MAX + w->id + 1));
     /* This thread's share of the concatenated input. */
     size_t beg, end;
     if (sh->nin == sh->nthreads && sh->nin > 1) {
@@ -361,6 +339,12 @@ static void phase_a(void *arg)
     for (size_t i = beg; i < end; i++) {
         if ((i & 4095u) == 0) {
             if (atomic_load_explicit(&sh->cancel, memory_order_relaxed) || w->oom) return;
+            if (over_budget(w)) {
+                w->limit = true;
+                return;
+            }
+            /* Thread 0 is the calling thread (kti_parallel): the only one
+             * that may call the progress callback. */
             if (w->id == 0 && sh->prog != NULL &&
                 kti_progress_tick(&sh->prog->p, sh->prog->done, sh->prog->total))
                 atomic_store(&sh->cancel, true);
@@ -419,111 +403,153 @@ static void phase_b(void *arg)
     if (!compact(w, base)) w->oom = true;
 }
 
-kt_status kti_hdp_run(const kti_hprob *prob, const kt_allocator *al, kti_hent *init, size_t ninit,
-                      unsigned threads, kti_hprogress *prog, kti_hent **out, size_t *nout,
-                      uint64_t *closed)
-{
-    if (threads == 0) threads = 1;
-    if (threads > KTI_HDP_MAXT) threads = KTI_HDP_MAXT;
+/* The workers and layer parts of one run. */
+typedef struct engine {
     shared sh;
-    memset(&sh, 0, sizeof sh);
-    sh.prob = prob;
-    sh.al = al;
-    sh.nthreads = threads;
-    sh.prog = prog;
-    atomic_init(&sh.cancel, false);
-    worker *w = kti_calloc(al, threads, sizeof *w);
-    part *parts = kti_calloc(al, threads, sizeof *parts);
+    worker *w;
+    part *parts;               /* the current layer: nparts parts */
+    unsigned nparts;
+} engine;
+
+static void engine_free(engine *en)
+{
+    const kt_allocator *al = en->sh.al;
+    unsigned T = en->sh.nthreads;
+    if (en->parts != NULL)
+        for (unsigned i = 0; i < T; i++) kti_free(al, en->parts[i].e);
+    if (en->w != NULL)
+        for (unsigned i = 0; i < T; i++) {
+            if (en->w[i].tab != NULL)
+                for (unsigned p = 0; p < T; p++) kti_free(al, en->w[i].tab[p].e);
+            kti_free(al, en->w[i].tab);
+            kti_free(al, en->w[i].bt);
+            kti_free(al, en->w[i].outp.e);
+        }
+    kti_free(al, en->parts);
+    kti_free(al, en->w);
+    en->parts = NULL;
+    en->w = NULL;
+}
+
+/* Set up the workers; the first layer is init (owned by the engine from
+ * here on, also when this fails). */
+static kt_status engine_init(engine *en, const kti_hprob *prob, const kti_run *run,
+                             kti_hent *init, size_t ninit, kti_hprogress *prog)
+{
+    const kt_allocator *al = run->alloc;
+    unsigned T = run->threads ? run->threads : 1;
+    memset(en, 0, sizeof *en);
+    en->sh.prob = prob;
+    en->sh.al = al;
+    en->sh.nthreads = T;
+    en->sh.budget = run->budget;
+    en->sh.prog = prog;
+    atomic_init(&en->sh.cancel, false);
+    en->w = kti_calloc(al, T, sizeof *en->w);
+    en->parts = kti_calloc(al, T, sizeof *en->parts);
+    if (en->w == NULL || en->parts == NULL) {
+        kti_free(al, init);
+        return KT_ENOMEM;
+    }
+    en->parts[0].e = init;
+    en->parts[0].n = ninit;
+    en->parts[0].cap = ninit;
+    en->nparts = 1;
+    for (unsigned i = 0; i < T; i++) {
+        en->w[i].sh = &en->sh;
+        en->w[i].id = i;
+        en->w[i].tab = kti_calloc(al, T, sizeof *en->w[i].tab);
+        en->w[i].bt = kti_alloc(al, T * sizeof *en->w[i].bt);
+        if (en->w[i].tab == NULL || en->w[i].bt == NULL) return KT_ENOMEM;
+        for (unsigned p = 0; p < T; p++) en->w[i].bt[p].n = 0;
+    }
+    return KT_OK;
+}
+
+/* The first failure the workers met, in order of precedence. */
+static kt_status engine_status(const engine *en)
+{
     kt_status rc = KT_OK;
+    for (unsigned i = 0; i < en->sh.nthreads; i++) {
+        const worker *w = &en->w[i];
+        if (w->oom) return KT_ENOMEM;
+        if (w->limit) rc = KT_ELIMIT;
+        else if (w->lbl && rc == KT_OK) rc = KT_EUNSUPPORTED;
+    }
+    return rc;
+}
+
+/* One step: expand the layer (phase A), merge the partitions (phase B);
+ * the new layer replaces the old one.  *nstates receives its size. */
+static kt_status engine_step(engine *en, size_t step, uint64_t *nstates)
+{
+    shared *sh = &en->sh;
+    unsigned T = sh->nthreads;
+    sh->step = step;
+    sh->in = en->parts;
+    sh->nin = en->nparts;
+    sh->total_in = 0;
+    for (unsigned i = 0; i < en->nparts; i++) sh->total_in += en->parts[i].n;
+    kti_parallel(T, phase_a, en->w, sizeof *en->w);
+    kt_status rc = engine_status(en);
+    if (rc == KT_OK && atomic_load(&sh->cancel)) rc = KT_ECANCELED;
+    if (rc != KT_OK) return rc;
+    kti_parallel(T, phase_b, en->w, sizeof *en->w);
+    uint64_t n = 0;
+    for (unsigned i = 0; i < T; i++) {
+        part t = en->parts[i];
+        en->parts[i] = en->w[i].outp;
+        en->w[i].outp = t;   /* reused as the next output buffer */
+        n += en->parts[i].n;
+    }
+    en->nparts = T;
+    rc = engine_status(en);
+    if (rc == KT_OK && sh->budget != 0 && n > sh->budget) rc = KT_ELIMIT;
+    *nstates = n;
+    return rc;
+}
+
+/* The last layer as one array, and the total of closed cycles. */
+static kt_status engine_result(const engine *en, kti_hent **out, size_t *nout, uint64_t *closed)
+{
+    const kt_allocator *al = en->sh.al;
     uint64_t closed_total = 0;
-    if (w == NULL || parts == NULL) {
-        rc = KT_ENOMEM;
-        goto done;
+    for (unsigned i = 0; i < en->sh.nthreads; i++) {
+        if (en->w[i].ovf) return KT_EOVERFLOW;
+        if (__builtin_add_overflow(closed_total, en->w[i].closed, &closed_total))
+            return KT_EOVERFLOW;
     }
-    for (unsigned i = 0; i < threads; i++) {
-        w[i].sh = &sh;
-        w[i].id = i;
+    size_t n = 0;
+    for (unsigned i = 0; i < en->nparts; i++) n += en->parts[i].n;
+    kti_hent *res = kti_alloc(al, (n ? n : 1) * sizeof *res);
+    if (res == NULL) return KT_ENOMEM;
+    size_t k = 0;
+    for (unsigned i = 0; i < en->nparts; i++) {
+        if (en->parts[i].n) memcpy(res + k, en->parts[i].e, en->parts[i].n * sizeof *res);
+        k += en->parts[i].n;
     }
-    parts[0].e = init;
-    parts[0].n = ninit;
-    parts[0].cap = ninit;
-    init = NULL;
-    unsigned nparts = 1;
-    for (size_t step = 0; step < prob->nsteps; step++) {
-        sh.step = step;
-        sh.in = parts;
-        sh.nin = nparts;
-        sh.total_in = 0;
-        for (unsigned i = 0; i < nparts; i++) sh.total_in += parts[i].n;
-        rc = kti_hdp_parallel(threads, phase_a, w, sizeof *w);
-        if (rc != KT_OK) goto done;
-        if (atomic_load(&sh.cancel)) {
-            rc = KT_ECANCELED;
-            goto done;
-        }
-        for (unsigned i = 0; i < threads; i++) {
-            if (w[i].oom) rc = KT_ENOMEM;
-            else if (w[i].lbl && rc == KT_OK) rc = KT_EUNSUPPORTED;
-        }
-        if (rc != KT_OK) goto done;
-        rc = kti_hdp_parallel(threads, phase_b, w, sizeof *w);
-        if (rc != KT_OK) goto done;
-        for (unsigned i = 0; i < threads; i++) {
-            part t = parts[i];
-            parts[i] = w[i].outp;
-            w[i].outp = t;   /* reused as the next output buffer */
-            if (w[i].oom) rc = KT_ENOMEM;
-        }
-        nparts = threads;
-        if (rc != KT_OK) goto done;
-#ifdef KTI_HDP_TRACE
-        {
-            size_t nn = 0;
-            for (unsigned i = 0; i < nparts; i++) nn += parts[i].n;
-            fprintf(stderr, "step %zu: in %zu out %zu t=%.2f\n", step, sh.total_in, nn, kti_now());
-        }
-#endif
+    *out = res;
+    *nout = n;
+    *closed = closed_total;
+    return KT_OK;
+}
+
+kt_status kti_hdp_run(const kti_hprob *prob, const kti_run *run, kti_hent *init, size_t ninit,
+                      kti_hprogress *prog, kti_hent **out, size_t *nout, uint64_t *closed)
+{
+    engine en;
+    kt_status rc = engine_init(&en, prob, run, init, ninit, prog);
+    for (size_t step = 0; rc == KT_OK && step < prob->nsteps; step++) {
+        uint64_t nstates = 0;
+        rc = engine_step(&en, step, &nstates);
+        if (rc != KT_OK) break;
+        if (run->trace != NULL) run->trace(run->trace_user, step, nstates);
         if (prog != NULL) {
             prog->done++;
-            if (kti_progress_tick(&prog->p, prog->done, prog->total)) {
-                rc = KT_ECANCELED;
-                goto done;
-            }
+            if (kti_progress_tick(&prog->p, prog->done, prog->total)) rc = KT_ECANCELED;
         }
     }
-    for (unsigned i = 0; i < threads; i++) {
-        if (w[i].ovf) rc = KT_EOVERFLOW;
-        if (__builtin_add_overflow(closed_total, w[i].closed, &closed_total)) rc = KT_EOVERFLOW;
-    }
-    if (rc != KT_OK) goto done;
-    /* Concatenate the parts. */
-    {
-        size_t n = 0;
-        for (unsigned i = 0; i < nparts; i++) n += parts[i].n;
-        kti_hent *res = kti_alloc(al, (n ? n : 1) * sizeof *res);
-        if (res == NULL) {
-            rc = KT_ENOMEM;
-            goto done;
-        }
-        size_t k = 0;
-        for (unsigned i = 0; i < nparts; i++) {
-            if (parts[i].n) memcpy(res + k, parts[i].e, parts[i].n * sizeof *res);
-            k += parts[i].n;
-        }
-        *out = res;
-        *nout = n;
-        *closed = closed_total;
-    }
-done:
-    kti_free(al, init);
-    if (parts != NULL)
-        for (unsigned i = 0; i < threads; i++) kti_free(al, parts[i].e);
-    if (w != NULL)
-        for (unsigned i = 0; i < threads; i++) {
-            for (unsigned p = 0; p < KTI_HDP_MAXT; p++) kti_free(al, w[i].tab[p].e);
-            kti_free(al, w[i].outp.e);
-        }
-    kti_free(al, parts);
-    kti_free(al, w);
+    if (rc == KT_OK) rc = engine_result(&en, out, nout, closed);
+    engine_free(&en);
     return rc;
 }

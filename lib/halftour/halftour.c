@@ -3,19 +3,16 @@
  * McKay's half-tours (see include/knight/halftour.h).
  *
  * Enumeration: a frontier pass over the half, farthest row first, using the
- * engine of halftour_dp.c.  Cells of local rows 0 and 1 stay in the state
- * to the end, so the last layer is exactly the set of path structures.
+ * engine of dp.c.  Cells of local rows 0 and 1 stay in the state to the
+ * end, so the last layer is exactly the set of path structures.
  *
- * Join (halftour_join.c): one upper type at a time, every set of crossing
+ * Join (join.c): one upper type at a time, every set of crossing
  * steps that meets it, every lower structure of the lower type those steps
  * leave; the pairings of the upper ends they realise are summed in a small
  * table and matched against the upper structures of the type (a tour
  * exactly when the two pairings form one cycle).
  */
 #include "halftour_internal.h"
-
-#include <stdlib.h>
-
 
 struct kt_halftours {
     kt_allocator al;
@@ -252,30 +249,11 @@ static void compute_stats(kt_halftours *h, uint32_t *types, uint32_t *tmp, size_
     }
 }
 
-static kt_status enumerate(kt_halftours **out, uint32_t W, uint32_t D, uint32_t O,
-                           unsigned threads, kti_hprogress *prog)
+/* A new set of geometry (W, D, O) holding the final states of the
+ * enumeration, re-keyed by boundary cell and sorted; fin is consumed. */
+static kt_status make_set(kt_halftours **out, const kt_allocator *al, uint32_t W, uint32_t D,
+                          uint32_t O, const uint8_t *bslot, kti_hent *fin, size_t nfin)
 {
-    const kt_allocator *al = &kti_default_allocator;
-    kti_hstep *steps = NULL;
-    size_t nsteps = 0;
-    uint8_t bslot[KT_HALFTOUR_MAX_CELLS];
-    kt_status rc = build_enum(al, W, D, O, &steps, &nsteps, bslot);
-    if (rc != KT_OK) return rc;
-    kti_hprob prob = {nsteps, steps, false, NULL, NULL};
-    kti_hent *init = kti_alloc(al, sizeof *init);
-    if (init == NULL) {
-        kti_free(al, steps);
-        return KT_ENOMEM;
-    }
-    init->lo = 0;
-    init->hi = 0;
-    init->cnt = 1;
-    kti_hent *fin = NULL;
-    size_t nfin = 0;
-    uint64_t closed = 0;
-    rc = kti_hdp_run(&prob, al, init, 1, threads, prog, &fin, &nfin, &closed);
-    kti_free(al, steps);
-    if (rc != KT_OK) return rc;
     kt_halftours *h = kti_calloc(al, 1, sizeof *h);
     uint32_t *types = NULL;
     size_t *cnt = NULL;
@@ -291,7 +269,8 @@ static kt_status enumerate(kt_halftours **out, uint32_t W, uint32_t D, uint32_t 
     /* Re-key by boundary cell. */
     for (size_t i = 0; i < nfin; i++) {
         uint8_t code[KT_HALFTOUR_MAX_CELLS];
-        for (unsigned c = 0; c < h->ncb; c++) code[c] = (uint8_t)kti_hdp_nib(fin[i].lo, fin[i].hi, bslot[c]);
+        for (unsigned c = 0; c < h->ncb; c++)
+            code[c] = (uint8_t)kti_hdp_nib(fin[i].lo, fin[i].hi, bslot[c]);
         fin[i].lo = canon_key(code, h->ncb);
         fin[i].hi = 0;
     }
@@ -307,7 +286,6 @@ static kt_status enumerate(kt_halftours **out, uint32_t W, uint32_t D, uint32_t 
         h->counts[i] = fin[i].cnt;
     }
     kti_free(al, fin);
-    fin = NULL;
     compute_stats(h, types, types + (nfin ? nfin : 1), cnt);
     kti_free(al, types);
     kti_free(al, cnt);
@@ -321,20 +299,64 @@ nomem:
     return KT_ENOMEM;
 }
 
+static kt_status enumerate(kt_halftours **out, uint32_t W, uint32_t D, uint32_t O,
+                           const kti_run *run, kti_hprogress *prog)
+{
+    const kt_allocator *al = run->alloc;
+    kti_hstep *steps = NULL;
+    size_t nsteps = 0;
+    uint8_t bslot[KT_HALFTOUR_MAX_CELLS];
+    KTI_TRY(build_enum(al, W, D, O, &steps, &nsteps, bslot));
+    kti_hprob prob = {nsteps, steps, false, NULL, NULL};
+    kti_hent *init = kti_alloc(al, sizeof *init);
+    if (init == NULL) {
+        kti_free(al, steps);
+        return KT_ENOMEM;
+    }
+    init->lo = 0;
+    init->hi = 0;
+    init->cnt = 1;
+    kti_hent *fin = NULL;
+    size_t nfin = 0;
+    uint64_t closed = 0;
+    kt_status rc = kti_hdp_run(&prob, run, init, 1, prog, &fin, &nfin, &closed);
+    kti_free(al, steps);
+    if (rc != KT_OK) return rc;
+    return make_set(out, al, W, D, O, bslot, fin, nfin);
+}
+
+/* Progress over `total` steps, or NULL when the run has no callback. */
+static kti_hprogress *progress_start(kti_hprogress *prog, const kti_run *run, uint64_t total)
+{
+    if (run->progress == NULL) return NULL;
+    kti_progress_init(&prog->p, run->progress, run->progress_user);
+    prog->done = 0;
+    prog->total = total;
+    return prog;
+}
+
+/* The geometry checks every enumeration makes. */
+static kt_status check_geometry(uint32_t width, uint32_t rows)
+{
+    if (width > KT_HALFTOUR_MAX_WIDTH) return KT_EUNSUPPORTED;
+    if ((uint64_t)width * rows > 1u << 20) return KT_ETOOBIG;
+    return KT_OK;
+}
+
 kt_status kt_halftours_enumerate(kt_halftours **out, uint32_t width, uint32_t depth,
-                                 uint32_t other_depth, unsigned threads, kt_progress_fn progress,
-                                 void *user)
+                                 uint32_t other_depth, const kt_options *run)
 {
     if (out == NULL) return KT_EINVAL;
     *out = NULL;
     if (width == 0 || depth == 0 || other_depth == 0) return KT_EINVAL;
-    if (width > KT_HALFTOUR_MAX_WIDTH) return KT_EUNSUPPORTED;
-    if ((uint64_t)width * depth > 1u << 20) return KT_ETOOBIG;
+    kti_run r;
+    kti_run_resolve(&r, run);
+    /* One half's structures cannot be split into parts that sum. */
+    if (r.nshards > 1) return KT_EINVAL;
+    KTI_TRY(check_geometry(width, depth));
     kti_hprogress prog;
-    kti_progress_init(&prog.p, progress, user);
-    prog.done = 0;
-    prog.total = (uint64_t)width * depth;
-    return enumerate(out, width, depth, other_depth, threads, progress ? &prog : NULL);
+    kti_hprogress *pp = progress_start(&prog, &r, (uint64_t)width * depth);
+    return enumerate(out, width, depth, other_depth, &r, pp);
 }
 
 void kt_halftours_free(kt_halftours *h)
@@ -458,19 +480,22 @@ static bool compat_rec(uint32_t W, uint8_t *cap, const uint8_t *b, uint32_t x)
     return false;
 }
 
-int kt_halftours_types_compatible(uint32_t width, const uint8_t *a_lower, const uint8_t *b_upper)
+kt_status kt_halftours_types_compatible(uint32_t width, const uint8_t *a_lower,
+                                        const uint8_t *b_upper, int *compatible)
 {
-    if (width == 0 || width > KT_HALFTOUR_MAX_WIDTH || a_lower == NULL || b_upper == NULL)
-        return 0;
+    if (compatible == NULL || width == 0 || width > KT_HALFTOUR_MAX_WIDTH || a_lower == NULL ||
+        b_upper == NULL)
+        return KT_EINVAL;
     uint8_t cap[KT_HALFTOUR_MAX_WIDTH];
     for (uint32_t x = 0; x < width; x++) {
-        if (a_lower[x] > 2 || b_upper[x] > 2) return 0;
+        if (a_lower[x] > 2 || b_upper[x] > 2) return KT_EINVAL;
         cap[x] = a_lower[x];
     }
-    return compat_rec(width, cap, b_upper, 0) ? 1 : 0;
+    *compatible = compat_rec(width, cap, b_upper, 0) ? 1 : 0;
+    return KT_OK;
 }
 
-/* ---- the join (halftour_join.c) ---- */
+/* ---- the join (join.c) ---- */
 
 static kti_half_view view_of(const kt_halftours *h)
 {
@@ -478,14 +503,11 @@ static kti_half_view view_of(const kt_halftours *h)
     return v;
 }
 
-static kt_status join(const kt_halftours *lower, const kt_halftours *upper, unsigned threads,
-                      uint32_t shard, uint32_t nshards, kti_hprogress *prog, kti_u128 *result)
+static kt_status join(const kt_halftours *lower, const kt_halftours *upper, const kti_run *run,
+                      kti_hprogress *prog, kti_u128 *result)
 {
     kti_half_view vl = view_of(lower), vu = view_of(upper);
-    uint64_t hi = 0, lo = 0;
-    kt_status rc = kti_halftours_join(&vl, &vu, threads, shard, nshards, prog, &hi, &lo);
-    if (rc == KT_OK) *result = (kti_u128)hi << 64 | lo;
-    return rc;
+    return kti_halftours_join(&vl, &vu, run, prog, result);
 }
 
 static kt_status check_pair(const kt_halftours *lower, const kt_halftours *upper)
@@ -496,61 +518,42 @@ static kt_status check_pair(const kt_halftours *lower, const kt_halftours *upper
     return KT_OK;
 }
 
-kt_status kt_halftours_join(const kt_halftours *lower, const kt_halftours *upper, unsigned threads,
-                            kt_progress_fn progress, void *user, uint64_t *count_hi,
-                            uint64_t *count_lo)
+kt_status kt_halftours_join(const kt_halftours *lower, const kt_halftours *upper,
+                            const kt_options *run, kt_u128 *count)
 {
-    return kt_halftours_join_shard(lower, upper, 0, 1, threads, progress, user, count_hi,
-                                   count_lo);
-}
-
-kt_status kt_halftours_join_shard(const kt_halftours *lower, const kt_halftours *upper,
-                                  uint32_t shard, uint32_t shard_count, unsigned threads,
-                                  kt_progress_fn progress, void *user, uint64_t *count_hi,
-                                  uint64_t *count_lo)
-{
-    if (lower == NULL || upper == NULL || count_hi == NULL || count_lo == NULL ||
-        shard_count == 0 || shard >= shard_count)
-        return KT_EINVAL;
-    kt_status rc = check_pair(lower, upper);
-    if (rc != KT_OK) return rc;
+    if (lower == NULL || upper == NULL || count == NULL) return KT_EINVAL;
+    KTI_TRY(check_pair(lower, upper));
+    kti_run r;
+    kti_run_resolve(&r, run);
     kti_hprogress prog;
-    kti_progress_init(&prog.p, progress, user);
-    prog.done = 0;
-    prog.total = KTI_HALFTOUR_JOIN_UNITS;
-    kti_u128 r = 0;
-    rc = join(lower, upper, threads, shard, shard_count, progress ? &prog : NULL, &r);
-    if (rc != KT_OK) return rc;
-    *count_hi = (uint64_t)(r >> 64);
-    *count_lo = (uint64_t)r;
+    kti_hprogress *pp = progress_start(&prog, &r, KTI_HALFTOUR_JOIN_UNITS);
+    kti_u128 n = 0;
+    KTI_TRY(join(lower, upper, &r, pp, &n));
+    *count = kti_u128_to(n);
     return KT_OK;
 }
 
 kt_status kt_halftours_count_closed(uint32_t width, uint32_t height, uint32_t split,
-                                    unsigned threads, kt_progress_fn progress, void *user,
-                                    uint64_t *count_hi, uint64_t *count_lo)
+                                    const kt_options *run, kt_u128 *count)
 {
-    if (count_hi == NULL || count_lo == NULL || width == 0 || height < 2 || split == 0 ||
-        split >= height)
+    if (count == NULL || width == 0 || height < 2 || split == 0 || split >= height)
         return KT_EINVAL;
-    if (width > KT_HALFTOUR_MAX_WIDTH) return KT_EUNSUPPORTED;
-    if ((uint64_t)width * height > 1u << 20) return KT_ETOOBIG;
+    KTI_TRY(check_geometry(width, height));
+    kti_run r;
+    kti_run_resolve(&r, run);
     uint32_t DU = split, DL = height - split;
     kti_hprogress prog;
-    kti_progress_init(&prog.p, progress, user);
-    prog.done = 0;
-    prog.total = (uint64_t)width * DL + (DL == DU ? 0 : (uint64_t)width * DU) +
-                 KTI_HALFTOUR_JOIN_UNITS;
-    kti_hprogress *pp = progress ? &prog : NULL;
+    kti_hprogress *pp = progress_start(
+        &prog, &r,
+        (uint64_t)width * DL + (DL == DU ? 0 : (uint64_t)width * DU) + KTI_HALFTOUR_JOIN_UNITS);
     kt_halftours *lower = NULL, *upper = NULL;
-    kt_status rc = enumerate(&lower, width, DL, DU, threads, pp);
-    if (rc == KT_OK && DL != DU) rc = enumerate(&upper, width, DU, DL, threads, pp);
-    kti_u128 r = 0;
-    if (rc == KT_OK) rc = join(lower, upper ? upper : lower, threads, 0, 1, pp, &r);
+    kt_status rc = enumerate(&lower, width, DL, DU, &r, pp);
+    if (rc == KT_OK && DL != DU) rc = enumerate(&upper, width, DU, DL, &r, pp);
+    kti_u128 n = 0;
+    if (rc == KT_OK) rc = join(lower, upper ? upper : lower, &r, pp, &n);
     kt_halftours_free(lower);
     kt_halftours_free(upper);
     if (rc != KT_OK) return rc;
-    *count_hi = (uint64_t)(r >> 64);
-    *count_lo = (uint64_t)r;
+    *count = kti_u128_to(n);
     return KT_OK;
 }

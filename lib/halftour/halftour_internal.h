@@ -55,19 +55,19 @@ typedef struct kti_hprogress {
     uint64_t done, total;
 } kti_hprogress;
 
-/* Run the problem from the states init[0..ninit) (consumed: freed with al,
- * also on failure).  On success *out holds the final states (distinct keys,
- * unordered, allocated with al) and *closed the total of closed cycles.
- * Each step adds 1 to prog->done. */
-KTI_HIDDEN kt_status kti_hdp_run(const kti_hprob *prob, const kt_allocator *al, kti_hent *init,
-                                 size_t ninit, unsigned threads, kti_hprogress *prog,
-                                 kti_hent **out, size_t *nout, uint64_t *closed);
+/* Run the problem from the states init[0..ninit) (consumed: freed with
+ * run->alloc, also on failure), with run->threads threads.  On success
+ * *out holds the final states (distinct keys, unordered, allocated with
+ * run->alloc) and *closed the total of closed cycles.  Each step adds 1 to
+ * prog->done (prog may be NULL) and reports its number of states to
+ * run->trace.  KT_ELIMIT when a layer holds more than run->budget states
+ * (0 = no bound). */
+KTI_HIDDEN kt_status kti_hdp_run(const kti_hprob *prob, const kti_run *run, kti_hent *init,
+                                 size_t ninit, kti_hprogress *prog, kti_hent **out, size_t *nout,
+                                 uint64_t *closed);
 
 /* Sort by lo (radix, stable); false when out of memory. */
 KTI_HIDDEN bool kti_hdp_sort(const kt_allocator *al, kti_hent *a, size_t n);
-
-/* Run fn(ctx + i*size) for i = 0..n-1, i = 0 on the calling thread. */
-KTI_HIDDEN kt_status kti_hdp_parallel(unsigned n, void (*fn)(void *), void *ctx, size_t size);
 
 static inline unsigned kti_hdp_nib(uint64_t lo, uint64_t hi, unsigned s)
 {
@@ -75,9 +75,8 @@ static inline unsigned kti_hdp_nib(uint64_t lo, uint64_t hi, unsigned s)
 }
 
 /*
- * Internal: McKay's join of two halves, by upper type (halftour_join.c).
+ * Internal: McKay's join of two halves, by upper type (join.c).
  */
-
 
 /* The path structures of one half as the join reads them (borrowed from a
  * kt_halftours: keys increasing, codes as in halftour.h's key). */
@@ -90,11 +89,13 @@ typedef struct kti_half_view {
 } kti_half_view;
 
 /* Closed tours made of a lower and an upper structure and crossing steps,
- * summed over the upper types of shard `shard` of `nshards`; the result is
- * (hi, lo).  prog (optional) gets `kti_halftours_join_units` steps. */
+ * summed over the upper types of shard run->shard of run->nshards, with
+ * run->threads threads, allocating with run->alloc.  KT_ELIMIT when the
+ * pairings of one upper type exceed run->budget.  prog (optional) gets
+ * KTI_HALFTOUR_JOIN_UNITS steps. */
 KTI_HIDDEN kt_status kti_halftours_join(const kti_half_view *lower, const kti_half_view *upper,
-                                        unsigned threads, uint32_t shard, uint32_t nshards,
-                                        kti_hprogress *prog, uint64_t *hi, uint64_t *lo);
+                                        const kti_run *run, kti_hprogress *prog,
+                                        kti_u128 *count);
 
 /* Progress steps the join reports. */
 #define KTI_HALFTOUR_JOIN_UNITS 1000u

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * McKay's join, one upper type at a time (see halftour_join.h).
+ * McKay's join, one upper type at a time (see halftour_internal.h).
  *
  * A closed tour is a lower structure SL, an upper structure SU and a set C
  * of crossing steps that gives every boundary cell as many steps as its
@@ -21,14 +21,13 @@
  * When the two halves are one set, the up-down flip swaps them too: then
  * each step set's (upper, lower) type pair is counted only when it is the
  * least of its orbit under both symmetries, times the orbit's size;
- * otherwise a mirror pair of upper types is counted twice.  The table of step 2 holds one type's pairings, so memory
- * stays small; the work is the number of (C, SL) pairs.
+ * otherwise a mirror pair of upper types is counted twice.  The table of
+ * step 2 holds one type's pairings, so memory stays small; the work is the
+ * number of (C, SL) pairs.
  */
 #include "halftour_internal.h"
 
-#include <stdatomic.h>
-#include <stdlib.h>
-
+#include <stdlib.h> /* qsort */
 
 #define NC KT_HALFTOUR_MAX_CELLS
 #define EMPTY UINT64_MAX
@@ -226,9 +225,14 @@ typedef struct prefixes {
     uint8_t *bits[NC + 1];
 } prefixes;
 
+/* Safe to call twice: a failed build frees what it made and the caller's
+ * cleanup frees again (that was a double free once). */
 static void prefixes_free(const kt_allocator *al, prefixes *p)
 {
-    for (unsigned f = 0; f <= NC; f++) kti_free(al, p->bits[f]);
+    for (unsigned f = 0; f <= NC; f++) {
+        kti_free(al, p->bits[f]);
+        p->bits[f] = NULL;
+    }
 }
 
 static kt_status prefixes_build(const kt_allocator *al, const geom *g, const half *lower,
@@ -336,12 +340,13 @@ typedef struct shared {
     atomic_bool cancel;
     kti_hprogress *prog;
     const kt_allocator *al;
+    uint64_t budget;             /* pairings of one upper type; 0 = no bound */
 } shared;
 
 typedef struct worker {
     shared *sh;
     unsigned id;
-    bool oom, ovf;
+    bool oom, ovf, limit;
     kti_u128 sum;
     ptab tab;
     uint64_t *ck, *cc;           /* one type's pairings, compacted */
@@ -389,6 +394,11 @@ static bool tab_add(worker *w, uint64_t key, uint64_t cnt)
     size_t mask = t->cap - 1, i = ptab_index(key, mask);
     while (t->key[i] != key && t->key[i] != EMPTY) i = (i + 1) & mask;
     if (t->key[i] == EMPTY) {
+        if (w->sh->budget != 0 && t->n >= w->sh->budget) {
+            /* Stop the pass like an allocation failure would. */
+            w->limit = true;
+            return false;
+        }
         t->key[i] = key;
         t->cnt[i] = cnt;
         t->used[t->n++] = (uint32_t)i;
@@ -398,100 +408,132 @@ static bool tab_add(worker *w, uint64_t key, uint64_t cnt)
     return true;
 }
 
-/* Step set C (in w) is complete and leaves the lower cells lower type gi:
- * add the pairing of the upper ends that each lower structure of that
- * type realises with C. */
-static void leaf(worker *w, size_t gi)
+/* The weight of step set C (in w) with lower type gi when both halves are
+ * one set: the board's left-right mirror and its up-down flip (which swaps
+ * the halves) act on (upper, lower) type pairs; only the least pair of
+ * each orbit is counted, times the orbit's size (0: not the least). */
+static uint64_t orbit_weight(const worker *w, size_t gi)
 {
-    const geom *g = w->sh->g;
-    const half *L = w->sh->lower;
-    uint64_t mult = 1;
-    if (w->sh->flip) {
-        /* The board's left-right mirror and its up-down flip (which swaps
-         * the halves) act on (upper, lower) type pairs; only the least pair
-         * of each orbit is counted, times the orbit's size. */
-        uint32_t tl = L->type[gi], tu = w->t, mtl = w->sh->lmirror[gi], mtu = w->mt;
-        uint64_t orbit[4] = {(uint64_t)tu << 32 | tl, (uint64_t)mtu << 32 | mtl,
-                             (uint64_t)tl << 32 | tu, (uint64_t)mtl << 32 | mtu};
-        unsigned distinct = 0;
-        for (unsigned i = 0; i < 4; i++) {
-            if (orbit[i] < orbit[0]) return;
-            bool seen_before = false;
-            for (unsigned j = 0; j < i; j++) seen_before |= orbit[j] == orbit[i];
-            distinct += !seen_before;
-        }
-        mult = distinct;
+    uint32_t tl = w->sh->lower->type[gi], tu = w->t, mtl = w->sh->lmirror[gi], mtu = w->mt;
+    uint64_t orbit[4] = {(uint64_t)tu << 32 | tl, (uint64_t)mtu << 32 | mtl,
+                         (uint64_t)tl << 32 | tu, (uint64_t)mtl << 32 | mtu};
+    unsigned distinct = 0;
+    for (unsigned i = 0; i < 4; i++) {
+        if (orbit[i] < orbit[0]) return 0;
+        bool seen_before = false;
+        for (unsigned j = 0; j < i; j++) seen_before |= orbit[j] == orbit[i];
+        distinct += !seen_before;
     }
-    unsigned nl = g->nl, m = 0, covered = 0, jl = 0;
+    return distinct;
+}
+
+/* Step set C reduced to segments between ports (lower ends by cell, 16 + e
+ * upper end e): seg[p] is the port at the other end of p's segment. */
+typedef struct segments {
     uint8_t seg[2 * NC];
+    unsigned m;         /* crossing steps in C */
+    unsigned covered;   /* steps the segments walk (less than m: a cycle is left) */
+    unsigned jl;        /* lower ends */
+} segments;
+
+static void segments_build(const worker *w, segments *sg)
+{
+    unsigned nl = w->sh->g->nl;
     bool seen[2 * NC];
     memset(seen, 0, sizeof seen);
-    for (unsigned l = 0; l < nl; l++) m += w->ldeg[l];
+    sg->m = sg->covered = sg->jl = 0;
+    for (unsigned l = 0; l < nl; l++) sg->m += w->ldeg[l];
     for (unsigned l = 0; l < nl; l++) {
         if (w->ldeg[l] != 1) continue;
-        jl++;
+        sg->jl++;
         if (seen[l]) continue;
-        unsigned q = walk(w, l, w->lup[l][0], true, &covered);
-        seg[l] = (uint8_t)q;
-        seg[q] = (uint8_t)l;
+        unsigned q = walk(w, l, w->lup[l][0], true, &sg->covered);
+        sg->seg[l] = (uint8_t)q;
+        sg->seg[q] = (uint8_t)l;
         seen[l] = seen[q] = true;
     }
     for (unsigned e = 0; e < w->k; e++) {
         if (seen[16 + e]) continue;
         unsigned u = w->ucell[e];
-        unsigned q = walk(w, w->ulo[u][0], u, false, &covered);
-        seg[16 + e] = (uint8_t)q;
-        seg[q] = (uint8_t)(16 + e);
+        unsigned q = walk(w, w->ulo[u][0], u, false, &sg->covered);
+        sg->seg[16 + e] = (uint8_t)q;
+        sg->seg[q] = (uint8_t)(16 + e);
         seen[16 + e] = seen[q] = true;
     }
-    size_t s0 = L->first[gi], s1 = L->first[gi + 1];
-    if (covered < m) {
-        /* A cycle of trivial cells only: a tour just when it is everything. */
-        if (covered != 0 || jl != 0 || w->k != 0) return;
-        unsigned l0 = 0;
-        while (w->ldeg[l0] == 0) l0++;
-        unsigned l = l0, u = w->lup[l0][0], n = 0;
-        do {
-            unsigned l2 = w->ulo[u][0] == l ? w->ulo[u][1] : w->ulo[u][0];
-            u = w->lup[l2][0] == u ? w->lup[l2][1] : w->lup[l2][0];
-            l = l2;
-            n += 2;
-        } while (l != l0 || u != w->lup[l0][0]);
-        if (n != m) return;
-        for (size_t s = s0; s < s1; s++)
-            if (!tab_add(w, 0, L->count[s] * mult)) return;
+}
+
+/* C holds a cycle of trivial cells only: a tour just when that cycle is
+ * everything (no ends on either side, and the cycle uses every step). */
+static void leaf_cycle_only(worker *w, size_t gi, const segments *sg, uint64_t mult)
+{
+    if (sg->covered != 0 || sg->jl != 0 || w->k != 0) return;
+    unsigned l0 = 0;
+    while (w->ldeg[l0] == 0) l0++;
+    unsigned l = l0, u = w->lup[l0][0], n = 0;
+    do {
+        unsigned l2 = w->ulo[u][0] == l ? w->ulo[u][1] : w->ulo[u][0];
+        u = w->lup[l2][0] == u ? w->lup[l2][1] : w->lup[l2][0];
+        l = l2;
+        n += 2;
+    } while (l != l0 || u != w->lup[l0][0]);
+    if (n != sg->m) return;
+    const half *L = w->sh->lower;
+    for (size_t s = L->first[gi]; s < L->first[gi + 1]; s++)
+        if (!tab_add(w, 0, L->count[s] * mult)) return;
+}
+
+/* The pairing of the upper ends that lower structure pw realises with the
+ * segments; false when a cycle closes without every lower end. */
+static inline bool realise(const worker *w, const segments *sg, uint64_t pw, uint64_t *key)
+{
+    const uint8_t *seg = sg->seg;
+    unsigned visited = 0;
+    *key = 0;
+    if (w->k == 0) {
+        /* No upper ends: the lower ends and segments must close one cycle. */
+        if (sg->jl != 0) {
+            unsigned l0 = 0;
+            while (w->ldeg[l0] != 1) l0++;
+            unsigned q = l0;
+            do {
+                q = seg[nib(pw, q)];
+                visited += 2;
+            } while (q != l0);
+        }
+    } else {
+        uint32_t paired = 0;
+        for (unsigned e = 0; e < w->k; e++) {
+            if ((paired >> e) & 1u) continue;
+            unsigned q = seg[16 + e];
+            while (q < 16) {
+                q = seg[nib(pw, q)];
+                visited += 2;
+            }
+            unsigned f = q - 16;
+            paired |= 1u << e | 1u << f;
+            *key |= (uint64_t)f << (4 * e) | (uint64_t)e << (4 * f);
+        }
+    }
+    return visited == sg->jl;
+}
+
+/* Step set C (in w) is complete and leaves the lower cells lower type gi:
+ * add the pairing of the upper ends that each lower structure of that
+ * type realises with C. */
+static void leaf(worker *w, size_t gi)
+{
+    const half *L = w->sh->lower;
+    uint64_t mult = w->sh->flip ? orbit_weight(w, gi) : 1;
+    if (mult == 0) return;
+    segments sg;
+    segments_build(w, &sg);
+    if (sg.covered < sg.m) {
+        leaf_cycle_only(w, gi, &sg, mult);
         return;
     }
-    for (size_t s = s0; s < s1; s++) {
-        uint64_t pw = L->partner[s];
-        uint64_t key = 0;
-        unsigned visited = 0;
-        if (w->k == 0) {
-            /* No upper ends: the lower ends and segments must close one cycle. */
-            if (jl != 0) {
-                unsigned l0 = 0;
-                while (w->ldeg[l0] != 1) l0++;
-                unsigned q = l0;
-                do {
-                    q = seg[nib(pw, q)];
-                    visited += 2;
-                } while (q != l0);
-            }
-        } else {
-            uint32_t paired = 0;
-            for (unsigned e = 0; e < w->k; e++) {
-                if ((paired >> e) & 1u) continue;
-                unsigned q = seg[16 + e];
-                while (q < 16) {
-                    q = seg[nib(pw, q)];
-                    visited += 2;
-                }
-                unsigned f = q - 16;
-                paired |= 1u << e | 1u << f;
-                key |= (uint64_t)f << (4 * e) | (uint64_t)e << (4 * f);
-            }
-        }
-        if (visited != jl) continue;
+    for (size_t s = L->first[gi], s1 = L->first[gi + 1]; s < s1; s++) {
+        uint64_t key;
+        if (!realise(w, &sg, L->partner[s], &key)) continue;
         if (!tab_add(w, key, L->count[s] * mult)) return;
     }
 }
@@ -500,7 +542,11 @@ static void leaf(worker *w, size_t gi)
 static bool stopped(worker *w)
 {
     shared *sh = w->sh;
-    if (w->oom) return true;
+    if (w->oom || w->limit) {
+        /* The call fails anyway: stop the other threads too. */
+        atomic_store(&sh->cancel, true);
+        return true;
+    }
     if (w->id == 0 && sh->prog != NULL) {
         kti_hprogress *p = sh->prog;
         uint64_t d = (uint64_t)atomic_load_explicit(&sh->done, memory_order_relaxed);
@@ -541,7 +587,7 @@ static void dfs(worker *w, unsigned s, unsigned f, size_t pv)
         if (type_find(w->sh->lower, lt, &gi)) leaf(w, gi);
         return;
     }
-    if (w->oom || atomic_load_explicit(&w->sh->cancel, memory_order_relaxed)) return;
+    if (w->oom || w->limit || atomic_load_explicit(&w->sh->cancel, memory_order_relaxed)) return;
     unsigned u = g->uorder[s], d = w->udig[u], nn = g->nnb[s];
     const uint8_t *nb = g->nb[s];
     if (d == 0) {
@@ -608,7 +654,7 @@ static void run_type(worker *w, size_t ti, unsigned weight)
     memset(w->ldeg, 0, sizeof w->ldeg);
     ptab_clear(&w->tab);
     if (has_prefix(sh->pre, g->nfin0, 0)) dfs(w, 0, g->nfin0, 0);
-    if (w->oom || atomic_load(&w->sh->cancel)) return;
+    if (w->oom || w->limit || atomic_load(&w->sh->cancel)) return;
     /* Combine: every upper structure of type t with every pairing. */
     ptab *tb = &w->tab;
     size_t n = tb->n;
@@ -671,123 +717,161 @@ static int cmp_witem(const void *x, const void *y)
     return (a->ti > b->ti) - (a->ti < b->ti);
 }
 
-kt_status kti_halftours_join(const kti_half_view *lower, const kti_half_view *upper,
-                             unsigned threads, uint32_t shard, uint32_t nshards,
-                             kti_hprogress *prog, uint64_t *hi, uint64_t *lo)
-{
-    const kt_allocator *al = &kti_default_allocator;
+/* Everything one join allocates, so one function frees it all, once. */
+typedef struct join_state {
+    const kt_allocator *al;
     geom g;
-    geom_build(&g, lower->width, lower->ncb, upper->ncb);
     half hl, hu;
+    const half *U;               /* &hl when both halves are one set */
+    bool same;
     prefixes pre;
-    memset(&pre, 0, sizeof pre);
-    memset(&hu, 0, sizeof hu);
-    bool same = lower->keys == upper->keys && lower->n == upper->n && lower->ncb == upper->ncb;
-    kt_status rc = half_build(al, lower, &hl);
-    if (rc != KT_OK) return rc;
-    const half *U = &hl;
-    witem *items = NULL;
-    size_t *work = NULL;
-    uint8_t *weight = NULL;
-    uint32_t *lmirror = NULL;
-    worker *w = NULL;
-    if (!same) {
-        rc = half_build(al, upper, &hu);
-        if (rc != KT_OK) goto done;
-        U = &hu;
+    uint32_t *lmirror;           /* mirror image of each lower type */
+    size_t *work;                /* this shard's upper types, heaviest first */
+    uint8_t *weight;
+    size_t nwork;
+    worker *w;
+    unsigned nthreads;
+} join_state;
+
+static void join_state_free(join_state *js)
+{
+    const kt_allocator *al = js->al;
+    if (js->w != NULL)
+        for (unsigned i = 0; i < js->nthreads; i++) {
+            kti_free(al, js->w[i].tab.key);
+            kti_free(al, js->w[i].tab.cnt);
+            kti_free(al, js->w[i].tab.used);
+            kti_free(al, js->w[i].ck);
+            kti_free(al, js->w[i].cc);
+        }
+    kti_free(al, js->w);
+    kti_free(al, js->work);
+    kti_free(al, js->weight);
+    kti_free(al, js->lmirror);
+    prefixes_free(al, &js->pre);
+    half_free(al, &js->hl);
+    half_free(al, &js->hu);
+    js->w = NULL;
+    js->work = NULL;
+    js->weight = NULL;
+    js->lmirror = NULL;
+}
+
+/* Both halves grouped by type, the crossing geometry, the lower-type
+ * prefixes and the mirror images of the lower types. */
+static kt_status join_prepare(join_state *js, const kti_half_view *lower,
+                              const kti_half_view *upper)
+{
+    const kt_allocator *al = js->al;
+    geom_build(&js->g, lower->width, lower->ncb, upper->ncb);
+    js->same = lower->keys == upper->keys && lower->n == upper->n && lower->ncb == upper->ncb;
+    KTI_TRY(half_build(al, lower, &js->hl));
+    js->U = &js->hl;
+    if (!js->same) {
+        KTI_TRY(half_build(al, upper, &js->hu));
+        js->U = &js->hu;
     }
-    rc = prefixes_build(al, &g, &hl, &pre);
-    if (rc != KT_OK) goto done;
-    lmirror = kti_alloc(al, (hl.ntypes ? hl.ntypes : 1) * sizeof *lmirror);
-    if (lmirror == NULL) {
-        rc = KT_ENOMEM;
-        goto done;
-    }
-    for (size_t i = 0; i < hl.ntypes; i++) lmirror[i] = mirror_type(&g, hl.type[i], g.nl);
-    /* The upper types of this shard, one of each mirror pair. */
-    items = kti_alloc(al, (U->ntypes ? U->ntypes : 1) * sizeof *items);
-    if (items == NULL) {
-        rc = KT_ENOMEM;
-        goto done;
-    }
+    KTI_TRY(prefixes_build(al, &js->g, &js->hl, &js->pre));
+    js->lmirror = kti_alloc(al, (js->hl.ntypes ? js->hl.ntypes : 1) * sizeof *js->lmirror);
+    if (js->lmirror == NULL) return KT_ENOMEM;
+    for (size_t i = 0; i < js->hl.ntypes; i++)
+        js->lmirror[i] = mirror_type(&js->g, js->hl.type[i], js->g.nl);
+    return KT_OK;
+}
+
+/* The upper types of shard `shard` of `nshards`, one of each mirror pair
+ * (dealt round-robin, so shards get about equal work), heaviest first so
+ * the threads finish together. */
+static kt_status join_plan(join_state *js, uint32_t shard, uint32_t nshards)
+{
+    const kt_allocator *al = js->al;
+    const half *U = js->U;
+    witem *items = kti_alloc(al, (U->ntypes ? U->ntypes : 1) * sizeof *items);
+    if (items == NULL) return KT_ENOMEM;
     size_t ncanon = 0, nwork = 0;
     for (size_t i = 0; i < U->ntypes; i++) {
-        uint32_t t = U->type[i], mt = mirror_type(&g, t, g.nu);
+        uint32_t t = U->type[i], mt = mirror_type(&js->g, t, js->g.nu);
         size_t mi;
         bool has_mirror = type_find(U, mt, &mi);
         if (has_mirror && mt < t) continue;
         if (ncanon++ % nshards != shard) continue;
         items[nwork].ti = i;
         items[nwork].size = U->first[i + 1] - U->first[i];
-        items[nwork].weight = (uint8_t)(!same && has_mirror && mt != t ? 2 : 1);
+        items[nwork].weight = (uint8_t)(!js->same && has_mirror && mt != t ? 2 : 1);
         nwork++;
     }
     qsort(items, nwork, sizeof *items, cmp_witem);
-    work = kti_alloc(al, (nwork ? nwork : 1) * sizeof *work);
-    weight = kti_alloc(al, (nwork ? nwork : 1) * sizeof *weight);
-    if (threads == 0) threads = 1;
-    if (threads > 64) threads = 64;
-    w = kti_calloc(al, threads, sizeof *w);
-    if (work == NULL || weight == NULL || w == NULL) {
-        rc = KT_ENOMEM;
-        goto done;
+    js->work = kti_alloc(al, (nwork ? nwork : 1) * sizeof *js->work);
+    js->weight = kti_alloc(al, (nwork ? nwork : 1) * sizeof *js->weight);
+    if (js->work == NULL || js->weight == NULL) {
+        kti_free(al, items);
+        return KT_ENOMEM;
     }
     for (size_t i = 0; i < nwork; i++) {
-        work[i] = items[i].ti;
-        weight[i] = items[i].weight;
+        js->work[i] = items[i].ti;
+        js->weight[i] = items[i].weight;
     }
+    js->nwork = nwork;
+    kti_free(al, items);
+    return KT_OK;
+}
+
+/* Run the planned types on the threads and add up their sums. */
+static kt_status join_run(join_state *js, const kti_run *run, kti_hprogress *prog,
+                          kti_u128 *count)
+{
+    unsigned T = js->nthreads;
+    js->w = kti_calloc(js->al, T, sizeof *js->w);
+    if (js->w == NULL) return KT_ENOMEM;
     shared sh;
-    sh.g = &g;
-    sh.lower = &hl;
-    sh.upper = U;
-    sh.pre = &pre;
-    sh.work = work;
-    sh.nwork = nwork;
-    sh.weight = weight;
-    sh.flip = same;
-    sh.lmirror = lmirror;
+    sh.g = &js->g;
+    sh.lower = &js->hl;
+    sh.upper = js->U;
+    sh.pre = &js->pre;
+    sh.work = js->work;
+    sh.nwork = js->nwork;
+    sh.weight = js->weight;
+    sh.flip = js->same;
+    sh.lmirror = js->lmirror;
     atomic_init(&sh.next, 0);
     atomic_init(&sh.done, 0);
     atomic_init(&sh.cancel, false);
     sh.prog = prog;
-    sh.al = al;
-    for (unsigned i = 0; i < threads; i++) {
-        w[i].sh = &sh;
-        w[i].id = i;
+    sh.al = js->al;
+    sh.budget = run->budget;
+    for (unsigned i = 0; i < T; i++) {
+        js->w[i].sh = &sh;
+        js->w[i].id = i;
     }
-    rc = kti_hdp_parallel(threads, worker_main, w, sizeof *w);
-    if (rc != KT_OK) goto done;
+    kti_parallel(T, worker_main, js->w, sizeof *js->w);
+    kt_status rc = KT_OK;
     kti_u128 total = 0;
-    for (unsigned i = 0; i < threads; i++) {
-        if (w[i].oom) rc = KT_ENOMEM;
-        else if (w[i].ovf || total + w[i].sum < total) rc = rc == KT_OK ? KT_EOVERFLOW : rc;
-        total += w[i].sum;
+    for (unsigned i = 0; i < T; i++) {
+        const worker *w = &js->w[i];
+        if (w->oom) rc = KT_ENOMEM;
+        else if (w->limit && rc != KT_ENOMEM) rc = KT_ELIMIT;
+        else if (w->ovf || total + w->sum < total) rc = rc == KT_OK ? KT_EOVERFLOW : rc;
+        total += w->sum;
     }
     if (rc == KT_OK && atomic_load(&sh.cancel)) rc = KT_ECANCELED;
     if (rc == KT_OK && prog != NULL) {
         prog->done += KTI_HALFTOUR_JOIN_UNITS;
         if (kti_progress_tick(&prog->p, prog->done, prog->total)) rc = KT_ECANCELED;
     }
-    if (rc == KT_OK) {
-        *hi = (uint64_t)(total >> 64);
-        *lo = (uint64_t)total;
-    }
-done:
-    if (w != NULL)
-        for (unsigned i = 0; i < threads; i++) {
-            kti_free(al, w[i].tab.key);
-            kti_free(al, w[i].tab.cnt);
-            kti_free(al, w[i].tab.used);
-            kti_free(al, w[i].ck);
-            kti_free(al, w[i].cc);
-        }
-    kti_free(al, w);
-    kti_free(al, work);
-    kti_free(al, weight);
-    kti_free(al, lmirror);
-    kti_free(al, items);
-    prefixes_free(al, &pre);
-    half_free(al, &hl);
-    half_free(al, &hu);
+    if (rc == KT_OK) *count = total;
+    return rc;
+}
+
+kt_status kti_halftours_join(const kti_half_view *lower, const kti_half_view *upper,
+                             const kti_run *run, kti_hprogress *prog, kti_u128 *count)
+{
+    join_state js;
+    memset(&js, 0, sizeof js);
+    js.al = run->alloc;
+    js.nthreads = run->threads ? run->threads : 1;
+    kt_status rc = join_prepare(&js, lower, upper);
+    if (rc == KT_OK) rc = join_plan(&js, run->shard, run->nshards ? run->nshards : 1);
+    if (rc == KT_OK) rc = join_run(&js, run, prog, count);
+    join_state_free(&js);
     return rc;
 }

@@ -117,31 +117,23 @@ int cmd_count(int argc, char **argv)
             h = t;
         }
         if (w > KT_HALFTOUR_MAX_WIDTH || h < 2) return cli_fail("count: board too wide for --method halftours");
-        uint64_t hi = 0, lo = 0;
-        kt_status hs;
-        if (opt.shard_count <= 1) {
-            hs = kt_halftours_count_closed(w, h, h / 2, opt.threads, cli_progress, NULL, &hi, &lo);
-        } else {
-            /* one shard of the join: both halves, then that shard's types */
-            uint32_t du = h / 2, dl = h - du;
-            kt_halftours *lower = NULL, *upper = NULL;
-            hs = kt_halftours_enumerate(&lower, w, dl, du, opt.threads, cli_progress, NULL);
-            if (hs == KT_OK && dl != du)
-                hs = kt_halftours_enumerate(&upper, w, du, dl, opt.threads, cli_progress, NULL);
-            if (hs == KT_OK)
-                hs = kt_halftours_join_shard(lower, upper ? upper : lower, opt.shard_index,
-                                             opt.shard_count, opt.threads, cli_progress, NULL, &hi,
-                                             &lo);
-            kt_halftours_free(upper);
-            kt_halftours_free(lower);
-        }
+        /* Run settings from the flags; --max-states bounds the states of
+         * one layer of the enumeration (and the pairings of one type). */
+        kt_options *run = NULL;
+        kt_status hs = kt_options_new(&run, NULL);
+        if (hs == KT_OK) hs = kt_options_set_threads(run, opt.threads);
+        if (hs == KT_OK) hs = kt_options_set_progress(run, cli_progress, NULL);
+        if (hs == KT_OK) hs = kt_options_set_shard(run, opt.shard_index, opt.shard_count);
+        if (hs == KT_OK) hs = kt_options_set_budget(run, opt.max_states);
+        kt_u128 hv = {0, 0};
+        if (hs == KT_OK) hs = kt_halftours_count_closed(w, h, h / 2, run, &hv);
+        kt_options_free(run);
         cli_progress_done();
         if (hs != KT_OK) return cli_fail_status("count", hs);
-        kt_u128 hv = {lo, hi};
         if (opt.flags & KT_COUNT_DIRECTED) {
-            if (hi >> 63) return cli_fail_status("count", KT_EOVERFLOW);
-            hv.hi = hi << 1 | lo >> 63;
-            hv.lo = lo << 1;
+            if (hv.hi >> 63) return cli_fail_status("count", KT_EOVERFLOW);
+            hv.hi = hv.hi << 1 | hv.lo >> 63;
+            hv.lo <<= 1;
         }
         char hb[48];
         kt_u128_to_string(&hv, hb, sizeof hb);

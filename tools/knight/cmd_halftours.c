@@ -27,7 +27,7 @@ static void print_type(const kt_halftour_structure *s, uint32_t w, uint32_t rows
 
 int cmd_halftours(int argc, char **argv)
 {
-    uint64_t width = 8, depth = 4, other = 4, threads = 2;
+    uint64_t width = 8, depth = 4, other = 4, threads = 0;
     bool join = false, have_other = false;
     const char *v;
     for (int i = 1; i < argc; i++) {
@@ -42,8 +42,8 @@ int cmd_halftours(int argc, char **argv)
                 return cli_fail("--other wants a number of rows");
             have_other = true;
         } else if (cli_opt(argc, argv, &i, "--threads", &v)) {
-            if (!cli_parse_u64(v, &threads) || threads == 0 || threads > 64)
-                return cli_fail("--threads wants 1 to 64");
+            if (!cli_parse_u64(v, &threads) || threads > KT_THREADS_MAX)
+                return cli_fail("--threads wants 0 (all cores) to %u", KT_THREADS_MAX);
         } else if (cli_opt(argc, argv, &i, "--join", NULL)) {
             join = true;
         } else {
@@ -51,12 +51,22 @@ int cmd_halftours(int argc, char **argv)
         }
     }
     if (!have_other) other = depth;
+    kt_options *run = NULL;
+    kt_status st = kt_options_new(&run, NULL);
+    if (st == KT_OK) st = kt_options_set_threads(run, (unsigned)threads);
+    if (st == KT_OK) st = kt_options_set_progress(run, cli_progress, NULL);
+    if (st != KT_OK) {
+        kt_options_free(run);
+        return cli_fail_status("halftours", st);
+    }
     double t0 = now();
     kt_halftours *h = NULL;
-    kt_status st = kt_halftours_enumerate(&h, (uint32_t)width, (uint32_t)depth, (uint32_t)other,
-                                          (unsigned)threads, cli_progress, NULL);
+    st = kt_halftours_enumerate(&h, (uint32_t)width, (uint32_t)depth, (uint32_t)other, run);
     cli_progress_done();
-    if (st != KT_OK) return cli_fail_status("halftours", st);
+    if (st != KT_OK) {
+        kt_options_free(run);
+        return cli_fail_status("halftours", st);
+    }
     double t1 = now();
     kt_halftour_stats s;
     kt_halftours_stats(h, &s);
@@ -92,49 +102,38 @@ int cmd_halftours(int argc, char **argv)
         }
     }
     fflush(stdout);
-    fprintf(stderr, "enumeration: %.2f s with %llu threads\n", t1 - t0,
-            (unsigned long long)threads);
+    fprintf(stderr, "enumeration: %.2f s with %u threads\n", t1 - t0,
+            kt_options_thread_count(run));
     if (join) {
         kt_halftours *u = NULL;
         if (other != depth) {
-            st = kt_halftours_enumerate(&u, (uint32_t)width, (uint32_t)other, (uint32_t)depth,
-                                        (unsigned)threads, cli_progress, NULL);
+            st = kt_halftours_enumerate(&u, (uint32_t)width, (uint32_t)other, (uint32_t)depth, run);
             cli_progress_done();
             if (st != KT_OK) {
                 kt_halftours_free(h);
+                kt_options_free(run);
                 return cli_fail_status("halftours (other half)", st);
             }
         }
-        uint64_t hi = 0, lo = 0;
+        kt_u128 n;
         double t2 = now();
-        st = kt_halftours_join(h, u ? u : h, (unsigned)threads, cli_progress, NULL, &hi, &lo);
+        st = kt_halftours_join(h, u ? u : h, run, &n);
         cli_progress_done();
         kt_halftours_free(u);
         if (st != KT_OK) {
             kt_halftours_free(h);
+            kt_options_free(run);
             return cli_fail_status("join", st);
         }
         fflush(stdout);
         fprintf(stderr, "join: %.2f s\n", now() - t2);
         printf("closed tours of %llux%llu (McKay's join):\n", (unsigned long long)width,
                (unsigned long long)(depth + other));
-        if (hi == 0) {
-            printf("%llu\n", (unsigned long long)lo);
-        } else {
-            /* 128-bit decimal */
-            char buf[48];
-            int k = 47;
-            buf[k] = 0;
-            while (hi != 0 || lo != 0) {
-                __extension__ unsigned __int128 x = ((unsigned __int128)hi << 64) | lo;
-                buf[--k] = (char)('0' + (int)(x % 10));
-                x /= 10;
-                hi = (uint64_t)(x >> 64);
-                lo = (uint64_t)x;
-            }
-            printf("%s\n", &buf[k]);
-        }
+        char buf[48];
+        kt_u128_to_string(&n, buf, sizeof buf);
+        printf("%s\n", buf);
     }
     kt_halftours_free(h);
+    kt_options_free(run);
     return 0;
 }

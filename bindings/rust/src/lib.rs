@@ -83,9 +83,6 @@ pub mod ffi {
         pub fn kt_graph_edge_count(g: *const KtGraph) -> u64;
         pub fn kt_graph_neighbor(g: *const KtGraph, cell: u32, mv: c_int) -> u32;
         pub fn kt_graph_move(g: *const KtGraph, from: u32, to: u32) -> c_int;
-        pub fn kt_options_new(out: *mut *mut KtOptions, alloc: *const c_void) -> c_int;
-        pub fn kt_options_free(o: *mut KtOptions);
-        pub fn kt_options_set_threads(o: *mut KtOptions, threads: c_uint) -> c_int;
         pub fn kt_walks_count(g: *const KtGraph, length: u32, marked: *const u8, max: u32,
                               run: *const KtOptions, per_start: *mut u64, n: usize,
                               total: *mut u64) -> c_int;
@@ -125,9 +122,13 @@ pub mod ffi {
         pub fn kt_rails_count_tourney(t: *const KtTourney, count: *mut u64) -> c_int;
         pub fn kt_count_tours(g: *const KtGraph, flags: c_uint, run: *const KtOptions,
                               out: *mut KtCountValue, stats: *mut c_void) -> c_int;
-        pub fn kt_halftours_count_closed(width: u32, height: u32, split: u32, threads: c_uint,
-                                         progress: Option<KtProgressFn>, user: *mut c_void,
-                                         count_hi: *mut u64, count_lo: *mut u64) -> c_int;
+        pub fn kt_options_new(out: *mut *mut KtOptions, alloc: *const c_void) -> c_int;
+        pub fn kt_options_free(o: *mut KtOptions);
+        pub fn kt_options_set_threads(o: *mut KtOptions, threads: c_uint) -> c_int;
+        pub fn kt_options_set_shard(o: *mut KtOptions, index: u32, count: u32) -> c_int;
+        pub fn kt_halftours_count_closed(width: u32, height: u32, split: u32,
+                                         run: *const KtOptions, count: *mut KtCountValue)
+                                         -> c_int;
     }
 }
 
@@ -334,18 +335,47 @@ fn count_u128(hi: u64, lo: u64) -> u128 {
     (hi as u128) << 64 | lo as u128
 }
 
+/// Run settings (`kt_options`), freed on drop.
+struct RunOptions {
+    raw: *mut ffi::KtOptions,
+}
+
+impl RunOptions {
+    fn new() -> Result<RunOptions, Error> {
+        let mut raw = ptr::null_mut();
+        check(unsafe { ffi::kt_options_new(&mut raw, ptr::null()) })?;
+        Ok(RunOptions { raw })
+    }
+}
+
+impl Drop for RunOptions {
+    fn drop(&mut self) {
+        unsafe { ffi::kt_options_free(self.raw) }
+    }
+}
+
 /// Count the undirected closed tours of a `width` x `height` board by McKay's
 /// half-tour method (`kt_halftours_count_closed`), cutting it below row `split`
 /// (rows of the upper half; `None` means `height / 2`).  Widths 1 to 8.
+/// `threads`: 0 means one per core.
 pub fn count_closed_by_halftours(width: u32, height: u32, split: Option<u32>, threads: u32)
     -> Result<u128, Error> {
-    let (mut hi, mut lo) = (0u64, 0u64);
+    count_closed_by_halftours_shard(width, height, split, threads, 0, 1)
+}
+
+/// As [`count_closed_by_halftours`], but only shard `shard` of `shards` of
+/// the join: the counts of shards 0 .. shards-1 sum to the whole.
+pub fn count_closed_by_halftours_shard(width: u32, height: u32, split: Option<u32>, threads: u32,
+                                       shard: u32, shards: u32) -> Result<u128, Error> {
+    let run = RunOptions::new()?;
+    check(unsafe { ffi::kt_options_set_threads(run.raw, threads as c_uint) })?;
+    check(unsafe { ffi::kt_options_set_shard(run.raw, shard, shards) })?;
+    let mut v = ffi::KtCountValue::default();
     check(unsafe {
-        ffi::kt_halftours_count_closed(width, height, split.unwrap_or(height / 2),
-                                       threads as c_uint, None, ptr::null_mut(), &mut hi,
-                                       &mut lo)
+        ffi::kt_halftours_count_closed(width, height, split.unwrap_or(height / 2), run.raw,
+                                       &mut v)
     })?;
-    Ok(count_u128(hi, lo))
+    Ok(count_u128(v.hi, v.lo))
 }
 
 fn new_tourney(f: impl FnOnce(*mut *mut ffi::KtTourney) -> c_int) -> Result<Tourney, Error> {
@@ -776,6 +806,13 @@ mod tests {
         assert_eq!(count_closed_by_halftours(6, 6, None, 1).unwrap(), 9862);
         assert_eq!(count_closed_by_halftours(5, 8, None, 2).unwrap(), 44202);
         assert_eq!(count_closed_by_halftours(5, 8, Some(3), 1).unwrap(), 44202);
+        assert_eq!(count_closed_by_halftours(6, 6, None, 0).unwrap(), 9862);
+        let shards: u128 = (0..3)
+            .map(|i| count_closed_by_halftours_shard(6, 6, None, 1, i, 3).unwrap())
+            .sum();
+        assert_eq!(shards, 9862);
+        assert_eq!(count_closed_by_halftours_shard(6, 6, None, 1, 3, 3).err().unwrap().name(),
+                   "KT_EINVAL");
         assert_eq!(count_closed_by_halftours(9, 8, None, 1).err().unwrap().name(),
                    "KT_EUNSUPPORTED");
     }
