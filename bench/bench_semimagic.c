@@ -94,21 +94,30 @@ static int bench_progress(void *user, uint64_t done, uint64_t total)
     return 0;
 }
 
-static kt_semimagic_opts *opts(unsigned flags, int rule, unsigned threads)
+static kt_semimagic_opts *opts(unsigned flags, int rule)
 {
     kt_semimagic_opts *o = NULL;
     if (kt_semimagic_opts_new(&o, 8, NULL) != KT_OK) exit(1);
     kt_semimagic_opts_set_flags(o, flags);
     if (rule) kt_semimagic_opts_set_puzzle_rule(o);
-    kt_semimagic_opts_set_threads(o, threads);
-    kt_semimagic_opts_set_progress(o, bench_progress, NULL);
     bench_t0 = last_report = bench_now();
     return o;
 }
 
+/* Run settings: the thread count and the progress report on stderr. */
+static kt_options *run_opts(unsigned threads)
+{
+    kt_options *r = NULL;
+    if (kt_options_new(&r, NULL) != KT_OK || kt_options_set_threads(r, threads) != KT_OK ||
+        kt_options_set_progress(r, bench_progress, NULL) != KT_OK)
+        exit(1);
+    return r;
+}
+
 static int run_nested(int rule, unsigned threads)
 {
-    kt_semimagic_opts *o = opts(KT_SEMIMAGIC_NESTED, rule, threads);
+    kt_semimagic_opts *o = opts(KT_SEMIMAGIC_NESTED, rule);
+    kt_options *r = run_opts(threads);
     found f;
     memset(&f, 0, sizeof f);
     f.verbose = getenv("BENCH_VERBOSE") != NULL;
@@ -117,25 +126,28 @@ static int run_nested(int rule, unsigned threads)
     fflush(stdout);
     double c0 = bench_cpu();
     f.t0 = bench_now();
-    kt_status st = kt_semimagic_search(o, on_solution, &f, &classes, &sols);
+    kt_status st = kt_semimagic_search(o, r, on_solution, &f, &classes, &sols);
     double wall = bench_now() - f.t0, c = bench_cpu() - c0;
     int hits = 0;
     for (int i = 0; i < 8; i++) hits += f.seed_hit[i];
     printf("  status %s: %llu classes, %llu numberings satisfying the constraints, "
            "classes of %d of the seed's 8 solutions; wall %.1f s, cpu %.1f s\n",
            kt_status_name(st), (unsigned long long)classes, (unsigned long long)sols, hits, wall, c);
+    kt_options_free(r);
     kt_semimagic_opts_free(o);
     return st != KT_OK || classes != 8 || hits != 8;
 }
 
 static int run_magic(unsigned threads)
 {
-    kt_semimagic_opts *o = opts(KT_SEMIMAGIC_NESTED | KT_SEMIMAGIC_MAGIC, 1, threads);
+    kt_semimagic_opts *o = opts(KT_SEMIMAGIC_NESTED | KT_SEMIMAGIC_MAGIC, 1);
+    kt_options *r = run_opts(threads);
     int exists = -1;
     double c0 = bench_cpu(), t0 = bench_now();
-    kt_status st = kt_semimagic_exists(o, &exists, NULL);
+    kt_status st = kt_semimagic_exists(o, r, &exists, NULL);
     printf("magic nested 8x8, puzzle rule, %u thread(s): status %s, %s; wall %.1f s, cpu %.1f s\n",
            threads, kt_status_name(st), exists ? "one exists" : "none exists", bench_now() - t0, bench_cpu() - c0);
+    kt_options_free(r);
     kt_semimagic_opts_free(o);
     return st != KT_OK || exists != 0;
 }
@@ -148,16 +160,18 @@ static int run_complete(void)
         uint32_t grid[64];
         for (int p = 0; p < 64; p++)
             grid[p] = kt_test_nested8[i][p] % 8 == 1 ? kt_test_nested8[i][p] : 0;
-        kt_semimagic_opts *o = opts(KT_SEMIMAGIC_NESTED, 1, 1);
+        kt_semimagic_opts *o = opts(KT_SEMIMAGIC_NESTED, 1);
+        kt_options *r = run_opts(1);
         kt_semimagic_opts_set_grid(o, grid, 64);
         uint64_t classes = 0, sols = 0;
         double t0 = bench_now();
-        kt_status st = kt_semimagic_search(o, NULL, NULL, &classes, &sols);
+        kt_status st = kt_semimagic_search(o, r, NULL, NULL, &classes, &sols);
         double t = bench_now() - t0;
         if (t > worst) worst = t;
         printf("complete seed #%d from 8 numbers: %s, %llu completion(s), %.3f s\n", i + 1,
                kt_status_name(st), (unsigned long long)sols, t);
         bad |= st != KT_OK || sols < 1;
+        kt_options_free(r);
         kt_semimagic_opts_free(o);
     }
     printf("slowest completion %.3f s\n", worst);

@@ -3,8 +3,8 @@
  * Tests of the semimagic search module: the seed's eight nested semimagic
  * tours, puzzle completion, constrained nested searches, symmetry classes
  * and the reversal relation, the 5x5 open-tour count (1728 numberings),
- * determinism across thread counts, magic checks, cancellation and
- * argument errors.
+ * determinism across thread counts, magic checks, cancellation, budgets,
+ * shards, NULL getters and argument errors.
  */
 #include <knight/knight.h>
 
@@ -142,6 +142,15 @@ static void collect_free(collect *c)
     memset(c, 0, sizeof *c);
 }
 
+/* Run settings with a thread count (0 = one per core). */
+static kt_options *run_threads(unsigned threads)
+{
+    kt_options *r = NULL;
+    CHECK(kt_options_new(&r, NULL) == KT_OK);
+    CHECK(kt_options_set_threads(r, threads) == KT_OK);
+    return r;
+}
+
 static kt_semimagic_opts *nested_opts(int rule)
 {
     kt_semimagic_opts *o = NULL;
@@ -218,7 +227,7 @@ static void test_completion(void)
             collect c;
             memset(&c, 0, sizeof c);
             uint64_t classes = 0, sols = 0;
-            CHECK(kt_semimagic_search(o, on_sol, &c, &classes, &sols) == KT_OK);
+            CHECK(kt_semimagic_search(o, NULL, on_sol, &c, &classes, &sols) == KT_OK);
             /* expected: images of the 8 classes satisfying rule + grid */
             size_t expect = 0;
             uint32_t s[64], img[64];
@@ -262,7 +271,7 @@ static void test_constrained_nested(void)
         collect c;
         memset(&c, 0, sizeof c);
         uint64_t classes = 0, sols = 0;
-        CHECK(kt_semimagic_search(o, on_sol, &c, &classes, &sols) == KT_OK);
+        CHECK(kt_semimagic_search(o, NULL, on_sol, &c, &classes, &sols) == KT_OK);
         CHECK(classes >= 1);
         int found = 0;
         for (size_t k = 0; k < c.count; k++) {
@@ -286,7 +295,7 @@ static void test_5x5_counts(void)
     CHECK(kt_semimagic_opts_set_flags(o, 0) == KT_OK);
     uint64_t classes = 0, sols = 0;
     CHECK(kt_semimagic_opts_set_symmetry(o, KT_SEMIMAGIC_ALL) == KT_OK);
-    CHECK(kt_semimagic_search(o, NULL, NULL, &classes, &sols) == KT_OK);
+    CHECK(kt_semimagic_search(o, NULL, NULL, NULL, &classes, &sols) == KT_OK);
     CHECK(sols == 1728);
     CHECK(classes == 216);
 
@@ -294,7 +303,8 @@ static void test_5x5_counts(void)
     collect c1, c2;
     memset(&c1, 0, sizeof c1);
     memset(&c2, 0, sizeof c2);
-    CHECK(kt_semimagic_search(o, on_sol, &c1, &classes, &sols) == KT_OK);
+    kt_options *one = run_threads(1), *two = run_threads(2), *all_cores = run_threads(0);
+    CHECK(kt_semimagic_search(o, one, on_sol, &c1, &classes, &sols) == KT_OK);
     CHECK(sols == 1728);
     CHECK(classes == 216);
     CHECK(c1.count == 216);
@@ -318,20 +328,25 @@ static void test_5x5_counts(void)
             CHECK(same);
         }
     }
-    /* Same sequence with two threads. */
-    CHECK(kt_semimagic_opts_set_threads(o, 2) == KT_OK);
-    CHECK(kt_semimagic_search(o, on_sol, &c2, &classes, &sols) == KT_OK);
-    CHECK(c2.count == c1.count);
-    if (c2.count == c1.count) {
-        for (size_t k = 0; k < c1.count; k++) {
-            CHECK(memcmp(c1.num[k], c2.num[k], sizeof c1.num[k]) == 0);
-            CHECK(c1.rev[k] == c2.rev[k]);
+    /* Same sequence with two threads, and with one per core (0). */
+    kt_options *multi[2] = {two, all_cores};
+    for (int m = 0; m < 2; m++) {
+        CHECK(kt_semimagic_search(o, multi[m], on_sol, &c2, &classes, &sols) == KT_OK);
+        CHECK(classes == 216);
+        CHECK(sols == 1728);
+        CHECK(c2.count == c1.count);
+        if (c2.count == c1.count) {
+            for (size_t k = 0; k < c1.count; k++) {
+                CHECK(memcmp(c1.num[k], c2.num[k], sizeof c1.num[k]) == 0);
+                CHECK(c1.cls[k] == c2.cls[k]);
+                CHECK(c1.rev[k] == c2.rev[k]);
+            }
         }
+        collect_free(&c2);
     }
-    collect_free(&c2);
     /* Members mode: 8 per class, all satisfying, distinct images. */
     CHECK(kt_semimagic_opts_set_symmetry(o, KT_SEMIMAGIC_MEMBERS) == KT_OK);
-    CHECK(kt_semimagic_search(o, on_sol, &c2, &classes, &sols) == KT_OK);
+    CHECK(kt_semimagic_search(o, two, on_sol, &c2, &classes, &sols) == KT_OK);
     CHECK(classes == 216);
     CHECK(c2.count == 1728);
     for (size_t k = 0; k + 8 <= c2.count; k += 8) {
@@ -346,11 +361,16 @@ static void test_5x5_counts(void)
     collect_free(&c2);
     /* Stopping from the solution callback. */
     CHECK(kt_semimagic_opts_set_symmetry(o, KT_SEMIMAGIC_CLASSES) == KT_OK);
-    c2.stop_after = 5;
-    CHECK(kt_semimagic_search(o, on_sol, &c2, &classes, &sols) == KT_ECANCELED);
-    CHECK(c2.count == 5);
-    CHECK(classes == 5);
-    collect_free(&c2);
+    for (int m = 0; m < 2; m++) {
+        c2.stop_after = 5;
+        CHECK(kt_semimagic_search(o, m ? two : one, on_sol, &c2, &classes, &sols) == KT_ECANCELED);
+        CHECK(c2.count == 5);
+        CHECK(classes == 5);
+        collect_free(&c2);
+    }
+    kt_options_free(one);
+    kt_options_free(two);
+    kt_options_free(all_cores);
     collect_free(&c1);
     kt_semimagic_opts_free(o);
 }
@@ -365,10 +385,11 @@ static void test_6x6_closed(void)
     kt_cell corner = 0;
     CHECK(kt_semimagic_opts_set_start_cells(o, &corner, 1) == KT_OK);
     CHECK(kt_semimagic_opts_set_symmetry(o, KT_SEMIMAGIC_ALL) == KT_OK);
-    CHECK(kt_semimagic_opts_set_threads(o, 2) == KT_OK);
+    kt_options *two = run_threads(2);
     uint64_t classes = 0, sols = 0;
-    CHECK(kt_semimagic_search(o, NULL, NULL, &classes, &sols) == KT_OK);
+    CHECK(kt_semimagic_search(o, two, NULL, NULL, &classes, &sols) == KT_OK);
     CHECK(sols == 2 * 9862);
+    kt_options_free(two);
     kt_semimagic_opts_free(o);
 }
 
@@ -382,9 +403,9 @@ static void test_asymmetric_constraints(void)
     uint64_t classes = 0, sols = 0, all = 0, allc = 0;
     collect c;
     memset(&c, 0, sizeof c);
-    CHECK(kt_semimagic_search(o, on_sol, &c, &classes, &sols) == KT_OK);
+    CHECK(kt_semimagic_search(o, NULL, on_sol, &c, &classes, &sols) == KT_OK);
     CHECK(kt_semimagic_opts_set_symmetry(o, KT_SEMIMAGIC_ALL) == KT_OK);
-    CHECK(kt_semimagic_search(o, NULL, NULL, &allc, &all) == KT_OK);
+    CHECK(kt_semimagic_search(o, NULL, NULL, NULL, &allc, &all) == KT_OK);
     CHECK(sols == all);
     CHECK(classes == allc);
     CHECK(all > 0);
@@ -415,13 +436,13 @@ static void test_magic(void)
         CHECK(kt_semimagic_opts_set_flags(o, KT_SEMIMAGIC_MAGIC | KT_SEMIMAGIC_NESTED) == KT_OK);
         CHECK(kt_semimagic_opts_set_grid(o, grid, 64) == KT_OK);
         int exists = -1;
-        CHECK(kt_semimagic_exists(o, &exists, NULL) == KT_OK);
+        CHECK(kt_semimagic_exists(o, NULL, &exists, NULL) == KT_OK);
         CHECK(exists == 0);
         /* The same grid without the diagonals has a witness. */
         CHECK(kt_semimagic_opts_set_flags(o, KT_SEMIMAGIC_NESTED) == KT_OK);
         CHECK(kt_semimagic_opts_set_puzzle_rule(o) == KT_OK);
         uint32_t w[64];
-        CHECK(kt_semimagic_exists(o, &exists, w) == KT_OK);
+        CHECK(kt_semimagic_exists(o, NULL, &exists, w) == KT_OK);
         CHECK(exists == 1);
         if (exists == 1) CHECK(valid_tour(8, w, 1));
         kt_semimagic_opts_free(o);
@@ -439,7 +460,7 @@ static void test_magic(void)
         CHECK(kt_semimagic_opts_set_flags(o, KT_SEMIMAGIC_MAGIC) == KT_OK);
         CHECK(kt_semimagic_opts_set_grid(o, grid, 64) == KT_OK);
         int exists = -1;
-        CHECK(kt_semimagic_exists(o, &exists, NULL) == KT_OK);
+        CHECK(kt_semimagic_exists(o, NULL, &exists, NULL) == KT_OK);
         CHECK(exists == 0);
         kt_semimagic_opts_free(o);
     }
@@ -451,6 +472,102 @@ static int cancel_progress(void *user, uint64_t done, uint64_t total)
     (void)total;
     (*(int *)user)++;
     return 1;
+}
+
+/* Every getter accepts NULL and returns its "none" value. */
+static void test_null_getters(void)
+{
+    CHECK(kt_semimagic_solution_numbers(NULL) == NULL);
+    CHECK(kt_semimagic_solution_size(NULL) == 0);
+    CHECK(kt_semimagic_solution_class(NULL) == KT_SEMIMAGIC_NO_CLASS);
+    CHECK(kt_semimagic_solution_class_size(NULL) == 0);
+    CHECK(kt_semimagic_solution_member(NULL) == 0);
+    CHECK(kt_semimagic_solution_satisfies(NULL) == 0);
+    CHECK(kt_semimagic_solution_class_satisfying(NULL) == 0);
+    CHECK(kt_semimagic_solution_reverse_class(NULL) == KT_SEMIMAGIC_NO_CLASS);
+    CHECK(kt_semimagic_solution_reverse_satisfies(NULL) == 0);
+    CHECK(kt_semimagic_opts_size(NULL) == 0);
+    CHECK(kt_semimagic_opts_flags(NULL) == 0);
+}
+
+typedef struct cancel_after {
+    int calls, limit;
+} cancel_after;
+
+static int cancel_later(void *user, uint64_t done, uint64_t total)
+{
+    cancel_after *c = user;
+    CHECK(done <= total);
+    return ++c->calls >= c->limit;
+}
+
+/* Progress cancels, a budget stops with KT_ELIMIT, a large budget changes
+ * nothing, with one thread and with several. */
+static void test_cancel_and_budget(void)
+{
+    kt_semimagic_opts *o = NULL;
+    CHECK(kt_semimagic_opts_new(&o, 6, NULL) == KT_OK);
+    CHECK(kt_semimagic_opts_set_flags(o, KT_SEMIMAGIC_CLOSED) == KT_OK);
+    kt_cell corner = 0;
+    CHECK(kt_semimagic_opts_set_start_cells(o, &corner, 1) == KT_OK);
+    CHECK(kt_semimagic_opts_set_symmetry(o, KT_SEMIMAGIC_ALL) == KT_OK);
+    for (unsigned t = 1; t <= 2; t++) {
+        kt_options *run = run_threads(t);
+        /* Cancel at the second progress call: during the search or, at
+         * the latest, at the final report; either way KT_ECANCELED. */
+        cancel_after c = {0, 2};
+        CHECK(kt_options_set_progress(run, cancel_later, &c) == KT_OK);
+        uint64_t classes = 0, sols = 0;
+        CHECK(kt_semimagic_search(o, run, NULL, NULL, &classes, &sols) == KT_ECANCELED);
+        CHECK(c.calls == 2);
+        CHECK(sols <= 2 * 9862);
+        CHECK(kt_options_set_progress(run, NULL, NULL) == KT_OK);
+        /* A budget of 1000 search nodes is far too small. */
+        CHECK(kt_options_set_budget(run, 1000) == KT_OK);
+        CHECK(kt_semimagic_search(o, run, NULL, NULL, &classes, &sols) == KT_ELIMIT);
+        CHECK(sols < 2 * 9862);
+        int exists = -1;
+        kt_semimagic_opts *m = nested_opts(1);
+        CHECK(kt_semimagic_opts_set_flags(m, KT_SEMIMAGIC_NESTED | KT_SEMIMAGIC_MAGIC) == KT_OK);
+        CHECK(kt_semimagic_exists(m, run, &exists, NULL) == KT_ELIMIT);
+        CHECK(exists == 0);
+        kt_semimagic_opts_free(m);
+        /* A budget the search does not reach. */
+        CHECK(kt_options_set_budget(run, UINT64_C(1) << 40) == KT_OK);
+        CHECK(kt_semimagic_search(o, run, NULL, NULL, &classes, &sols) == KT_OK);
+        CHECK(sols == 2 * 9862);
+        kt_options_free(run);
+    }
+    kt_semimagic_opts_free(o);
+}
+
+/* Shards: the counts of shard i of N add up to the whole search, in
+ * every reporting mode. */
+static void test_shards(void)
+{
+    kt_semimagic_opts *o = NULL;
+    CHECK(kt_semimagic_opts_new(&o, 5, NULL) == KT_OK);
+    CHECK(kt_semimagic_opts_set_flags(o, 0) == KT_OK);
+    static const kt_semimagic_symmetry modes[3] = {KT_SEMIMAGIC_CLASSES, KT_SEMIMAGIC_MEMBERS,
+                                                   KT_SEMIMAGIC_ALL};
+    kt_options *run = run_threads(2);
+    for (int m = 0; m < 3; m++) {
+        CHECK(kt_semimagic_opts_set_symmetry(o, modes[m]) == KT_OK);
+        for (uint32_t nshards = 2; nshards <= 7; nshards += 5) {
+            uint64_t sum_classes = 0, sum_sols = 0;
+            for (uint32_t i = 0; i < nshards; i++) {
+                uint64_t classes = 0, sols = 0;
+                CHECK(kt_options_set_shard(run, i, nshards) == KT_OK);
+                CHECK(kt_semimagic_search(o, run, NULL, NULL, &classes, &sols) == KT_OK);
+                sum_classes += classes;
+                sum_sols += sols;
+            }
+            CHECK(sum_classes == 216);
+            CHECK(sum_sols == 1728);
+        }
+    }
+    kt_options_free(run);
+    kt_semimagic_opts_free(o);
 }
 
 static void test_errors(void)
@@ -480,21 +597,24 @@ static void test_errors(void)
     CHECK(kt_semimagic_opts_set_end_cells(o, NULL, 1) == KT_EINVAL);
     CHECK(kt_semimagic_opts_set_start_column(o, 6) == KT_EINVAL);
     CHECK(kt_semimagic_opts_set_end_column(o, KT_SEMIMAGIC_ANY) == KT_OK);
-    CHECK(kt_semimagic_opts_set_threads(o, 0) == KT_EINVAL);
     CHECK(kt_semimagic_opts_set_symmetry(o, (kt_semimagic_symmetry)7) == KT_EINVAL);
-    CHECK(kt_semimagic_search(NULL, NULL, NULL, NULL, NULL) == KT_EINVAL);
+    CHECK(kt_semimagic_search(NULL, NULL, NULL, NULL, NULL, NULL) == KT_EINVAL);
     int ok = 0;
     CHECK(kt_semimagic_check(o, g, 35, &ok) == KT_EINVAL);
-    CHECK(kt_semimagic_exists(o, NULL, NULL) == KT_EINVAL);
+    CHECK(kt_semimagic_exists(o, NULL, NULL, NULL) == KT_EINVAL);
+    CHECK(kt_semimagic_exists(NULL, NULL, &ok, NULL) == KT_EINVAL);
     kt_semimagic_opts_free(o);
     /* A progress callback that cancels at once. */
     CHECK(kt_semimagic_opts_new(&o, 5, NULL) == KT_OK);
     CHECK(kt_semimagic_opts_set_flags(o, 0) == KT_OK);
     int calls = 0;
-    CHECK(kt_semimagic_opts_set_progress(o, cancel_progress, &calls) == KT_OK);
+    kt_options *run = NULL;
+    CHECK(kt_options_new(&run, NULL) == KT_OK);
+    CHECK(kt_options_set_progress(run, cancel_progress, &calls) == KT_OK);
     uint64_t classes = 99;
-    CHECK(kt_semimagic_search(o, NULL, NULL, &classes, NULL) == KT_ECANCELED);
+    CHECK(kt_semimagic_search(o, run, NULL, NULL, &classes, NULL) == KT_ECANCELED);
     CHECK(calls >= 1);
+    kt_options_free(run);
     kt_semimagic_opts_free(o);
     kt_semimagic_opts_free(NULL);
 }
@@ -516,6 +636,7 @@ static double now(void)
 int main(void)
 {
     RUN(test_errors);
+    RUN(test_null_getters);
     RUN(test_seed_solutions_check);
     RUN(test_completion);
     RUN(test_constrained_nested);
@@ -523,5 +644,7 @@ int main(void)
     RUN(test_asymmetric_constraints);
     RUN(test_6x6_closed);
     RUN(test_magic);
+    RUN(test_cancel_and_budget);
+    RUN(test_shards);
     return check_done("semimagic");
 }

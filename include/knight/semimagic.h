@@ -11,6 +11,16 @@
  * indices are `y * n + x` as everywhere in libknight; a numbering is an
  * array of n^2 numbers indexed by cell.
  *
+ * A numbering is *semimagic* when every row and column sums to n(n^2+1)/2
+ * and *magic* when both long diagonals do too.  Stertenbrink, Meyrignac,
+ * Mackay and Jelliss enumerated the semimagic knight's tours of the 8x8
+ * board in 2003: 140 classes, none of them magic.  The Knight Errant
+ * puzzle, in G. P. Jelliss's collection of knight's tour problems, asks
+ * for a nested one: an 8x8 semimagic tour whose four 4x4 quadrants are
+ * semimagic as well (every half-row and half-column sums to 130), with 1
+ * in the leftmost column and 64 in the rightmost; the nested search finds
+ * 8 classes.
+ *
  * The constraints live in an opaque options handle (::kt_semimagic_opts)
  * that the caller combines with setters:
  * - ::KT_SEMIMAGIC_LINES: every row and column sums to n(n^2+1)/2;
@@ -22,6 +32,8 @@
  *   (kt_semimagic_opts_set_puzzle_rule(): start in the leftmost column,
  *   end in the rightmost);
  * - a partial grid of given numbers (0 = free).
+ * The settings of a run (threads, progress, shards, budget) are not part
+ * of the handle: each search takes them as a ::kt_options (knight/options.h).
  *
  * kt_semimagic_search() enumerates every numbering satisfying all the
  * constraints.  By default it reports each *symmetry class* once: two
@@ -36,14 +48,14 @@
  * search explores only one (start, end) pair per orbit of the symmetries,
  * with and without reversal, that preserve the constraints.
  *
- * Determinism: the search splits its tree into independent subtrees, in a
- * fixed order.  Solutions are delivered in that order, and within a
- * subtree in depth-first order, which is the order of a single-threaded
- * search; the sequence of callbacks (numbers, class indices, relations) is
- * therefore the same for every thread count.  With one thread a solution
- * is delivered as soon as it is found; with several, once its subtree and
- * every earlier subtree are finished (workers buffer their subtree's
- * solutions).
+ * Determinism: the search splits its tree into independent work units
+ * (the first moves from each (start, end) pair), in a fixed order.
+ * Solutions are delivered in that order, and within a unit in depth-first
+ * order, which is the order of a single-threaded search; the sequence of
+ * callbacks (numbers, class indices, relations) is therefore the same for
+ * every thread count.  With one thread a solution is delivered as soon as
+ * it is found; with several, once its unit and every earlier unit are
+ * finished (other threads keep their unit's solutions until then).
  *
  * Thread safety: an options handle must not be modified while a search
  * reads it, but any number of searches may share one handle concurrently.
@@ -54,12 +66,13 @@
 #define KNIGHT_SEMIMAGIC_H
 
 #include <knight/common.h>
+#include <knight/options.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/** @brief Opaque set of constraints and search settings. */
+/** @brief Opaque set of constraints and the reporting mode. */
 typedef struct kt_semimagic_opts kt_semimagic_opts;
 
 /** @brief Opaque view of one reported numbering; valid only during the callback. */
@@ -98,11 +111,13 @@ typedef int (*kt_semimagic_fn)(void *user, const kt_semimagic_solution *sol);
 /**
  * @brief Create an options handle for an n x n board.
  *
- * Defaults: ::KT_SEMIMAGIC_LINES, any start and end, no given numbers, one
- * thread, ::KT_SEMIMAGIC_CLASSES, no progress callback.
+ * Defaults: ::KT_SEMIMAGIC_LINES, any start and end, no given numbers,
+ * ::KT_SEMIMAGIC_CLASSES.
  * @param[out] out Receives the handle; set to NULL on failure.
  * @param n        Board side, 3..8 (::KT_EUNSUPPORTED otherwise).
- * @param alloc    Memory hooks, or NULL for malloc/free.
+ * @param alloc    Memory hooks, or NULL for malloc/free; copied.  The
+ *                 searches with this handle allocate through them too
+ *                 (the allocator of their ::kt_options is not used).
  * @return ::KT_OK, ::KT_EINVAL, ::KT_EUNSUPPORTED or ::KT_ENOMEM.
  */
 KT_EXPORT kt_status kt_semimagic_opts_new(kt_semimagic_opts **out, uint32_t n,
@@ -195,14 +210,6 @@ KT_EXPORT kt_status kt_semimagic_opts_set_grid(kt_semimagic_opts *o, const uint3
                                                size_t count);
 
 /**
- * @brief Number of worker threads for kt_semimagic_search().
- * @param o       The handle.
- * @param threads 1..256; 1 searches in the calling thread.
- * @return ::KT_OK or ::KT_EINVAL.
- */
-KT_EXPORT kt_status kt_semimagic_opts_set_threads(kt_semimagic_opts *o, unsigned threads);
-
-/**
  * @brief Choose how symmetric solutions are reported.
  * @param o    The handle.
  * @param mode ::KT_SEMIMAGIC_CLASSES, ::KT_SEMIMAGIC_MEMBERS or ::KT_SEMIMAGIC_ALL.
@@ -211,45 +218,57 @@ KT_EXPORT kt_status kt_semimagic_opts_set_threads(kt_semimagic_opts *o, unsigned
 KT_EXPORT kt_status kt_semimagic_opts_set_symmetry(kt_semimagic_opts *o, kt_semimagic_symmetry mode);
 
 /**
- * @brief Install a progress callback.
- *
- * @p done counts finished subtrees of @p total; the callback may cancel.
- * @param o    The handle.
- * @param fn   The callback, or NULL for none.
- * @param user Passed to @p fn.
- * @return ::KT_OK or ::KT_EINVAL.
- */
-KT_EXPORT kt_status kt_semimagic_opts_set_progress(kt_semimagic_opts *o, kt_progress_fn fn,
-                                                   void *user);
-
-/**
  * @brief Enumerate the numberings satisfying the constraints of @p o.
  *
- * @param o             The constraints and settings.
+ * Run settings used from @p run:
+ * - threads: the work units are shared among them; the callbacks still
+ *   run on the calling thread, in the same order for every count;
+ * - progress: @p done and @p total count work units (of this shard);
+ *   called on the calling thread, non-zero cancels;
+ * - shards: shard i of N searches every N-th work unit from unit i on;
+ *   the classes and solutions of the N shards add up to those of the
+ *   whole search (each orbit is reported by exactly one shard; class
+ *   indices are numbered within each call, and in ::KT_SEMIMAGIC_ALL mode
+ *   a shard counts the classes whose representative it found);
+ * - budget: in search nodes, summed over the threads; checked every few
+ *   thousand nodes per thread, so the search may run slightly past it.
+ * The checkpoint, trace and allocator of @p run are not used.
+ * @param o             The constraints and the reporting mode.
+ * @param run           Run settings, or NULL for the defaults (all cores).
  * @param fn            Called for each reported numbering (see ::kt_semimagic_symmetry); may be NULL.
  * @param user          Passed to @p fn.
- * @param[out] classes  If not NULL: symmetry classes reported (also on ::KT_ECANCELED:
- *                      those reported before the stop).
+ * @param[out] classes  If not NULL: symmetry classes reported (also when the
+ *                      search stops early: those reported before the stop).
  * @param[out] solutions If not NULL: numberings satisfying the constraints in those
  *                      classes (in ::KT_SEMIMAGIC_ALL mode: numberings reported).
  * @return ::KT_OK when the search is complete; ::KT_ECANCELED when @p fn or
- *         the progress callback asked to stop; ::KT_EINVAL; ::KT_ENOMEM;
- *         ::KT_ETHREAD.
+ *         the progress callback asked to stop; ::KT_ELIMIT when the budget
+ *         ran out; ::KT_EINVAL for NULL @p o; ::KT_ENOMEM.
  */
-KT_EXPORT kt_status kt_semimagic_search(const kt_semimagic_opts *o, kt_semimagic_fn fn, void *user,
-                                        uint64_t *classes, uint64_t *solutions);
+KT_EXPORT kt_status kt_semimagic_search(const kt_semimagic_opts *o, const kt_options *run,
+                                        kt_semimagic_fn fn, void *user, uint64_t *classes,
+                                        uint64_t *solutions);
 
 /**
  * @brief Decide whether any numbering satisfies the constraints (stops at the first).
  *
  * With ::KT_SEMIMAGIC_MAGIC this is the magic-tour check: *exists == 0 after
  * ::KT_OK is a proof (by exhaustion) that none exists under the constraints.
- * @param o            The constraints (threads and progress are used; the symmetry mode is not).
+ * Uses the threads, progress, shards and budget of @p run as
+ * kt_semimagic_search() does (with shards, *exists == 0 speaks for this
+ * shard's work units only); the symmetry mode of @p o is not used.  The
+ * witness is the first solution in search order, the same for every
+ * thread count.
+ * @param o            The constraints.
+ * @param run          Run settings, or NULL for the defaults (all cores).
  * @param[out] exists  1 if one was found, 0 if none exists.
  * @param[out] numbers If not NULL and one exists: n^2 numbers of a witness.
- * @return ::KT_OK, ::KT_ECANCELED, ::KT_EINVAL, ::KT_ENOMEM or ::KT_ETHREAD.
+ * @return ::KT_OK (also when a witness was found just as the search was
+ *         stopped), ::KT_ECANCELED, ::KT_ELIMIT, ::KT_EINVAL (NULL @p o or
+ *         @p exists) or ::KT_ENOMEM.
  */
-KT_EXPORT kt_status kt_semimagic_exists(const kt_semimagic_opts *o, int *exists, uint32_t *numbers);
+KT_EXPORT kt_status kt_semimagic_exists(const kt_semimagic_opts *o, const kt_options *run,
+                                        int *exists, uint32_t *numbers);
 
 /**
  * @brief Whether a complete numbering satisfies every constraint of @p o.
@@ -268,29 +287,29 @@ KT_EXPORT kt_status kt_semimagic_check(const kt_semimagic_opts *o, const uint32_
 
 /**
  * @brief The numbers of a reported solution.
- * @param s The solution.
- * @return n^2 numbers indexed by cell (y*n+x).
+ * @param s The solution, or NULL.
+ * @return n^2 numbers indexed by cell (y*n+x); NULL for NULL @p s.
  */
 KT_EXPORT const uint32_t *kt_semimagic_solution_numbers(const kt_semimagic_solution *s);
 
 /**
  * @brief Board side of a reported solution.
- * @param s The solution.
- * @return n.
+ * @param s The solution, or NULL.
+ * @return n; 0 for NULL @p s.
  */
 KT_EXPORT uint32_t kt_semimagic_solution_size(const kt_semimagic_solution *s);
 
 /**
  * @brief Index of the solution's symmetry class, in order of first report (0, 1, ...).
- * @param s The solution.
- * @return The class index.
+ * @param s The solution, or NULL.
+ * @return The class index; ::KT_SEMIMAGIC_NO_CLASS for NULL @p s.
  */
 KT_EXPORT uint64_t kt_semimagic_solution_class(const kt_semimagic_solution *s);
 
 /**
  * @brief Number of distinct numberings in the class (1, 2, 4 or 8).
- * @param s The solution.
- * @return The class size.
+ * @param s The solution, or NULL.
+ * @return The class size; 0 for NULL @p s.
  */
 KT_EXPORT uint32_t kt_semimagic_solution_class_size(const kt_semimagic_solution *s);
 
@@ -298,23 +317,23 @@ KT_EXPORT uint32_t kt_semimagic_solution_class_size(const kt_semimagic_solution 
  * @brief Member number within the class: 0 for the representative (always
  *        the one reported in ::KT_SEMIMAGIC_CLASSES mode), 1.. for the other
  *        images in ::KT_SEMIMAGIC_MEMBERS mode; in ::KT_SEMIMAGIC_ALL mode the order of report.
- * @param s The solution.
- * @return The member number.
+ * @param s The solution, or NULL.
+ * @return The member number; 0 for NULL @p s.
  */
 KT_EXPORT uint32_t kt_semimagic_solution_member(const kt_semimagic_solution *s);
 
 /**
  * @brief Whether this numbering itself satisfies the constraints (always
  *        1 except for images reported in ::KT_SEMIMAGIC_MEMBERS mode).
- * @param s The solution.
- * @return 1 or 0.
+ * @param s The solution, or NULL.
+ * @return 1 or 0; 0 for NULL @p s.
  */
 KT_EXPORT int kt_semimagic_solution_satisfies(const kt_semimagic_solution *s);
 
 /**
  * @brief Number of members of the class that satisfy the constraints.
- * @param s The solution.
- * @return 1..class size.
+ * @param s The solution, or NULL.
+ * @return 1..class size; 0 for NULL @p s.
  */
 KT_EXPORT uint32_t kt_semimagic_solution_class_satisfying(const kt_semimagic_solution *s);
 
@@ -329,16 +348,16 @@ KT_EXPORT uint32_t kt_semimagic_solution_class_satisfying(const kt_semimagic_sol
  * search), and ::KT_SEMIMAGIC_NO_CLASS otherwise.  In ::KT_SEMIMAGIC_ALL mode it is only
  * known once the partner class has been reported before (else
  * ::KT_SEMIMAGIC_NO_CLASS).
- * @param s The solution.
- * @return A class index or ::KT_SEMIMAGIC_NO_CLASS.
+ * @param s The solution, or NULL.
+ * @return A class index or ::KT_SEMIMAGIC_NO_CLASS (also for NULL @p s).
  */
 KT_EXPORT uint64_t kt_semimagic_solution_reverse_class(const kt_semimagic_solution *s);
 
 /**
  * @brief Whether some member of the reversed numbering's class satisfies
  *        the constraints (so that class is reported by the same search).
- * @param s The solution.
- * @return 1 or 0.
+ * @param s The solution, or NULL.
+ * @return 1 or 0; 0 for NULL @p s.
  */
 KT_EXPORT int kt_semimagic_solution_reverse_satisfies(const kt_semimagic_solution *s);
 

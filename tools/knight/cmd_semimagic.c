@@ -110,7 +110,7 @@ int cmd_semimagic(int argc, char **argv)
 {
     unsigned flags = KT_SEMIMAGIC_LINES;
     bool any_start = false, first = false;
-    uint64_t threads = 1, size = 8;
+    uint64_t threads = 0, size = 8; /* 0 = one thread per core */
     const char *gridpath = NULL, *v;
     kt_semimagic_symmetry sym = KT_SEMIMAGIC_CLASSES;
     for (int i = 1; i < argc; i++) {
@@ -129,8 +129,8 @@ int cmd_semimagic(int argc, char **argv)
         } else if (cli_opt(argc, argv, &i, "--all", NULL)) {
             sym = KT_SEMIMAGIC_ALL;
         } else if (cli_opt(argc, argv, &i, "--threads", &v)) {
-            if (v == NULL || !cli_parse_u64(v, &threads) || threads < 1 || threads > 256)
-                return cli_fail("--threads wants a number from 1 to 256");
+            if (v == NULL || !cli_parse_u64(v, &threads) || threads > KT_THREADS_MAX)
+                return cli_fail("--threads wants a number from 0 (all cores) to %u", KT_THREADS_MAX);
         } else if (cli_opt(argc, argv, &i, "--size", &v)) {
             if (v == NULL || !cli_parse_u64(v, &size) || size < 3 || size > 8)
                 return cli_fail("--size wants a number from 3 to 8");
@@ -168,10 +168,13 @@ int cmd_semimagic(int argc, char **argv)
             return cli_fail("%s: a number is repeated or larger than %u", gridpath, n * n);
         }
     }
-    if (st == KT_OK) st = kt_semimagic_opts_set_threads(o, (unsigned)threads);
     if (st == KT_OK) st = kt_semimagic_opts_set_symmetry(o, sym);
-    if (st == KT_OK) st = kt_semimagic_opts_set_progress(o, cli_progress, NULL);
+    kt_options *run = NULL;
+    if (st == KT_OK) st = kt_options_new(&run, NULL);
+    if (st == KT_OK) st = kt_options_set_threads(run, (unsigned)threads);
+    if (st == KT_OK) st = kt_options_set_progress(run, cli_progress, NULL);
     if (st != KT_OK) {
+        kt_options_free(run);
         kt_semimagic_opts_free(o);
         return cli_fail_status("semimagic", st);
     }
@@ -180,7 +183,7 @@ int cmd_semimagic(int argc, char **argv)
     if (first) {
         int exists = 0;
         uint32_t w[64];
-        st = kt_semimagic_exists(o, &exists, w);
+        st = kt_semimagic_exists(o, run, &exists, w);
         cli_progress_done();
         if (st == KT_OK && exists) {
             for (uint32_t y = 0; y < n; y++) {
@@ -191,13 +194,14 @@ int cmd_semimagic(int argc, char **argv)
             printf("none exists\n");
         }
     } else {
-        st = kt_semimagic_search(o, print_solution, &p, &classes, &sols);
+        st = kt_semimagic_search(o, run, print_solution, &p, &classes, &sols);
         cli_progress_done();
         if (st == KT_OK)
             printf("%llu symmetry class%s, %llu numbering%s satisfying the constraints\n",
                    (unsigned long long)classes, classes == 1 ? "" : "es", (unsigned long long)sols,
                    sols == 1 ? "" : "s");
     }
+    kt_options_free(run);
     kt_semimagic_opts_free(o);
     if (st != KT_OK) return cli_fail_status("semimagic", st);
     return 0;

@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: MIT */
+/* The semimagic options handle (constraints and the reporting mode) and
+ * the getters of a reported solution.  The run settings (threads,
+ * progress, shards, budget) are not here: they come with each call's
+ * kt_options. */
+#include "semimagic_internal.h"
+
+kt_status kt_semimagic_opts_new(kt_semimagic_opts **out, uint32_t n, const kt_allocator *alloc)
+{
+    if (out == NULL) return KT_EINVAL;
+    *out = NULL;
+    if (alloc != NULL && (alloc->alloc == NULL || alloc->free == NULL)) return KT_EINVAL;
+    if (n < 3 || n > KTI_SM_MAXN) return KT_EUNSUPPORTED;
+    kt_allocator al = *kti_allocator_or_default(alloc);
+    kt_semimagic_opts *o = kti_alloc(&al, sizeof *o);
+    if (o == NULL) return KT_ENOMEM;
+    memset(o, 0, sizeof *o);
+    o->al = al;
+    o->n = n;
+    o->flags = KT_SEMIMAGIC_LINES;
+    o->sym = KT_SEMIMAGIC_CLASSES;
+    *out = o;
+    return KT_OK;
+}
+
+void kt_semimagic_opts_free(kt_semimagic_opts *o)
+{
+    if (o == NULL) return;
+    kt_allocator al = o->al;
+    kti_free(&al, o);
+}
+
+uint32_t kt_semimagic_opts_size(const kt_semimagic_opts *o)
+{
+    return o ? o->n : 0;
+}
+
+kt_status kt_semimagic_opts_set_flags(kt_semimagic_opts *o, unsigned flags)
+{
+    if (o == NULL) return KT_EINVAL;
+    if (flags & ~(unsigned)(KT_SEMIMAGIC_LINES | KT_SEMIMAGIC_NESTED | KT_SEMIMAGIC_MAGIC | KT_SEMIMAGIC_CLOSED))
+        return KT_EINVAL;
+    if ((flags & KT_SEMIMAGIC_NESTED) && o->n % 4 != 0) return KT_EUNSUPPORTED;
+    if (flags & (KT_SEMIMAGIC_NESTED | KT_SEMIMAGIC_MAGIC)) flags |= KT_SEMIMAGIC_LINES;
+    o->flags = flags;
+    return KT_OK;
+}
+
+unsigned kt_semimagic_opts_flags(const kt_semimagic_opts *o)
+{
+    return o ? o->flags : 0;
+}
+
+static kt_status sm_cells_mask(const kt_semimagic_opts *o, const kt_cell *cells, size_t count,
+                               uint64_t *out)
+{
+    if (o == NULL || (cells == NULL && count > 0)) return KT_EINVAL;
+    uint64_t m = 0;
+    for (size_t i = 0; i < count; i++) {
+        if (cells[i] >= o->n * o->n) return KT_EINVAL;
+        m |= 1ull << cells[i];
+    }
+    *out = m;
+    return KT_OK;
+}
+
+kt_status kt_semimagic_opts_set_start_cells(kt_semimagic_opts *o, const kt_cell *cells,
+                                            size_t count)
+{
+    uint64_t m;
+    kt_status st = sm_cells_mask(o, cells, count, &m);
+    if (st == KT_OK) o->startm = m;
+    return st;
+}
+
+kt_status kt_semimagic_opts_set_end_cells(kt_semimagic_opts *o, const kt_cell *cells, size_t count)
+{
+    uint64_t m;
+    kt_status st = sm_cells_mask(o, cells, count, &m);
+    if (st == KT_OK) o->endm = m;
+    return st;
+}
+
+static kt_status sm_column_mask(const kt_semimagic_opts *o, uint32_t x, uint64_t *out)
+{
+    if (o == NULL) return KT_EINVAL;
+    if (x == KT_SEMIMAGIC_ANY) {
+        *out = 0;
+        return KT_OK;
+    }
+    if (x >= o->n) return KT_EINVAL;
+    uint64_t m = 0;
+    for (uint32_t y = 0; y < o->n; y++) m |= 1ull << (y * o->n + x);
+    *out = m;
+    return KT_OK;
+}
+
+kt_status kt_semimagic_opts_set_start_column(kt_semimagic_opts *o, uint32_t x)
+{
+    uint64_t m;
+    kt_status st = sm_column_mask(o, x, &m);
+    if (st == KT_OK) o->startm = m;
+    return st;
+}
+
+kt_status kt_semimagic_opts_set_end_column(kt_semimagic_opts *o, uint32_t x)
+{
+    uint64_t m;
+    kt_status st = sm_column_mask(o, x, &m);
+    if (st == KT_OK) o->endm = m;
+    return st;
+}
+
+kt_status kt_semimagic_opts_set_puzzle_rule(kt_semimagic_opts *o)
+{
+    if (o == NULL) return KT_EINVAL;
+    kt_status st = kt_semimagic_opts_set_start_column(o, 0);
+    if (st == KT_OK) st = kt_semimagic_opts_set_end_column(o, o->n - 1);
+    return st;
+}
+
+kt_status kt_semimagic_opts_set_grid(kt_semimagic_opts *o, const uint32_t *numbers, size_t count)
+{
+    if (o == NULL) return KT_EINVAL;
+    size_t N = (size_t)o->n * o->n;
+    if (numbers == NULL) {
+        if (count != 0) return KT_EINVAL;
+        memset(o->given, 0, sizeof o->given);
+        return KT_OK;
+    }
+    if (count != N) return KT_EINVAL;
+    uint64_t seen = 0;
+    for (size_t i = 0; i < N; i++) {
+        uint32_t k = numbers[i];
+        if (k == 0) continue;
+        if (k > N) return KT_EINVAL;
+        if (seen >> (k - 1) & 1u) return KT_EINVAL;
+        seen |= 1ull << (k - 1);
+    }
+    memset(o->given, 0, sizeof o->given);
+    for (size_t i = 0; i < N; i++) o->given[i] = (uint8_t)numbers[i];
+    return KT_OK;
+}
+
+kt_status kt_semimagic_opts_set_symmetry(kt_semimagic_opts *o, kt_semimagic_symmetry mode)
+{
+    if (o == NULL) return KT_EINVAL;
+    if (mode != KT_SEMIMAGIC_CLASSES && mode != KT_SEMIMAGIC_MEMBERS && mode != KT_SEMIMAGIC_ALL) return KT_EINVAL;
+    o->sym = mode;
+    return KT_OK;
+}
+
+/* Solution getters: NULL-safe, so a binding or a careless caller cannot
+ * crash on them; the "none" values match an empty solution. */
+const uint32_t *kt_semimagic_solution_numbers(const kt_semimagic_solution *s)
+{
+    return s != NULL ? s->num : NULL;
+}
+
+uint32_t kt_semimagic_solution_size(const kt_semimagic_solution *s)
+{
+    return s != NULL ? s->n : 0;
+}
+
+uint64_t kt_semimagic_solution_class(const kt_semimagic_solution *s)
+{
+    return s != NULL ? s->cls : KT_SEMIMAGIC_NO_CLASS;
+}
+
+uint32_t kt_semimagic_solution_class_size(const kt_semimagic_solution *s)
+{
+    return s != NULL ? s->size : 0;
+}
+
+uint32_t kt_semimagic_solution_member(const kt_semimagic_solution *s)
+{
+    return s != NULL ? s->member : 0;
+}
+
+int kt_semimagic_solution_satisfies(const kt_semimagic_solution *s)
+{
+    return s != NULL ? s->sat : 0;
+}
+
+uint32_t kt_semimagic_solution_class_satisfying(const kt_semimagic_solution *s)
+{
+    return s != NULL ? s->nsat : 0;
+}
+
+uint64_t kt_semimagic_solution_reverse_class(const kt_semimagic_solution *s)
+{
+    return s != NULL ? s->rev : KT_SEMIMAGIC_NO_CLASS;
+}
+
+int kt_semimagic_solution_reverse_satisfies(const kt_semimagic_solution *s)
+{
+    return s != NULL ? s->revsat : 0;
+}
