@@ -51,7 +51,7 @@ int main(int argc, char **argv)
     kt_graph *g6 = NULL;
     kt_tourney *t6 = NULL;
     kt_cell s6[36];
-    if (kt_graph_new(&g6, 6, 6) || kt_exhaustive_tour(&t6, g6, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE, 0, NULL, NULL) ||
+    if (kt_graph_new(&g6, 6, 6) || kt_exhaustive_tour(&t6, g6, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE, NULL) ||
         kt_tourney_successors(t6, s6, 36))
         return 1;
     for (int k = 0; k < nsizes; k++) {

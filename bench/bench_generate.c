@@ -104,14 +104,14 @@ static int bench_closed(int argc, char **argv)
         for (int r = 0; r < RUNS; r++) {
             kt_tourney *t = NULL;
             double t0 = bench_now();
-            kt_status st = kt_generate_closed_tour(&t, g, (uint64_t)r);
+            kt_status st = kt_generate_closed_tour(&t, g, (uint64_t)r, NULL);
             cold[r] = bench_now() - t0;
             if (st != KT_OK || !kt_tourney_is_closed_tour(t)) return 1;
             kt_tourney_free(t);
             fcold[r] = floor_run(cells, NULL);
             ar.used = graph_used;
             t0 = bench_now();
-            st = kt_generate_closed_tour(&t, ga, (uint64_t)r);
+            st = kt_generate_closed_tour(&t, ga, (uint64_t)r, NULL);
             warm[r] = bench_now() - t0;
             if (st != KT_OK) return 1;
             kt_tourney_free(t);
@@ -139,15 +139,24 @@ typedef struct method {
     int arg;
 } method;
 
+/* Run settings for one Warnsdorff walk per call (budget: attempts); made
+ * once, kept for the life of the program. */
+static const kt_options *one_walk(void)
+{
+    static kt_options *o = NULL;
+    if (o == NULL && kt_options_new(&o, NULL) == KT_OK) kt_options_set_budget(o, 1);
+    return o;
+}
+
 static kt_status run_one(const method *m, const kt_graph *g, uint64_t seed, kt_tourney **t)
 {
     switch (m->kind) {
-    case M_TOURNEY: return kt_generate_tourney(t, g, (kt_generate_method)m->arg, seed, 0);
-    case M_WARNS_OPEN: return kt_generate_warnsdorff_tour(t, g, KT_SHAPE_PATH, KT_CELL_NONE, (kt_generate_tiebreak)m->arg, seed, 1);
-    case M_WARNS_CLOSED: return kt_generate_warnsdorff_tour(t, g, KT_SHAPE_CYCLES, KT_CELL_NONE, (kt_generate_tiebreak)m->arg, seed, 1);
-    case M_CLOSED: return kt_generate_closed_tour(t, g, seed);
-    case M_OPEN: return kt_generate_open_tour(t, g, KT_CELL_NONE, KT_CELL_NONE, seed);
-    case M_DIVIDE: return kt_generate_divide_tour(t, g, seed);
+    case M_TOURNEY: return kt_generate_tourney(t, g, (kt_generate_method)m->arg, seed, NULL);
+    case M_WARNS_OPEN: return kt_generate_warnsdorff_tour(t, g, KT_SHAPE_PATH, KT_CELL_NONE, (kt_generate_tiebreak)m->arg, seed, one_walk());
+    case M_WARNS_CLOSED: return kt_generate_warnsdorff_tour(t, g, KT_SHAPE_CYCLES, KT_CELL_NONE, (kt_generate_tiebreak)m->arg, seed, one_walk());
+    case M_CLOSED: return kt_generate_closed_tour(t, g, seed, NULL);
+    case M_OPEN: return kt_generate_open_tour(t, g, KT_CELL_NONE, KT_CELL_NONE, seed, NULL);
+    case M_DIVIDE: return kt_generate_divide_tour(t, g, seed, NULL);
     }
     return KT_EINVAL;
 }
@@ -220,7 +229,7 @@ static int bench_pairs(uint32_t w, uint32_t h, uint32_t step)
             if ((n & 1) ? (cs || ce) : cs == ce) continue;
             kt_tourney *t = NULL;
             double t0 = bench_now();
-            kt_status st = kt_generate_open_tour(&t, g, s, e, s * 31u + e);
+            kt_status st = kt_generate_open_tour(&t, g, s, e, s * 31u + e, NULL);
             double dt = bench_now() - t0;
             kt_tourney_free(t);
             calls++;

@@ -54,12 +54,12 @@ static kt_status join_or_free(kt_tourney **out, kt_status st, uint64_t seed)
 
 static kt_status gen_warnsdorff(kt_tourney **out, const kt_graph *g, uint64_t seed)
 {
-    return kt_generate_warnsdorff_tour(out, g, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_GENERATE_TIE_RANDOM, seed, 0);
+    return kt_generate_warnsdorff_tour(out, g, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_GENERATE_TIE_RANDOM, seed, NULL);
 }
 
 static kt_status gen_method(kt_tourney **out, const kt_graph *g, kt_generate_method m, uint64_t seed)
 {
-    return join_or_free(out, kt_generate_tourney(out, g, m, seed, 0), seed);
+    return join_or_free(out, kt_generate_tourney(out, g, m, seed, NULL), seed);
 }
 
 static kt_status gen_neural(kt_tourney **out, const kt_graph *g, uint64_t seed)
@@ -102,8 +102,12 @@ static kt_status gen_exhaustive(kt_tourney **out, const kt_graph *g, uint64_t se
 {
     (void)seed;
     if (kt_graph_vertex_count(g) > 144) return KT_EUNSUPPORTED;
-    return kt_exhaustive_tour(out, g, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE, 50000000u, NULL,
-                              NULL);
+    kt_options *run = NULL;
+    kt_status st = kt_options_new(&run, NULL);
+    if (st == KT_OK) st = kt_options_set_budget(run, 50000000u); /* search nodes */
+    if (st == KT_OK) st = kt_exhaustive_tour(out, g, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE, run);
+    kt_options_free(run);
+    return st;
 }
 
 static const generator generators[] = {
@@ -348,7 +352,7 @@ static void bench_conjecture(uint32_t maxside)
              * at all at 512 in 10 minutes): Roth's rule there */
             bool roth = generators[k].make == gen_warnsdorff && n > 128;
             kt_status made = roth ? kt_generate_warnsdorff_tour(&t, g, KT_SHAPE_CYCLES, KT_CELL_NONE,
-                                                       KT_GENERATE_TIE_ROTH, 1, 0)
+                                                       KT_GENERATE_TIE_ROTH, 1, NULL)
                                   : generators[k].make(&t, g, 1);
             if (made != KT_OK) continue;
             uint64_t r0 = 0;

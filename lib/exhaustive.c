@@ -18,6 +18,7 @@ typedef struct search {
     uint8_t *visited;
     uint8_t *adj_start;       /* neighbour of the start (cycles) */
     uint32_t *vcell;          /* vertex -> cell */
+    uint32_t *cellv;          /* cell -> vertex (NONE32 for holes) */
     uint32_t *path;           /* vertex per depth */
     uint8_t *cand;            /* nv * 8 candidate lists */
     uint8_t *ncand, *next;    /* per depth */
@@ -116,7 +117,18 @@ static void candidates(search *s, uint32_t d, uint32_t v, uint32_t remaining)
     s->next[d] = 0;
 }
 
-static kt_status run(search *s, uint32_t first, uint64_t max_nodes, kti_progress *pr,
+/* Whether the caller asks to stop: the callback at most five times a
+ * second (also when the budget, the total, is 0 = unknown). */
+static bool tick(kti_progress *pr, uint64_t done, uint64_t total)
+{
+    if (pr == NULL || pr->fn == NULL || kti_now() - pr->last < 0.2) return false;
+    return kti_progress_tick(pr, done, total);
+}
+
+/* Depth-first search from `first`, iterative (the depth reaches the number
+ * of vertices); *nodes counts the nodes of every start against max_nodes.
+ * KT_OK with s->path, KT_ENOTOUR, KT_ELIMIT, KT_ECANCELED. */
+static kt_status dfs(search *s, uint32_t first, uint64_t max_nodes, kti_progress *pr,
                      uint64_t *nodes)
 {
     uint32_t nv = s->nv;
@@ -141,8 +153,7 @@ static kt_status run(search *s, uint32_t first, uint64_t max_nodes, kti_progress
         uint32_t u = s->nbr[(size_t)v * 8 + s->cand[(size_t)d * 8 + s->next[d]++]];
         if (s->visited[u]) continue;
         if (++*nodes > max_nodes && max_nodes != 0) return KT_ELIMIT;
-        if ((*nodes & 0xFFFFF) == 0 && kti_progress_tick(pr, *nodes, max_nodes))
-            return KT_ECANCELED;
+        if ((*nodes & 0xFFFF) == 0 && tick(pr, *nodes, max_nodes)) return KT_ECANCELED;
         uint32_t remaining = nv - (d + 2);
         visit(s, u);
         s->path[d + 1] = u;
@@ -168,24 +179,17 @@ static kt_status run(search *s, uint32_t first, uint64_t max_nodes, kti_progress
     }
 }
 
-kt_status kt_exhaustive_tour(kt_tourney **out, const kt_graph *g, kt_shape shape, kt_cell start,
-                             kt_cell end, uint64_t max_nodes, kt_progress_fn progress, void *user)
+/* The questions settled without a search (arguments, sizes, colour
+ * balance): KT_OK when a search is needed (or the graph is one vertex),
+ * else the answer. */
+static kt_status precheck(const kt_graph *g, bool cycle, kt_cell start, kt_cell end)
 {
-    if (out) *out = NULL;
-    if (out == NULL || g == NULL) return KT_EINVAL;
-    if (shape != KT_SHAPE_CYCLES && shape != KT_SHAPE_PATH) return KT_EINVAL;
-    bool cycle = shape == KT_SHAPE_CYCLES;
     if (!cycle && ((start != KT_CELL_NONE && !kti_is_vertex(g, start)) ||
                    (end != KT_CELL_NONE && !kti_is_vertex(g, end))))
         return KT_EINVAL;
     if (!cycle && start != KT_CELL_NONE && start == end && g->nverts > 1) return KT_ENOTOUR;
     if (g->nverts == 0) return KT_ENOTOUR;
-    if (g->nverts == 1) { /* the trivial tour of a single cell */
-        kt_cell only = KT_CELL_NONE;
-        for (size_t c = 0; c < g->ncells && only == KT_CELL_NONE; c++)
-            if (kti_is_vertex(g, c)) only = (kt_cell)c;
-        return kt_tourney_from_order(out, g, &only, 1, shape, NULL);
-    }
+    if (g->nverts == 1) return KT_OK; /* the trivial tour */
     if (g->nverts > UINT32_MAX / 8) return KT_ETOOBIG;
     /* A cycle needs at least 3 cells (1 cell: the trivial tour). */
     if (cycle && g->nverts == 2) return KT_ENOTOUR;
@@ -202,108 +206,158 @@ kt_status kt_exhaustive_tour(kt_tourney **out, const kt_graph *g, kt_shape shape
             if (end != KT_CELL_NONE && kti_colour(g, end) != major) return KT_ENOTOUR;
         }
     }
+    return KT_OK;
+}
 
+static void search_free(search *s)
+{
+    const kt_allocator *al = &s->g->alloc;
+    kti_free(al, s->cellv);
+    kti_free(al, s->nbr);
+    kti_free(al, s->deg);
+    kti_free(al, s->avail);
+    kti_free(al, s->visited);
+    kti_free(al, s->vcell);
+    kti_free(al, s->path);
+    kti_free(al, s->cand);
+    kti_free(al, s->ncand);
+    kti_free(al, s->next);
+}
+
+/* Allocate the search state and number the vertices with their
+ * neighbour lists. */
+static kt_status search_new(search *s, const kt_graph *g, bool cycle)
+{
     const kt_allocator *al = &g->alloc;
     uint32_t nv = (uint32_t)g->nverts;
-    search s;
-    memset(&s, 0, sizeof s);
-    s.g = g;
-    s.nv = nv;
-    s.cycle = cycle;
-    uint32_t *cellv = kti_alloc(al, g->ncells * sizeof *cellv);
-    s.nbr = kti_alloc(al, (size_t)nv * 8 * sizeof *s.nbr);
-    s.deg = kti_calloc(al, nv, 1);
-    s.avail = kti_calloc(al, nv, 1);
-    s.visited = kti_calloc(al, nv, 1);
-    s.vcell = kti_alloc(al, (size_t)nv * sizeof *s.vcell);
-    s.path = kti_alloc(al, (size_t)nv * sizeof *s.path);
-    s.cand = kti_alloc(al, (size_t)nv * 8);
-    s.ncand = kti_alloc(al, nv);
-    s.next = kti_alloc(al, nv);
-    kt_status st = KT_ENOMEM;
-    if (!cellv || !s.nbr || !s.deg || !s.avail || !s.visited || !s.vcell || !s.path || !s.cand ||
-        !s.ncand || !s.next)
-        goto done;
-    {
-        uint32_t k = 0;
-        for (size_t c = 0; c < g->ncells; c++) {
-            cellv[c] = NONE32;
-            if (kti_is_vertex(g, c)) {
-                s.vcell[k] = (uint32_t)c;
-                cellv[c] = k++;
-            }
-        }
-        for (uint32_t v = 0; v < nv; v++) {
-            int dg = 0;
-            for (int m = 0; m < 8; m++) {
-                kt_cell d = kti_step(g, s.vcell[v], m);
-                if (d != KT_CELL_NONE) s.nbr[(size_t)v * 8 + dg++] = cellv[d];
-            }
-            for (int m = dg; m < 8; m++) s.nbr[(size_t)v * 8 + m] = NONE32;
-            s.deg[v] = (uint8_t)dg;
-            s.avail[v] = (uint8_t)dg;
-        }
-        kti_progress pr;
-        kti_progress_init(&pr, progress, user);
-        uint64_t nodes = 0;
-        s.end = (!cycle && end != KT_CELL_NONE) ? cellv[end] : NONE32;
-        if (cycle) {
-            /* Any cell lies on a cycle: start at one of least degree. */
-            uint32_t best = 0;
-            for (uint32_t v = 1; v < nv; v++)
-                if (s.deg[v] < s.deg[best]) best = v;
-            s.start = best;
-            st = run(&s, best, max_nodes, &pr, &nodes);
-        } else if (start != KT_CELL_NONE) {
-            s.start = cellv[start];
-            st = run(&s, s.start, max_nodes, &pr, &nodes);
-        } else {
-            /* Free start: try every start, lowest degree first; the end
-             * (if fixed) is searched from as the start when no start given. */
-            st = KT_ENOTOUR;
-            if (s.end != NONE32) {
-                /* Reverse roles: a path ending at e is a path starting at e. */
-                uint32_t e = s.end;
-                s.end = NONE32;
-                s.start = e;
-                st = run(&s, e, max_nodes, &pr, &nodes);
-                if (st == KT_OK) {
-                    for (uint32_t i = 0; i < nv / 2; i++) { /* reverse the path */
-                        uint32_t t = s.path[i];
-                        s.path[i] = s.path[nv - 1 - i];
-                        s.path[nv - 1 - i] = t;
-                    }
-                }
-            } else {
-                for (int dg = 0; dg <= 8 && st == KT_ENOTOUR; dg++)
-                    for (uint32_t v = 0; v < nv && st == KT_ENOTOUR; v++) {
-                        if (s.deg[v] != dg) continue;
-                        s.start = v;
-                        st = run(&s, v, max_nodes, &pr, &nodes);
-                    }
-            }
-        }
-        if (st == KT_OK) {
-            kt_cell *order = kti_alloc(al, (size_t)nv * sizeof *order);
-            if (order == NULL) {
-                st = KT_ENOMEM;
-            } else {
-                for (uint32_t i = 0; i < nv; i++) order[i] = s.vcell[s.path[i]];
-                st = kt_tourney_from_order(out, g, order, nv, shape, NULL);
-                kti_free(al, order);
-            }
+    memset(s, 0, sizeof *s);
+    s->g = g;
+    s->nv = nv;
+    s->cycle = cycle;
+    s->cellv = kti_alloc(al, g->ncells * sizeof *s->cellv);
+    s->nbr = kti_alloc(al, (size_t)nv * 8 * sizeof *s->nbr);
+    s->deg = kti_calloc(al, nv, 1);
+    s->avail = kti_calloc(al, nv, 1);
+    s->visited = kti_calloc(al, nv, 1);
+    s->vcell = kti_alloc(al, (size_t)nv * sizeof *s->vcell);
+    s->path = kti_alloc(al, (size_t)nv * sizeof *s->path);
+    s->cand = kti_alloc(al, (size_t)nv * 8);
+    s->ncand = kti_alloc(al, nv);
+    s->next = kti_alloc(al, nv);
+    if (!s->cellv || !s->nbr || !s->deg || !s->avail || !s->visited || !s->vcell || !s->path ||
+        !s->cand || !s->ncand || !s->next) {
+        search_free(s);
+        return KT_ENOMEM;
+    }
+    uint32_t k = 0;
+    for (size_t c = 0; c < g->ncells; c++) {
+        s->cellv[c] = NONE32;
+        if (kti_is_vertex(g, c)) {
+            s->vcell[k] = (uint32_t)c;
+            s->cellv[c] = k++;
         }
     }
-done:
-    kti_free(al, cellv);
-    kti_free(al, s.nbr);
-    kti_free(al, s.deg);
-    kti_free(al, s.avail);
-    kti_free(al, s.visited);
-    kti_free(al, s.vcell);
-    kti_free(al, s.path);
-    kti_free(al, s.cand);
-    kti_free(al, s.ncand);
-    kti_free(al, s.next);
+    for (uint32_t v = 0; v < nv; v++) {
+        int dg = 0;
+        for (int m = 0; m < 8; m++) {
+            kt_cell d = kti_step(g, s->vcell[v], m);
+            if (d != KT_CELL_NONE) s->nbr[(size_t)v * 8 + dg++] = s->cellv[d];
+        }
+        for (int m = dg; m < 8; m++) s->nbr[(size_t)v * 8 + m] = NONE32;
+        s->deg[v] = (uint8_t)dg;
+        s->avail[v] = (uint8_t)dg;
+    }
+    return KT_OK;
+}
+
+/* Search from the right starts: for a cycle one cell of least degree (any
+ * cell lies on it); for a path its given start, else its given end (a path
+ * ending at e is a path starting at e, reversed after), else every cell,
+ * lowest degree first.  The budget counts the nodes of all of them. */
+static kt_status search_all(search *s, kt_cell start, kt_cell end, uint64_t budget,
+                            kti_progress *pr, uint64_t *nodes)
+{
+    uint32_t nv = s->nv;
+    s->end = (!s->cycle && end != KT_CELL_NONE) ? s->cellv[end] : NONE32;
+    if (s->cycle) {
+        uint32_t best = 0;
+        for (uint32_t v = 1; v < nv; v++)
+            if (s->deg[v] < s->deg[best]) best = v;
+        s->start = best;
+        return dfs(s, best, budget, pr, nodes);
+    }
+    if (start != KT_CELL_NONE) {
+        s->start = s->cellv[start];
+        return dfs(s, s->start, budget, pr, nodes);
+    }
+    if (s->end != NONE32) {
+        s->start = s->end;
+        s->end = NONE32;
+        kt_status st = dfs(s, s->start, budget, pr, nodes);
+        for (uint32_t i = 0; st == KT_OK && i < nv / 2; i++) {
+            uint32_t t = s->path[i];
+            s->path[i] = s->path[nv - 1 - i];
+            s->path[nv - 1 - i] = t;
+        }
+        return st;
+    }
+    kt_status st = KT_ENOTOUR;
+    for (int dg = 0; dg <= 8 && st == KT_ENOTOUR; dg++)
+        for (uint32_t v = 0; v < nv && st == KT_ENOTOUR; v++) {
+            if (s->deg[v] != dg) continue;
+            s->start = v;
+            st = dfs(s, v, budget, pr, nodes);
+        }
+    return st;
+}
+
+kt_status kti_exhaustive_tour(kt_tourney **out, const kt_graph *g, kt_shape shape, kt_cell start,
+                              kt_cell end, uint64_t budget, kti_progress *pr, uint64_t *nodes)
+{
+    uint64_t spent = 0;
+    if (nodes == NULL) nodes = &spent;
+    *nodes = 0;
+    bool cycle = shape == KT_SHAPE_CYCLES;
+    KTI_TRY(precheck(g, cycle, start, end));
+    if (g->nverts == 1) { /* the trivial tour of a single cell */
+        kt_cell only = KT_CELL_NONE;
+        for (size_t c = 0; c < g->ncells && only == KT_CELL_NONE; c++)
+            if (kti_is_vertex(g, c)) only = (kt_cell)c;
+        return kt_tourney_from_order(out, g, &only, 1, shape, NULL);
+    }
+    search s;
+    KTI_TRY(search_new(&s, g, cycle));
+    kt_status st = search_all(&s, start, end, budget, pr, nodes);
+    if (st == KT_OK) {
+        /* the path as cells, in the vertex array (no longer needed) */
+        kt_cell *order = s.vcell;
+        for (uint32_t i = 0; i < s.nv; i++) s.path[i] = order[s.path[i]];
+        st = kt_tourney_from_order(out, g, s.path, s.nv, shape, NULL);
+    }
+    search_free(&s);
+    return st;
+}
+
+kt_status kt_exhaustive_tour(kt_tourney **out, const kt_graph *g, kt_shape shape, kt_cell start,
+                             kt_cell end, const kt_options *run)
+{
+    if (out) *out = NULL;
+    if (out == NULL || g == NULL) return KT_EINVAL;
+    if (shape != KT_SHAPE_CYCLES && shape != KT_SHAPE_PATH) return KT_EINVAL;
+    kti_run r;
+    kti_run_resolve(&r, run);
+    if (r.nshards > 1) return KT_EINVAL; /* one search: nothing to split */
+    kti_progress pr;
+    kti_progress_init(&pr, r.progress, r.progress_user);
+    kt_tourney *t = NULL;
+    uint64_t nodes = 0;
+    kt_status st = kti_exhaustive_tour(&t, g, shape, start, end, r.budget, &pr, &nodes);
+    /* the last report (done == total), which may still cancel */
+    if (st == KT_OK && pr.fn != NULL && pr.fn(pr.user, nodes, nodes) != 0) st = KT_ECANCELED;
+    if (st != KT_OK) {
+        kt_tourney_free(t);
+        t = NULL;
+    }
+    *out = t;
     return st;
 }

@@ -147,6 +147,15 @@ static inline unsigned kti_colour(const kt_graph *g, kt_cell c)
 /* Vertices of each colour: counts[0] on the corner colour, counts[1] on the other. */
 KTI_HIDDEN void kti_colour_counts(const kt_graph *g, size_t counts[2]);
 
+/* ---- exact search (exhaustive.c) ---- */
+/* kt_exhaustive_tour for the modules that search on their way: the budget
+ * (search nodes, 0 = unlimited) and the caller's progress throttle (NULL
+ * for none) given directly, no final report; *nodes (optional) receives
+ * the nodes searched. */
+KTI_HIDDEN kt_status kti_exhaustive_tour(kt_tourney **out, const kt_graph *g, kt_shape shape,
+                                         kt_cell start, kt_cell end, uint64_t budget,
+                                         kti_progress *pr, uint64_t *nodes);
+
 /* ---- tourney helpers (tourney.c) ---- */
 /* Allocate an empty tourney (all cells KTI_PAIR_EMPTY) on g. */
 KTI_HIDDEN kt_status kti_tourney_alloc(kt_tourney **out, const kt_graph *g);

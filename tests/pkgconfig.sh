@@ -13,7 +13,7 @@ int main(void)
     kt_graph *g = NULL;
     kt_tourney *t = NULL;
     if (kt_graph_new(&g, 6, 6) != KT_OK) return 1;
-    kt_status st = kt_exhaustive_tour(&t, g, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE, 0, NULL, NULL);
+    kt_status st = kt_exhaustive_tour(&t, g, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE, NULL);
     int ok = st == KT_OK && kt_tourney_is_closed_tour(t) && kt_version() == KT_VERSION_NUMBER;
     printf("libknight %s: %s\n", kt_version_string(), ok ? "closed tour of 6x6" : kt_strerror(st));
     kt_tourney_free(t);

@@ -187,7 +187,7 @@ static void run_core(const kt_allocator *al)
     char buf[4096];
     size_t len = 0, wrote = 0;
     CHECK_ST(kt_io_write_buffer(t, KT_IO_NUMBERS, 0, KT_CELL_NONE, buf, sizeof buf, &len), KT_OK);
-    CHECK_ST(kt_io_parse(&u, g, buf, len, KT_IO_AUTO, 0, &d), KT_OK);
+    CHECK_ST(kt_io_parse(&u, g, buf, len, KT_IO_AUTO, 0, NULL, &d), KT_OK);
     CHECK(kt_tourney_equal(t, u) == 1);
     CHECK_ST(kt_io_write(t, KT_IO_SVG, KT_IO_WRITE_SVG_NUMBERS, KT_CELL_NONE, sink, &wrote), KT_OK);
     CHECK_ST(kt_io_write(t, KT_IO_MOVES, 0, KT_CELL_NONE, sink, &wrote), KT_OK);

@@ -3,7 +3,9 @@
  * open tours with and without ends (the open-tour table, the colour
  * conditions, exhaustive search on small boards), Warnsdorff's tie-breaks,
  * and every tourney generator; every result is re-validated from its move
- * pairs, and seeds are reproducible. */
+ * pairs, and seeds are reproducible.  The run settings: progress and
+ * cancellation, shards refused, and the budgets of Warnsdorff's rule
+ * (walks) and of exhaustive search (nodes). */
 #include <knight/knight.h>
 
 #include <stdlib.h>
@@ -32,6 +34,15 @@ static kt_tourney *revalidate(const kt_tourney *t)
         CHECK(kt_tourney_shape(u) == kt_tourney_shape(t));
     }
     return u;
+}
+
+/* Run settings with a budget (a unit per call; 0 = the call's default). */
+static kt_options *budget_run(uint64_t budget)
+{
+    kt_options *o = NULL;
+    CHECK_OK(kt_options_new(&o, NULL));
+    CHECK_OK(kt_options_set_budget(o, budget));
+    return o;
 }
 
 /* Schwenk's theorem, written out independently of graph.c. */
@@ -66,7 +77,7 @@ static void test_closed(void)
             int seeds = (w <= 16 && h <= 16) ? 3 : 1;
             for (int s = 0; s < seeds; s++) {
                 kt_tourney *t = (kt_tourney *)1;
-                kt_status st = kt_generate_closed_tour(&t, g, (uint64_t)s * 7919u);
+                kt_status st = kt_generate_closed_tour(&t, g, (uint64_t)s * 7919u, NULL);
                 CHECK_ST(st, want ? KT_OK : KT_ENOTOUR);
                 if (st != KT_OK) {
                     CHECK(t == NULL);
@@ -86,13 +97,13 @@ static void test_closed(void)
             kt_graph *gd = NULL;
             CHECK_OK(kt_graph_new(&gd, w, h));
             kt_tourney *t = NULL, *t2 = NULL;
-            kt_status st = kt_generate_divide_tour(&t, gd, 0);
+            kt_status st = kt_generate_divide_tour(&t, gd, 0, NULL);
             CHECK_ST(st, schwenk(w, h) ? KT_OK : KT_ENOTOUR);
             if (st == KT_OK) {
                 kt_tourney *u = revalidate(t);
                 CHECK(kt_tourney_is_closed_tour(u));
                 kt_tourney_free(u);
-                CHECK_OK(kt_generate_divide_tour(&t2, gd, 0));
+                CHECK_OK(kt_generate_divide_tour(&t2, gd, 0, NULL));
                 CHECK(kt_tourney_equal(t, t2)); /* seed 0: the canonical structured tour */
             }
             kt_tourney_free(t);
@@ -103,9 +114,9 @@ static void test_closed(void)
     kt_graph *g = NULL;
     CHECK_OK(kt_graph_new(&g, 60, 46));
     kt_tourney *a = NULL, *b = NULL, *c = NULL;
-    CHECK_OK(kt_generate_closed_tour(&a, g, 42));
-    CHECK_OK(kt_generate_closed_tour(&b, g, 42));
-    CHECK_OK(kt_generate_closed_tour(&c, g, 43));
+    CHECK_OK(kt_generate_closed_tour(&a, g, 42, NULL));
+    CHECK_OK(kt_generate_closed_tour(&b, g, 42, NULL));
+    CHECK_OK(kt_generate_closed_tour(&c, g, 43, NULL));
     CHECK(kt_tourney_equal(a, b));
     CHECK(!kt_tourney_equal(a, c));
     kt_tourney_free(a);
@@ -117,7 +128,7 @@ static void test_closed(void)
     for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) {
         CHECK_OK(kt_graph_new(&g, big[i][0], big[i][1]));
         kt_tourney *t = NULL;
-        CHECK_OK(kt_generate_closed_tour(&t, g, i));
+        CHECK_OK(kt_generate_closed_tour(&t, g, i, NULL));
         kt_tourney *u = revalidate(t);
         CHECK(kt_tourney_is_closed_tour(u));
         kt_tourney_free(u);
@@ -153,7 +164,7 @@ static void test_open(void)
             bool want = open_table(w, h);
             CHECK(want == (kt_graph_board_has_open_tour(w, h) != 0));
             kt_tourney *t = NULL;
-            kt_status st = kt_generate_open_tour(&t, g, KT_CELL_NONE, KT_CELL_NONE, w * 31u + h);
+            kt_status st = kt_generate_open_tour(&t, g, KT_CELL_NONE, KT_CELL_NONE, w * 31u + h, NULL);
             CHECK_ST(st, want ? KT_OK : KT_ENOTOUR);
             if (st == KT_OK) check_open(t, KT_CELL_NONE, KT_CELL_NONE);
             kt_tourney_free(t);
@@ -169,7 +180,7 @@ static void test_open(void)
             size_t n = (size_t)w * h;
             for (kt_cell s = 0; s < n; s++) {
                 kt_tourney *t = NULL;
-                kt_status st = kt_generate_open_tour(&t, g, s, KT_CELL_NONE, s);
+                kt_status st = kt_generate_open_tour(&t, g, s, KT_CELL_NONE, s, NULL);
                 if (st == KT_OK) {
                     check_open(t, s, KT_CELL_NONE);
                     found++;
@@ -201,7 +212,7 @@ static void test_open(void)
                 for (kt_cell e = (s * 7u + 1) % (kt_cell)n; e < n; e += 11) {
                     if (e == s) continue;
                     kt_tourney *t = NULL;
-                    kt_status st = kt_generate_open_tour(&t, g, s, e, s + e);
+                    kt_status st = kt_generate_open_tour(&t, g, s, e, s + e, NULL);
                     bool possible = (n & 1) ? (!colour(w, s) && !colour(w, e)) : colour(w, s) != colour(w, e);
                     if (!possible) CHECK_ST(st, KT_ENOTOUR);
                     else if (st == KT_OK) check_open(t, s, e);
@@ -232,14 +243,14 @@ static void test_open(void)
             for (kt_cell e = s + 1; e < 40; e++) {
                 if (colour(5, s) == colour(5, e)) continue;
                 kt_tourney *t = NULL;
-                kt_status st = kt_generate_open_tour(&t, g, s, e, 7);
+                kt_status st = kt_generate_open_tour(&t, g, s, e, 7, NULL);
                 if (st == KT_OK) {
                     check_open(t, s, e);
                     ok++;
                 } else {
                     CHECK_ST(st, KT_ENOTOUR);
                     kt_tourney *x = NULL;
-                    CHECK_ST(kt_exhaustive_tour(&x, g, KT_SHAPE_PATH, s, e, 0, NULL, NULL), KT_ENOTOUR);
+                    CHECK_ST(kt_exhaustive_tour(&x, g, KT_SHAPE_PATH, s, e, NULL), KT_ENOTOUR);
                     kt_tourney_free(x);
                     none++;
                 }
@@ -251,6 +262,7 @@ static void test_open(void)
     }
     /* every pair of 3x12 and 5x7 (past the exhaustive-only sizes, so the
      * rotations and the DP fallback answer) against exhaustive search */
+    kt_options *nodes2m = budget_run(2000000); /* search nodes */
     for (int b = 0; b < 2; b++) {
         uint32_t w = b ? 5 : 3, h = b ? 7 : 12, n = w * h;
         kt_graph *g = NULL;
@@ -259,8 +271,8 @@ static void test_open(void)
         for (kt_cell s = 0; s < n; s++)
             for (kt_cell e = s + 1; e < n; e++) {
                 kt_tourney *t = NULL, *x = NULL;
-                kt_status st = kt_generate_open_tour(&t, g, s, e, 3);
-                kt_status sx = kt_exhaustive_tour(&x, g, KT_SHAPE_PATH, s, e, 2000000, NULL, NULL);
+                kt_status st = kt_generate_open_tour(&t, g, s, e, 3, NULL);
+                kt_status sx = kt_exhaustive_tour(&x, g, KT_SHAPE_PATH, s, e, nodes2m);
                 if (st == KT_OK) check_open(t, s, e);
                 if (sx != KT_ELIMIT) {
                     CHECK_ST(st, sx);
@@ -273,15 +285,16 @@ static void test_open(void)
         CHECK(agree > n * (n - 1) / 4);
         kt_graph_free(g);
     }
+    kt_options_free(nodes2m);
     /* small boards against exhaustive search (kt_exhaustive_tour) */
     for (uint32_t w = 1; w <= 6; w++)
         for (uint32_t h = 1; h <= 6 && w * h <= 30; h++) {
             kt_graph *g = NULL;
             CHECK_OK(kt_graph_new(&g, w, h));
             kt_tourney *x = NULL, *t = NULL;
-            kt_status sx = kt_exhaustive_tour(&x, g, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE, 0, NULL, NULL);
+            kt_status sx = kt_exhaustive_tour(&x, g, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE, NULL);
             kt_tourney_free(x);
-            kt_status sc = kt_generate_closed_tour(&t, g, 1);
+            kt_status sc = kt_generate_closed_tour(&t, g, 1, NULL);
             kt_tourney_free(t);
             CHECK_ST(sc, sx);
             size_t n = (size_t)w * h;
@@ -290,10 +303,10 @@ static void test_open(void)
                     kt_cell ee = e == s ? KT_CELL_NONE : e;
                     if (ee == KT_CELL_NONE && n > 1 && e != s) continue;
                     x = NULL;
-                    sx = kt_exhaustive_tour(&x, g, KT_SHAPE_PATH, s, ee, 0, NULL, NULL);
+                    sx = kt_exhaustive_tour(&x, g, KT_SHAPE_PATH, s, ee, NULL);
                     kt_tourney_free(x);
                     t = NULL;
-                    kt_status so = kt_generate_open_tour(&t, g, s, ee, 7);
+                    kt_status so = kt_generate_open_tour(&t, g, s, ee, 7, NULL);
                     if (so == KT_OK) check_open(t, s, ee);
                     kt_tourney_free(t);
                     if (n == 1 && ee == KT_CELL_NONE) continue;
@@ -308,7 +321,7 @@ static void test_open(void)
         CHECK_OK(kt_graph_new(&g, big[i][0], big[i][1]));
         kt_tourney *t = NULL;
         kt_cell s = big[i][2];
-        CHECK_OK(kt_generate_open_tour(&t, g, s, KT_CELL_NONE, i));
+        CHECK_OK(kt_generate_open_tour(&t, g, s, KT_CELL_NONE, i, NULL));
         if (t) check_open(t, s, KT_CELL_NONE);
         kt_tourney_free(t);
         kt_graph_free(g);
@@ -322,13 +335,13 @@ static void test_warnsdorff(void)
         CHECK_OK(kt_graph_new(&g, n, n));
         for (int tie = 0; tie < KT_GENERATE_TIE_COUNT; tie++) {
             kt_tourney *t = NULL;
-            kt_status st = kt_generate_warnsdorff_tour(&t, g, KT_SHAPE_PATH, KT_CELL_NONE, (kt_generate_tiebreak)tie, n, 0);
+            kt_status st = kt_generate_warnsdorff_tour(&t, g, KT_SHAPE_PATH, KT_CELL_NONE, (kt_generate_tiebreak)tie, n, NULL);
             if (tie >= KT_GENERATE_TIE_POHL) CHECK_OK(st); /* Pohl and Roth never fail this small */
             if (st == KT_OK) check_open(t, 0, KT_CELL_NONE);
-            else CHECK_ST(st, KT_ENOTFOUND);
+            else CHECK_ST(st, KT_ELIMIT); /* the default attempts all failed */
             kt_tourney_free(t);
             t = NULL;
-            st = kt_generate_warnsdorff_tour(&t, g, KT_SHAPE_CYCLES, KT_CELL_NONE, (kt_generate_tiebreak)tie, n, 0);
+            st = kt_generate_warnsdorff_tour(&t, g, KT_SHAPE_CYCLES, KT_CELL_NONE, (kt_generate_tiebreak)tie, n, NULL);
             if (n & 1) CHECK_ST(st, KT_ENOTOUR);
             else if (tie != KT_GENERATE_TIE_FIRST) CHECK_OK(st);
             if (st == KT_OK) {
@@ -344,9 +357,9 @@ static void test_warnsdorff(void)
     kt_graph *g = NULL;
     CHECK_OK(kt_graph_new(&g, 300, 300));
     kt_tourney *t = NULL, *u = NULL;
-    CHECK_OK(kt_generate_warnsdorff_tour(&t, g, KT_SHAPE_PATH, KT_CELL_NONE, KT_GENERATE_TIE_ROTH, 5, 0));
+    CHECK_OK(kt_generate_warnsdorff_tour(&t, g, KT_SHAPE_PATH, KT_CELL_NONE, KT_GENERATE_TIE_ROTH, 5, NULL));
     if (t) check_open(t, 0, KT_CELL_NONE);
-    CHECK_OK(kt_generate_warnsdorff_tour(&u, g, KT_SHAPE_PATH, KT_CELL_NONE, KT_GENERATE_TIE_ROTH, 5, 0));
+    CHECK_OK(kt_generate_warnsdorff_tour(&u, g, KT_SHAPE_PATH, KT_CELL_NONE, KT_GENERATE_TIE_ROTH, 5, NULL));
     CHECK(kt_tourney_equal(t, u)); /* reproducible */
     kt_tourney_free(t);
     kt_tourney_free(u);
@@ -378,7 +391,7 @@ static void test_tourneys(void)
                 kt_graph *g = NULL;
                 CHECK_OK(kt_graph_new(&g, w, h));
                 kt_tourney *t = NULL;
-                kt_status st = kt_generate_tourney(&t, g, (kt_generate_method)m, n, 0);
+                kt_status st = kt_generate_tourney(&t, g, (kt_generate_method)m, n, NULL);
                 bool ok = applies((kt_generate_method)m, w, h);
                 /* 4-row boards have tourneys only sometimes; the heuristics may give up there */
                 if (ok && (m == KT_GENERATE_NEURAL || m == KT_GENERATE_WARNSDORFF) && (w == 4 || h == 4 || w == 3 || h == 3)) {
@@ -391,7 +404,7 @@ static void test_tourneys(void)
                     kt_tourney_free(u);
                     if (m == KT_GENERATE_FOUR_COVER) CHECK_EQ_U64(kt_tourney_size(t), w * h / 4);
                     kt_tourney *v = NULL;
-                    CHECK_OK(kt_generate_tourney(&v, g, (kt_generate_method)m, n, 0));
+                    CHECK_OK(kt_generate_tourney(&v, g, (kt_generate_method)m, n, NULL));
                     CHECK(kt_tourney_equal(t, v)); /* reproducible */
                     kt_tourney_free(v);
                 }
@@ -405,7 +418,7 @@ static void test_tourneys(void)
     kt_graph *g = NULL;
     CHECK_OK(kt_graph_new(&g, 8, 8));
     kt_tourney *t = NULL;
-    CHECK_OK(kt_generate_tourney(&t, g, KT_GENERATE_BRAID, 0, 0));
+    CHECK_OK(kt_generate_tourney(&t, g, KT_GENERATE_BRAID, 0, NULL));
     CHECK_EQ_U64(kt_tourney_size(t), 8); /* one braid of 4 cycles around the 4x4 four-cover */
     kt_tourney_free(t);
     kt_graph_free(g);
@@ -416,28 +429,212 @@ static void test_errors(void)
     kt_graph *g = NULL;
     CHECK_OK(kt_graph_new(&g, 8, 8));
     kt_tourney *t = NULL;
-    CHECK_ST(kt_generate_closed_tour(NULL, g, 0), KT_EINVAL);
-    CHECK_ST(kt_generate_closed_tour(&t, NULL, 0), KT_EINVAL);
-    CHECK_ST(kt_generate_open_tour(&t, g, 64, KT_CELL_NONE, 0), KT_EINVAL);
-    CHECK_ST(kt_generate_open_tour(&t, g, 5, 5, 0), KT_EINVAL);
-    CHECK_ST(kt_generate_open_tour(&t, g, 0, 9, 0), KT_ENOTOUR); /* same colour on an even board */
-    CHECK_ST(kt_generate_warnsdorff_tour(&t, g, KT_SHAPE_PATH, KT_CELL_NONE, (kt_generate_tiebreak)9, 0, 0), KT_EINVAL);
-    CHECK_ST(kt_generate_tourney(&t, g, (kt_generate_method)99, 0, 0), KT_EINVAL);
+    CHECK_ST(kt_generate_closed_tour(NULL, g, 0, NULL), KT_EINVAL);
+    CHECK_ST(kt_generate_closed_tour(&t, NULL, 0, NULL), KT_EINVAL);
+    CHECK_ST(kt_generate_open_tour(&t, g, 64, KT_CELL_NONE, 0, NULL), KT_EINVAL);
+    CHECK_ST(kt_generate_open_tour(&t, g, 5, 5, 0, NULL), KT_EINVAL);
+    CHECK_ST(kt_generate_open_tour(&t, g, 0, 9, 0, NULL), KT_ENOTOUR); /* same colour on an even board */
+    CHECK_ST(kt_generate_warnsdorff_tour(&t, g, KT_SHAPE_PATH, KT_CELL_NONE, (kt_generate_tiebreak)9, 0, NULL), KT_EINVAL);
+    CHECK_ST(kt_generate_tourney(&t, g, (kt_generate_method)99, 0, NULL), KT_EINVAL);
     CHECK(t == NULL);
     kt_graph_free(g);
     uint8_t mask[64];
     memset(mask, 1, sizeof mask);
     mask[27] = 0;
     CHECK_OK(kt_graph_new_custom(&g, 8, 8, 2, 1, mask, NULL));
-    CHECK_ST(kt_generate_closed_tour(&t, g, 0), KT_EUNSUPPORTED);
-    CHECK_ST(kt_generate_tourney(&t, g, KT_GENERATE_NEURAL, 0, 0), KT_EUNSUPPORTED);
+    CHECK_ST(kt_generate_closed_tour(&t, g, 0, NULL), KT_EUNSUPPORTED);
+    CHECK_ST(kt_generate_tourney(&t, g, KT_GENERATE_NEURAL, 0, NULL), KT_EUNSUPPORTED);
     kt_graph_free(g);
     CHECK_OK(kt_graph_new_custom(&g, 8, 8, 3, 1, NULL, NULL));
-    CHECK_ST(kt_generate_open_tour(&t, g, KT_CELL_NONE, KT_CELL_NONE, 0), KT_EUNSUPPORTED);
+    CHECK_ST(kt_generate_open_tour(&t, g, KT_CELL_NONE, KT_CELL_NONE, 0, NULL), KT_EUNSUPPORTED);
     kt_graph_free(g);
     /* the budget is honoured */
     CHECK_OK(kt_graph_new(&g, 40, 40));
-    CHECK_ST(kt_generate_tourney(&t, g, KT_GENERATE_NEURAL, 1, 1), KT_ELIMIT);
+    kt_options *one = budget_run(1);
+    CHECK_ST(kt_generate_tourney(&t, g, KT_GENERATE_NEURAL, 1, one), KT_ELIMIT);
+    CHECK(t == NULL);
+    kt_options_free(one);
+    kt_graph_free(g);
+}
+
+/* A progress callback that counts its calls, keeps the last report and
+ * cancels from call number cancel_at on (0: never). */
+typedef struct prog {
+    unsigned calls, cancel_at;
+    uint64_t done, total;
+    bool over; /* a report with done > total (a known total) */
+} prog;
+
+static int on_progress(void *user, uint64_t done, uint64_t total)
+{
+    prog *p = user;
+    p->calls++;
+    p->done = done;
+    p->total = total;
+    if (total != 0 && done > total) p->over = true;
+    return p->cancel_at != 0 && p->calls >= p->cancel_at;
+}
+
+static kt_options *progress_run(prog *p, unsigned cancel_at, uint64_t budget)
+{
+    memset(p, 0, sizeof *p);
+    p->cancel_at = cancel_at;
+    kt_options *o = budget_run(budget);
+    CHECK_OK(kt_options_set_progress(o, on_progress, p));
+    return o;
+}
+
+/* Every entry point of generate.h and exhaustive.h on a board where it
+ * succeeds (8x8, 9x9 for the odd-board open construction). */
+enum { CALLS = 16 };
+static kt_status call_one(int k, kt_tourney **t, const kt_graph *g8, const kt_graph *g9,
+                          const kt_options *run)
+{
+    switch (k) {
+    case 0: return kt_generate_closed_tour(t, g8, 1, run);
+    case 1: return kt_generate_divide_tour(t, g8, 0, run);
+    case 2: return kt_generate_open_tour(t, g8, KT_CELL_NONE, KT_CELL_NONE, 1, run);
+    case 3: return kt_generate_open_tour(t, g8, 0, 7, 1, run);
+    case 4: return kt_generate_open_tour(t, g9, 0, KT_CELL_NONE, 1, run);
+    case 5: return kt_generate_warnsdorff_tour(t, g8, KT_SHAPE_PATH, 0, KT_GENERATE_TIE_ROTH, 1, run);
+    case 6: return kt_generate_warnsdorff_tour(t, g8, KT_SHAPE_CYCLES, 0, KT_GENERATE_TIE_RANDOM, 1, run);
+    case 7: return kt_exhaustive_tour(t, g8, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE, run);
+    case 8: return kt_exhaustive_tour(t, g9, KT_SHAPE_PATH, 0, KT_CELL_NONE, run);
+    case 9: return kt_generate_open_tour(t, g9, 0, 80, 1, run);
+    default: return kt_generate_tourney(t, g8, (kt_generate_method)(k - 10), 1, run);
+    }
+}
+
+static void test_run_settings(void)
+{
+    kt_graph *g8 = NULL, *g9 = NULL;
+    CHECK_OK(kt_graph_new(&g8, 8, 8));
+    CHECK_OK(kt_graph_new(&g9, 9, 9));
+    prog p;
+    for (int k = 0; k < CALLS; k++) {
+        /* the progress reaches done == total before a result is returned */
+        kt_options *run = progress_run(&p, 0, 0);
+        kt_tourney *t = NULL;
+        CHECK_OK(call_one(k, &t, g8, g9, run));
+        CHECK(t != NULL && p.calls >= 1 && p.done == p.total && !p.over);
+        kt_tourney_free(t);
+        kt_options_free(run);
+        /* a cancelled call returns KT_ECANCELED and no result */
+        run = progress_run(&p, 1, 0);
+        t = (kt_tourney *)&p;
+        CHECK_ST(call_one(k, &t, g8, g9, run), KT_ECANCELED);
+        CHECK(t == NULL && p.calls == 1);
+        kt_options_free(run);
+        /* one search, one construction: nothing to shard */
+        run = budget_run(0);
+        CHECK_OK(kt_options_set_shard(run, 1, 2));
+        t = (kt_tourney *)&p;
+        CHECK_ST(call_one(k, &t, g8, g9, run), KT_EINVAL);
+        CHECK(t == NULL);
+        kt_options_free(run);
+    }
+    /* cancelled in the middle of a long search: the closed tours of 4x14
+     * (there are none; the proof takes minutes) and Warnsdorff's plain
+     * rule, which fails on 64x64 at every attempt of a huge budget */
+    kt_graph *g = NULL;
+    CHECK_OK(kt_graph_new(&g, 4, 14));
+    kt_options *run = progress_run(&p, 1, 0);
+    kt_tourney *t = (kt_tourney *)&p;
+    CHECK_ST(kt_exhaustive_tour(&t, g, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE, run), KT_ECANCELED);
+    CHECK(t == NULL && p.calls == 1 && p.total == 0 && p.done > 0);
+    kt_options_free(run);
+    kt_graph_free(g);
+    CHECK_OK(kt_graph_new(&g, 64, 64));
+    run = progress_run(&p, 1, UINT64_MAX);
+    CHECK_ST(kt_generate_warnsdorff_tour(&t, g, KT_SHAPE_PATH, KT_CELL_NONE, KT_GENERATE_TIE_FIRST, 0, run),
+             KT_ECANCELED);
+    CHECK(t == NULL && p.calls == 1 && p.total == UINT64_MAX && !p.over);
+    kt_options_free(run);
+    kt_graph_free(g);
+    kt_graph_free(g8);
+    kt_graph_free(g9);
+}
+
+/* The budget of kt_generate_warnsdorff_tour counts walks: 0 is the
+ * default (1 for the deterministic plain rule, 64 otherwise), and a
+ * larger budget only adds walks after the same first ones. */
+static void test_warnsdorff_budget(void)
+{
+    kt_graph *g = NULL;
+    CHECK_OK(kt_graph_new(&g, 64, 64));
+    kt_options *three = budget_run(3);
+    kt_tourney *t = (kt_tourney *)g;
+    /* the plain rule gets stuck on 64x64 from the corner */
+    CHECK_ST(kt_generate_warnsdorff_tour(&t, g, KT_SHAPE_PATH, KT_CELL_NONE, KT_GENERATE_TIE_FIRST, 0, NULL),
+             KT_ELIMIT);
+    CHECK(t == NULL);
+    CHECK_ST(kt_generate_warnsdorff_tour(&t, g, KT_SHAPE_PATH, KT_CELL_NONE, KT_GENERATE_TIE_FIRST, 0, three),
+             KT_ELIMIT);
+    CHECK(t == NULL);
+    kt_options_free(three);
+    kt_graph_free(g);
+    /* random ties on 60x60: one walk succeeds about 3 times in 4 */
+    CHECK_OK(kt_graph_new(&g, 60, 60));
+    kt_options *one = budget_run(1), *many = budget_run(KT_GENERATE_WARNSDORFF_ATTEMPTS);
+    unsigned first_ok = 0, first_failed = 0;
+    for (uint64_t seed = 0; seed < 24; seed++) {
+        kt_tourney *a = NULL, *b = NULL, *c = NULL;
+        kt_status sa = kt_generate_warnsdorff_tour(&a, g, KT_SHAPE_PATH, KT_CELL_NONE, KT_GENERATE_TIE_RANDOM, seed, one);
+        CHECK_OK(kt_generate_warnsdorff_tour(&b, g, KT_SHAPE_PATH, KT_CELL_NONE, KT_GENERATE_TIE_RANDOM, seed, NULL));
+        CHECK_OK(kt_generate_warnsdorff_tour(&c, g, KT_SHAPE_PATH, KT_CELL_NONE, KT_GENERATE_TIE_RANDOM, seed, many));
+        CHECK(kt_tourney_equal(b, c)); /* budget 0 = the default number of walks */
+        if (sa == KT_OK) {
+            CHECK(kt_tourney_equal(a, b)); /* the same first walk */
+            first_ok++;
+        } else {
+            CHECK_ST(sa, KT_ELIMIT);
+            CHECK(a == NULL);
+            first_failed++;
+        }
+        kt_tourney_free(a);
+        kt_tourney_free(b);
+        kt_tourney_free(c);
+    }
+    CHECK(first_ok > 0 && first_failed > 0);
+    kt_options_free(one);
+    kt_options_free(many);
+    kt_graph_free(g);
+}
+
+/* The budget of kt_exhaustive_tour counts search nodes: the nodes a
+ * search took (its last progress report) are exactly enough, one fewer
+ * gives KT_ELIMIT; an unsettled proof is KT_ELIMIT, a settled one
+ * KT_ENOTOUR. */
+static void test_exhaustive_budget(void)
+{
+    kt_graph *g = NULL;
+    CHECK_OK(kt_graph_new(&g, 6, 6));
+    prog p;
+    kt_options *run = progress_run(&p, 0, 0);
+    kt_tourney *t = NULL, *u = NULL;
+    CHECK_OK(kt_exhaustive_tour(&t, g, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE, run));
+    uint64_t nodes = p.done;
+    CHECK(nodes >= 35 && p.total == nodes); /* at least one node per cell after the first */
+    kt_options_free(run);
+    run = budget_run(nodes);
+    CHECK_OK(kt_exhaustive_tour(&u, g, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE, run));
+    CHECK(kt_tourney_equal(t, u));
+    kt_tourney_free(u);
+    kt_options_free(run);
+    run = budget_run(nodes - 1);
+    u = t;
+    CHECK_ST(kt_exhaustive_tour(&u, g, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE, run), KT_ELIMIT);
+    CHECK(u == NULL);
+    kt_options_free(run);
+    kt_tourney_free(t);
+    kt_graph_free(g);
+    /* 4x4 has no open tour, but only a search shows it */
+    CHECK_OK(kt_graph_new(&g, 4, 4));
+    run = budget_run(10);
+    CHECK_ST(kt_exhaustive_tour(&t, g, KT_SHAPE_PATH, KT_CELL_NONE, KT_CELL_NONE, run), KT_ELIMIT);
+    CHECK_ST(kt_exhaustive_tour(&t, g, KT_SHAPE_PATH, KT_CELL_NONE, KT_CELL_NONE, NULL), KT_ENOTOUR);
+    CHECK(t == NULL);
+    kt_options_free(run);
     kt_graph_free(g);
 }
 
@@ -448,5 +645,8 @@ int main(void)
     test_warnsdorff();
     test_tourneys();
     test_errors();
+    test_run_settings();
+    test_warnsdorff_budget();
+    test_exhaustive_budget();
     return check_done("generate");
 }

@@ -142,7 +142,7 @@ static void test_existence_rules(void)
             for (int shape = 0; shape < 2; shape++) {
                 kt_tourney *t = NULL;
                 kt_status st = kt_exhaustive_tour(&t, g, (kt_shape)shape, KT_CELL_NONE,
-                                                  KT_CELL_NONE, 0, NULL, NULL);
+                                                  KT_CELL_NONE, NULL);
                 int want = shape ? kt_graph_board_has_open_tour(w, h) : kt_graph_board_has_closed_tour(w, h);
                 if (!(st == (want ? KT_OK : KT_ENOTOUR)))
                     fprintf(stderr, "%ux%u shape %d: %s\n", w, h, shape, kt_status_name(st));

@@ -137,7 +137,7 @@ static void test_numbers_direction(void)
     kt_graph *g = NULL;
     CHECK_OK(kt_graph_new(&g, 6, 6));
     kt_tourney *t = NULL;
-    CHECK_OK(kt_exhaustive_tour(&t, g, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE, 0, NULL, NULL));
+    CHECK_OK(kt_exhaustive_tour(&t, g, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE, NULL));
     char a[256], b[256];
     size_t la, lb;
     CHECK_OK(kt_io_write_buffer(t, KT_IO_NUMBERS, 0, 14, a, sizeof a, &la));
@@ -211,7 +211,7 @@ static void test_diag(void)
     kt_graph *g = NULL;
     kt_tourney *t = NULL;
     CHECK_OK(kt_graph_new(&g, 6, 6));
-    CHECK_OK(kt_exhaustive_tour(&t, g, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE, 0, NULL, NULL));
+    CHECK_OK(kt_exhaustive_tour(&t, g, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE, NULL));
     size_t len;
     char *svg = write_all(t, KT_IO_SVG, 0, &len);
     /* Success clears. */
@@ -279,7 +279,7 @@ int main(void)
 
     /* A closed tour. */
     CHECK_OK(kt_graph_new(&g, 8, 6));
-    CHECK_OK(kt_exhaustive_tour(&t, g, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE, 0, NULL, NULL));
+    CHECK_OK(kt_exhaustive_tour(&t, g, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE, NULL));
     for (kt_io_format f = KT_IO_NUMBERS; f <= KT_IO_SVG; f++) round_trip(t, f, 0, 0);
     round_trip(t, KT_IO_SVG, KT_IO_WRITE_SVG_NUMBERS, 0);
     round_trip(t, KT_IO_SVG, KT_IO_WRITE_SVG_NO_BOARD, 0);
@@ -291,7 +291,7 @@ int main(void)
 
     /* An open tour (read back as open). */
     CHECK_OK(kt_graph_new(&g, 5, 5));
-    CHECK_OK(kt_exhaustive_tour(&t, g, KT_SHAPE_PATH, 0, KT_CELL_NONE, 0, NULL, NULL));
+    CHECK_OK(kt_exhaustive_tour(&t, g, KT_SHAPE_PATH, 0, KT_CELL_NONE, NULL));
     for (kt_io_format f = KT_IO_NUMBERS; f <= KT_IO_SVG; f++) round_trip(t, f, 0, KT_IO_READ_OPEN);
     kt_tourney_free(t);
     kt_graph_free(g);
@@ -302,7 +302,7 @@ int main(void)
     memset(mask, 1, sizeof mask);
     mask[0] = mask[41] = 0;
     CHECK_OK(kt_graph_new_custom(&g, 7, 6, 2, 1, mask, NULL));
-    kt_status st = kt_exhaustive_tour(&t, g, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE, 0, NULL, NULL);
+    kt_status st = kt_exhaustive_tour(&t, g, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE, NULL);
     CHECK_OK(st);
     if (st == KT_OK) {
         for (kt_io_format f = KT_IO_NUMBERS; f <= KT_IO_SVG; f++) round_trip(t, f, 0, 0);
@@ -313,7 +313,11 @@ int main(void)
 
     /* A (3,1)-leaper tour survives the SVG round trip with its leaper. */
     CHECK_OK(kt_graph_new_custom(&g, 6, 6, 3, 1, NULL, NULL));
-    st = kt_exhaustive_tour(&t, g, KT_SHAPE_PATH, KT_CELL_NONE, KT_CELL_NONE, 2000000, NULL, NULL);
+    kt_options *run = NULL;
+    CHECK_OK(kt_options_new(&run, NULL));
+    CHECK_OK(kt_options_set_budget(run, 2000000)); /* search nodes */
+    st = kt_exhaustive_tour(&t, g, KT_SHAPE_PATH, KT_CELL_NONE, KT_CELL_NONE, run);
+    kt_options_free(run);
     if (st == KT_OK) {
         size_t len;
         char *text = write_all(t, KT_IO_SVG, 0, &len);

@@ -556,7 +556,7 @@ static void test_sequential(void)
     kt_graph *g = NULL;
     kt_tourney *p = NULL;
     CHECK_OK(kt_graph_new(&g, 5, 5));
-    CHECK_OK(kt_generate_open_tour(&p, g, 0, KT_CELL_NONE, 1));
+    CHECK_OK(kt_generate_open_tour(&p, g, 0, KT_CELL_NONE, 1, NULL));
     kt_tourney *q = NULL;
     CHECK_OK(kt_tourney_copy(&q, p));
     CHECK_ST(kt_rails_shatter_sequential(p, 1), KT_EUNSUPPORTED);
@@ -592,7 +592,7 @@ static void test_errors(void)
     CHECK_EQ_U64(cells[2], 27);  /* (3,3) */
     /* open tour: unsupported */
     kt_tourney *open = NULL;
-    CHECK_OK(kt_exhaustive_tour(&open, g, KT_SHAPE_PATH, KT_CELL_NONE, KT_CELL_NONE, 0, NULL, NULL));
+    CHECK_OK(kt_exhaustive_tour(&open, g, KT_SHAPE_PATH, KT_CELL_NONE, KT_CELL_NONE, NULL));
     if (open != NULL) {
         CHECK_ST(kt_rails_join(open, 1), KT_EUNSUPPORTED);
         CHECK_ST(kt_rails_shatter(open, 1), KT_EUNSUPPORTED);

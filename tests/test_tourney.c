@@ -10,7 +10,7 @@
 static kt_tourney *tour_of(kt_graph *g, kt_shape shape)
 {
     kt_tourney *t = NULL;
-    CHECK_OK(kt_exhaustive_tour(&t, g, shape, KT_CELL_NONE, KT_CELL_NONE, 0, NULL, NULL));
+    CHECK_OK(kt_exhaustive_tour(&t, g, shape, KT_CELL_NONE, KT_CELL_NONE, NULL));
     return t;
 }
 
@@ -117,9 +117,9 @@ static void test_open_tours(void)
     kt_graph *g = NULL;
     CHECK_OK(kt_graph_new(&g, 5, 5));
     kt_tourney *t = NULL;
-    CHECK_ST(kt_exhaustive_tour(&t, g, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE, 0, NULL, NULL), KT_ENOTOUR);
+    CHECK_ST(kt_exhaustive_tour(&t, g, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE, NULL), KT_ENOTOUR);
     CHECK(t == NULL);
-    CHECK_OK(kt_exhaustive_tour(&t, g, KT_SHAPE_PATH, 0, KT_CELL_NONE, 0, NULL, NULL));
+    CHECK_OK(kt_exhaustive_tour(&t, g, KT_SHAPE_PATH, 0, KT_CELL_NONE, NULL));
     CHECK(kt_tourney_is_open_tour(t) && kt_tourney_size(t) == 1);
     kt_cell a, b, order[25];
     size_t len;
@@ -142,8 +142,8 @@ static void test_open_tours(void)
     kt_tourney_free(t);
     /* Fixed start and end: 5x5 open tours from a corner to the centre exist? Colour rule:
      * both ends on the majority colour; (0,0) and (1,0) differ: proved impossible. */
-    CHECK_ST(kt_exhaustive_tour(&t, g, KT_SHAPE_PATH, 0, 1, 0, NULL, NULL), KT_ENOTOUR);
-    CHECK_OK(kt_exhaustive_tour(&t, g, KT_SHAPE_PATH, 0, 24, 0, NULL, NULL));
+    CHECK_ST(kt_exhaustive_tour(&t, g, KT_SHAPE_PATH, 0, 1, NULL), KT_ENOTOUR);
+    CHECK_OK(kt_exhaustive_tour(&t, g, KT_SHAPE_PATH, 0, 24, NULL));
     CHECK_OK(kt_tourney_ends(t, &a, &b));
     CHECK(a == 0 && b == 24);
     kt_tourney_free(t);

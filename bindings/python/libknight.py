@@ -80,8 +80,7 @@ _count_walks = _sig("kt_walks_count", ctypes.c_int, _c_graph, ctypes.c_uint32, c
                     ctypes.c_uint32, ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint64), _size,
                     ctypes.POINTER(ctypes.c_uint64))
 _exhaustive = _sig("kt_exhaustive_tour", ctypes.c_int, ctypes.POINTER(_c_tourney), _c_graph,
-                   ctypes.c_int, ctypes.c_uint32, ctypes.c_uint32, ctypes.c_uint64,
-                   ctypes.c_void_p, ctypes.c_void_p)
+                   ctypes.c_int, ctypes.c_uint32, ctypes.c_uint32, ctypes.c_void_p)
 _from_order = _sig("kt_tourney_from_order", ctypes.c_int, ctypes.POINTER(_c_tourney), _c_graph,
                    ctypes.POINTER(ctypes.c_uint32), _size, ctypes.c_int, ctypes.POINTER(_Diag))
 _tourney_free = _sig("kt_tourney_free", None, _c_tourney)
@@ -102,17 +101,22 @@ _parse = _sig("kt_io_parse", ctypes.c_int, ctypes.POINTER(_c_tourney), _c_graph,
 _move_counts = _sig("kt_tourney_move_counts", ctypes.c_int, _c_tourney, ctypes.c_uint64 * 8)
 _rel_counts = _sig("kt_tourney_relative_move_counts", ctypes.c_int, _c_tourney, ctypes.c_uint64 * 8)
 
-# generate.h (enums kt_shape, kt_generate_tiebreak and kt_generate_method are passed as int)
+# generate.h (enums kt_shape, kt_generate_tiebreak and kt_generate_method are passed as int;
+# the last argument is a kt_options pointer, None for the defaults)
 _closed_tour = _sig("kt_generate_closed_tour", ctypes.c_int, ctypes.POINTER(_c_tourney), _c_graph,
-                    ctypes.c_uint64)
+                    ctypes.c_uint64, ctypes.c_void_p)
 _divide_tour = _sig("kt_generate_divide_tour", ctypes.c_int, ctypes.POINTER(_c_tourney), _c_graph,
-                    ctypes.c_uint64)
+                    ctypes.c_uint64, ctypes.c_void_p)
 _open_tour = _sig("kt_generate_open_tour", ctypes.c_int, ctypes.POINTER(_c_tourney), _c_graph,
-                  ctypes.c_uint32, ctypes.c_uint32, ctypes.c_uint64)
+                  ctypes.c_uint32, ctypes.c_uint32, ctypes.c_uint64, ctypes.c_void_p)
 _warnsdorff = _sig("kt_generate_warnsdorff_tour", ctypes.c_int, ctypes.POINTER(_c_tourney), _c_graph,
-                   ctypes.c_int, ctypes.c_uint32, ctypes.c_int, ctypes.c_uint64, ctypes.c_uint32)
+                   ctypes.c_int, ctypes.c_uint32, ctypes.c_int, ctypes.c_uint64, ctypes.c_void_p)
 _gen_tourney = _sig("kt_generate_tourney", ctypes.c_int, ctypes.POINTER(_c_tourney), _c_graph,
-                    ctypes.c_int, ctypes.c_uint64, ctypes.c_uint64)
+                    ctypes.c_int, ctypes.c_uint64, ctypes.c_void_p)
+# options.h, as far as the generators use it: an opaque kt_options with a budget.
+_options_new = _sig("kt_options_new", ctypes.c_int, ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p)
+_options_free = _sig("kt_options_free", None, ctypes.c_void_p)
+_options_set_budget = _sig("kt_options_set_budget", ctypes.c_int, ctypes.c_void_p, ctypes.c_uint64)
 _gen_method_name = _sig("kt_generate_method_name", ctypes.c_char_p, ctypes.c_int)
 _gen_method_parse = _sig("kt_generate_method_parse", ctypes.c_int, ctypes.c_char_p,
                          ctypes.POINTER(ctypes.c_int))
@@ -218,6 +222,26 @@ def tiebreak_name(tie):
     """The library's name of Warnsdorff tie-break `tie` (an int): "first",
     "random", "pohl", "roth"; "unknown" otherwise."""
     return _tiebreak_name(tie).decode()
+
+
+class _Budget:
+    """A kt_options object holding a budget, for the length of one call
+    (`with _Budget(n) as run`); 0 gives None, the library's defaults."""
+
+    def __init__(self, budget):
+        self._budget = budget
+        self._h = ctypes.c_void_p()
+
+    def __enter__(self):
+        if not self._budget:
+            return None
+        _check(_options_new(ctypes.byref(self._h), None))
+        _check(_options_set_budget(self._h, self._budget))
+        return self._h
+
+    def __exit__(self, *exc):
+        _options_free(self._h)
+        return False
 
 
 def _gen_method(method):
@@ -329,11 +353,14 @@ class Graph:
         return list(per), total.value
 
     def exhaustive_tour(self, open=False, start=None, end=None, max_nodes=0):
-        """Exact search for a closed (or open) tour; raises KnightError(ENOTOUR) if none."""
+        """Exact search for a closed (or open) tour (kt_exhaustive_tour); raises
+        KnightError(ENOTOUR) if none, ELIMIT when `max_nodes` search nodes
+        (0: no limit) did not settle it."""
         t = _c_tourney()
-        _check(_exhaustive(ctypes.byref(t), self._h, SHAPE_PATH if open else SHAPE_CYCLES,
-                           CELL_NONE if start is None else start,
-                           CELL_NONE if end is None else end, max_nodes, None, None))
+        with _Budget(max_nodes) as run:
+            _check(_exhaustive(ctypes.byref(t), self._h, SHAPE_PATH if open else SHAPE_CYCLES,
+                               CELL_NONE if start is None else start,
+                               CELL_NONE if end is None else end, run))
         return Tourney(t)
 
     def tour_from_order(self, order, closed=True):
@@ -359,7 +386,7 @@ class Graph:
         gives the same tour.  Raises KnightError(ENOTOUR) when Schwenk's
         theorem rules one out, EUNSUPPORTED for holes or another leaper."""
         t = _c_tourney()
-        _check(_closed_tour(ctypes.byref(t), self._h, seed))
+        _check(_closed_tour(ctypes.byref(t), self._h, seed, None))
         return Tourney(t)
 
     def open_tour(self, start=None, end=None, seed=0):
@@ -369,25 +396,27 @@ class Graph:
         the bounded search gave up."""
         t = _c_tourney()
         _check(_open_tour(ctypes.byref(t), self._h, self._cell_arg(start), self._cell_arg(end),
-                          seed))
+                          seed, None))
         return Tourney(t)
 
     def warnsdorff_tour(self, closed=True, start=None, tie="random", seed=0, attempts=0):
         """A closed (or open) tour by Warnsdorff's rule (kt_generate_warnsdorff_tour).
         `tie` is "first", "random", "pohl", "roth" or a TIE_* int; `start` a
-        cell ((x, y) or index; None: a corner); `attempts` 0 for the
-        library's default.  Raises KnightError(ENOTFOUND) when every attempt
-        failed, ENOTOUR when the board has no tour of that shape."""
+        cell ((x, y) or index; None: a corner); `attempts` (walks) 0 for the
+        library's default (1 for "first", 64 otherwise).  Raises
+        KnightError(ELIMIT) when every attempt failed, ENOTOUR when the board
+        has no tour of that shape."""
         t = _c_tourney()
-        _check(_warnsdorff(ctypes.byref(t), self._h, SHAPE_CYCLES if closed else SHAPE_PATH,
-                           self._cell_arg(start), _tiebreak(tie), seed, attempts))
+        with _Budget(attempts) as run:
+            _check(_warnsdorff(ctypes.byref(t), self._h, SHAPE_CYCLES if closed else SHAPE_PATH,
+                               self._cell_arg(start), _tiebreak(tie), seed, run))
         return Tourney(t)
 
     def divide_tour(self, seed=0):
         """A closed tour by Parberry-style divide-and-conquer (kt_generate_divide_tour);
         seed 0 gives the canonical structured tour.  Errors as closed_tour()."""
         t = _c_tourney()
-        _check(_divide_tour(ctypes.byref(t), self._h, seed))
+        _check(_divide_tour(ctypes.byref(t), self._h, seed, None))
         return Tourney(t)
 
     def tourney(self, method, seed=0, budget=0):
@@ -398,7 +427,8 @@ class Graph:
         (EUNSUPPORTED when the method does not apply to the board, ELIMIT
         when the budget ran out, EINVAL for an unknown name)."""
         t = _c_tourney()
-        _check(_gen_tourney(ctypes.byref(t), self._h, _gen_method(method), seed, budget))
+        with _Budget(budget) as run:
+            _check(_gen_tourney(ctypes.byref(t), self._h, _gen_method(method), seed, run))
         return Tourney(t)
 
     def count_tours(self, open=False, directed=False, symmetric=False, classes=False, threads=1):

@@ -149,6 +149,25 @@ class GenerateTests(unittest.TestCase):
             g.warnsdorff_tour(tie="nope")
         self.assertEqual(e.exception.status, kt.EINVAL)
 
+    def test_budgets(self):
+        # Warnsdorff's plain rule gets stuck on 64x64 from the corner, at every attempt
+        g = kt.Graph(64, 64)
+        for attempts in (0, 3):
+            with self.assertRaises(kt.KnightError) as e:
+                g.warnsdorff_tour(closed=False, tie="first", attempts=attempts)
+            self.assertEqual(e.exception.status, kt.ELIMIT)
+        # 4x4 has no open tour: 10 search nodes do not settle it, a full search does
+        g = kt.Graph(4, 4)
+        with self.assertRaises(kt.KnightError) as e:
+            g.exhaustive_tour(open=True, max_nodes=10)
+        self.assertEqual(e.exception.status, kt.ELIMIT)
+        with self.assertRaises(kt.KnightError) as e:
+            g.exhaustive_tour(open=True)
+        self.assertEqual(e.exception.status, kt.ENOTOUR)
+        with self.assertRaises(kt.KnightError) as e:
+            kt.Graph(40, 40).tourney("neural", seed=1, budget=1)
+        self.assertEqual(e.exception.status, kt.ELIMIT)
+
     def test_tourney_and_join(self):
         names = [kt.gen_method_name(m) for m in range(6)]
         self.assertEqual(names, ["blocks", "warnsdorff", "neural", "divide", "braid", "four-cover"])

@@ -16,6 +16,7 @@
 
 #include <knight/common.h>
 #include <knight/graph.h>
+#include <knight/options.h>
 #include <knight/tourney.h>
 
 #ifdef __cplusplus
@@ -24,21 +25,29 @@ extern "C" {
 
 /**
  * @brief Search for a closed or open tour.
+ *
+ * Runs on the calling thread only (the thread setting is not used); cannot
+ * be sharded (a shard count above 1 gives ::KT_EINVAL).  The progress
+ * callback is called at most a few times a second with done = the search
+ * nodes so far and total = the budget (0 when unlimited), and once more
+ * with done == total just before a tour is returned; a non-zero return
+ * stops the search with ::KT_ECANCELED.
  * @param[out] out   Receives the tour; NULL when none is returned.
  * @param g          The board (any leaper, holes allowed).
  * @param shape      ::KT_SHAPE_CYCLES for a closed tour, ::KT_SHAPE_PATH for an open one.
  * @param start      Open tours: the first cell, or ::KT_CELL_NONE for any.
- *                   Ignored for closed tours.
+ *                   Ignored for closed tours, whose start is immaterial.
  * @param end        Open tours: the last cell, or ::KT_CELL_NONE for any.
- * @param max_nodes  Search nodes allowed; 0 means no limit.
- * @param progress   Optional progress callback (may cancel).
- * @param user       Passed to @p progress.
- * @return ::KT_OK; ::KT_ENOTOUR (proved: none exists); ::KT_ELIMIT (budget
- *         spent, undecided); ::KT_ECANCELED; ::KT_EINVAL; ::KT_ENOMEM.
+ *                   Ignored for closed tours.
+ * @param run        Run settings or NULL.  Budget: the search nodes (cells
+ *                   placed on the path) allowed, summed over every start
+ *                   tried; 0 (the default) means no limit.
+ * @return ::KT_OK; ::KT_ENOTOUR (proved: none exists); ::KT_ELIMIT (the
+ *         budget was spent before the question was settled; never a wrong
+ *         answer); ::KT_ECANCELED; ::KT_ETOOBIG; ::KT_EINVAL; ::KT_ENOMEM.
  */
 KT_EXPORT kt_status kt_exhaustive_tour(kt_tourney **out, const kt_graph *g, kt_shape shape,
-                                       kt_cell start, kt_cell end, uint64_t max_nodes,
-                                       kt_progress_fn progress, void *user);
+                                       kt_cell start, kt_cell end, const kt_options *run);
 
 #ifdef __cplusplus
 }

@@ -3,16 +3,27 @@
  * @file generate.h
  * @brief Generation of closed tours, open tours and tourneys.
  *
- * - kt_generate_closed_tour(): a closed tour on every board Schwenk's
- *   theorem allows, in linear time and one byte per cell (precomputed
- *   blocks tiled and merged by rail switches).
+ * - kt_generate_closed_tour(): a closed tour on every board that has one
+ *   (Schwenk 1991, "Which rectangular chessboards have a knight's tour?",
+ *   Math. Magazine 64), in linear time and one byte per cell: precomputed
+ *   blocks tiled and merged by rail switches, in the manner of the
+ *   linear-time construction of Parberry 1997 ("An efficient algorithm for
+ *   the Knight's tour problem", Discrete Applied Mathematics 73).
+ * - kt_generate_divide_tour(): Parberry's divide-and-conquer itself.
  * - kt_generate_open_tour(): an open tour, optionally from a given start
- *   and/or to a given end cell.
- * - kt_generate_warnsdorff_tour(): Warnsdorff's rule with a choice of tie-breaks.
- * - kt_generate_tourney(): the tourney generators of Parberry's paper and
- *   of the encyclopedia seed (Warnsdorff's tourney variant, the
- *   Takefuji-Lee neural network, divide-and-conquer, concentric braids,
- *   the four-cover), each by its ::kt_generate_method.
+ *   and/or to a given end cell (Conrad et al. 1994, "Solution of the
+ *   knight's Hamiltonian path problem on chessboards", Discrete Applied
+ *   Math. 50, for which ends are possible).
+ * - kt_generate_warnsdorff_tour(): Warnsdorff's rule with the tie-breaks of
+ *   Pohl 1967 ("A method for finding Hamilton paths and knight's tours",
+ *   CACM 10) and Roth; see Squirrel and Cull 1996 ("A Warnsdorff-rule
+ *   algorithm for knight's tours on square chessboards") for why ties
+ *   matter on large boards.
+ * - kt_generate_tourney(): the tourney (cycle cover) generators compared by
+ *   Parberry 1997: random Warnsdorff's tourney variant, the neural network
+ *   of Takefuji and Lee 1992 ("Neural network computing for knight's tour
+ *   problems", Neurocomputing 4), divide-and-conquer, concentric braids and
+ *   the four-cover, each by its ::kt_generate_method.
  *
  * Every function takes an explicit seed; the same seed and arguments give
  * the same result on every platform.  Results are allocated with the
@@ -20,14 +31,25 @@
  * full knight's boards (no holes, the (2,1)-leaper); other graphs give
  * ::KT_EUNSUPPORTED.
  *
- * Thread safety: every function only reads its graph; concurrent calls are
- * independent.
+ * Run settings (`const kt_options *run`, NULL for the defaults; see
+ * options.h): these calls run on the calling thread only, whatever the
+ * thread setting.  The progress callback is called on the calling thread
+ * at most a few times a second while the call works, and once more with
+ * done == total just before it returns a result; a non-zero return makes
+ * the call return ::KT_ECANCELED with `*out` NULL.  The budget's unit and
+ * its default are given by each call.  The calls cannot be sharded (a
+ * shard count above 1 gives ::KT_EINVAL); checkpoints and the trace
+ * callback are not used.
+ *
+ * Thread safety: every function only reads its graph and its settings;
+ * concurrent calls are independent.
  */
 #ifndef KNIGHT_GENERATE_H
 #define KNIGHT_GENERATE_H
 
 #include <knight/common.h>
 #include <knight/graph.h>
+#include <knight/options.h>
 #include <knight/tourney.h>
 
 #ifdef __cplusplus
@@ -37,8 +59,8 @@ extern "C" {
 /** @brief How Warnsdorff's rule breaks ties between equally accessible cells. */
 typedef enum kt_generate_tiebreak {
     KT_GENERATE_TIE_FIRST = 0,  /**< The lowest move number (the plain rule; fails on large boards). */
-    KT_GENERATE_TIE_RANDOM = 1, /**< Uniformly at random (the paper's random Warnsdorff). */
-    KT_GENERATE_TIE_POHL = 2,   /**< Pohl (1967): the smallest sum of the candidates' onward accessibilities, then random. */
+    KT_GENERATE_TIE_RANDOM = 1, /**< Uniformly at random (Parberry's random Warnsdorff). */
+    KT_GENERATE_TIE_POHL = 2,   /**< Pohl 1967: the smallest sum of the candidates' onward accessibilities, then random. */
     KT_GENERATE_TIE_ROTH = 3    /**< Roth: the candidate farthest from the board's centre, then Pohl's rule; keeps working on large boards. */
 } kt_generate_tiebreak;
 
@@ -48,33 +70,51 @@ typedef enum kt_generate_tiebreak {
 /** @brief The tourney (and tour) generators. */
 typedef enum kt_generate_method {
     KT_GENERATE_BLOCKS = 0,      /**< The random block tiling of kt_generate_closed_tour(), blocks not merged: one cycle per block. */
-    KT_GENERATE_WARNSDORFF = 1,  /**< The paper's tourney variant of random Warnsdorff: a walk is closed when it lands a move away from its start. */
-    KT_GENERATE_NEURAL = 2,      /**< The Takefuji-Lee neural network, one neuron per edge. */
-    KT_GENERATE_DIVIDE = 3,      /**< Divide-and-conquer after Parberry (1997): the board halved recursively down to sides 5..10, each base block a structured tour (seed 0: always the first precomputed tour of its size), not joined; kt_generate_divide_tour() joins them. */
-    KT_GENERATE_BRAID = 4,       /**< Concentric braided tourney: n x n, n even >= 4; rings two cells wide (each ring's 2-factor is forced: interwoven zig-zag strands) around a 4x4 (n = 0 mod 4) or 6x6 centre. */
-    KT_GENERATE_FOUR_COVER = 5   /**< Four-cover tourney (Parberry's generator): both sides multiples of 4, every 4x4 block covered by its four 4-cycles. */
+    KT_GENERATE_WARNSDORFF = 1,  /**< Parberry's tourney variant of random Warnsdorff: a walk is closed when it lands a move away from its start. */
+    KT_GENERATE_NEURAL = 2,      /**< The neural network of Takefuji and Lee 1992, one neuron per edge. */
+    KT_GENERATE_DIVIDE = 3,      /**< Divide-and-conquer after Parberry 1997: the board halved recursively down to sides 5..10, each base block a structured tour (with seed 0 always the first precomputed tour of its size), not joined; kt_generate_divide_tour() joins them. */
+    KT_GENERATE_BRAID = 4,       /**< Concentric braided tourney (Parberry 1997): n x n, n even >= 4; rings two cells wide (each ring's 2-factor is forced: interwoven zig-zag strands) around a 4x4 (n = 0 mod 4) or 6x6 centre. */
+    KT_GENERATE_FOUR_COVER = 5   /**< Four-cover tourney (Parberry 1997): both sides multiples of 4, every 4x4 block covered by its four 4-cycles. */
 } kt_generate_method;
 
 /** @brief Number of generator methods. */
 #define KT_GENERATE_METHOD_COUNT 6
 
+/** @brief Walks kt_generate_warnsdorff_tour() allows with a budget of 0 and
+ *         ::KT_GENERATE_TIE_FIRST (the rule is then deterministic). */
+#define KT_GENERATE_WARNSDORFF_FIRST_ATTEMPTS 1u
+/** @brief Walks kt_generate_warnsdorff_tour() allows with a budget of 0 and
+ *         the other tie-breaks. */
+#define KT_GENERATE_WARNSDORFF_ATTEMPTS 64u
+/** @brief Restarts kt_generate_tourney() allows ::KT_GENERATE_WARNSDORFF with a budget of 0. */
+#define KT_GENERATE_TOURNEY_RESTARTS 100u
+/** @brief Sweeps kt_generate_tourney() allows ::KT_GENERATE_NEURAL with a budget of 0. */
+#define KT_GENERATE_NEURAL_SWEEPS 100000u
+
 /**
  * @brief A closed knight's tour, in linear time.
  *
- * Exists exactly when kt_graph_board_has_closed_tour() says so (Schwenk's
- * theorem).  Different seeds give different tours (random block partitions
- * and block tours), the same seed the same tour.
+ * Exists exactly when kt_graph_board_has_closed_tour() says so (Schwenk
+ * 1991).  The columns and rows are cut at random into parts of 5..10,
+ * every block takes one of several precomputed closed tours, and
+ * neighbouring blocks are merged by switching two parallel edges (as the
+ * blocks of Parberry 1997 are joined); 3 x n boards are built from 3 x k
+ * paths inserted into a cycle.  Different seeds give different tours, the
+ * same seed the same tour.  Progress is reported per band of block rows.
  * @param[out] out Receives the tour; set to NULL on failure.
  * @param g        A full knight's board.
  * @param seed     Any value.
+ * @param run      Run settings or NULL; the budget is not used (the work is
+ *                 linear).
  * @return ::KT_OK; ::KT_ENOTOUR when the board has no closed tour;
- *         ::KT_EUNSUPPORTED for holes or another leaper; ::KT_EINVAL;
- *         ::KT_ENOMEM.
+ *         ::KT_EUNSUPPORTED for holes or another leaper; ::KT_ECANCELED;
+ *         ::KT_EINVAL (also for a shard count above 1); ::KT_ENOMEM.
  */
-KT_EXPORT kt_status kt_generate_closed_tour(kt_tourney **out, const kt_graph *g, uint64_t seed);
+KT_EXPORT kt_status kt_generate_closed_tour(kt_tourney **out, const kt_graph *g, uint64_t seed,
+                                            const kt_options *run);
 
 /**
- * @brief A closed tour by divide-and-conquer in the style of Parberry (1997).
+ * @brief A closed tour by the divide-and-conquer of Parberry 1997.
  *
  * The board is halved recursively (each side into two near-equal parts
  * that can again be tiled) down to blocks with sides 5..10, each carrying a
@@ -86,9 +126,11 @@ KT_EXPORT kt_status kt_generate_closed_tour(kt_tourney **out, const kt_graph *g,
  * @param[out] out Receives the tour; set to NULL on failure.
  * @param g        A full knight's board.
  * @param seed     Any value.
+ * @param run      Run settings or NULL; the budget is not used.
  * @return As kt_generate_closed_tour().
  */
-KT_EXPORT kt_status kt_generate_divide_tour(kt_tourney **out, const kt_graph *g, uint64_t seed);
+KT_EXPORT kt_status kt_generate_divide_tour(kt_tourney **out, const kt_graph *g, uint64_t seed,
+                                            const kt_options *run);
 
 /**
  * @brief An open knight's tour, optionally with given ends.
@@ -114,14 +156,16 @@ KT_EXPORT kt_status kt_generate_divide_tour(kt_tourney **out, const kt_graph *g,
  * @param start    First cell or ::KT_CELL_NONE.
  * @param end      Last cell or ::KT_CELL_NONE.
  * @param seed     Any value.
+ * @param run      Run settings or NULL; the budget is not used (every
+ *                 search inside is bounded by itself).
  * @return ::KT_OK; ::KT_ENOTOUR when no such tour exists; ::KT_ENOTFOUND
  *         when the bounded search gave up (both ends given, rare; never
- *         seen from 5x5 to 12x12); ::KT_EUNSUPPORTED; ::KT_EINVAL (a cell off the
- *         board, or start == end on a board of more than one cell);
- *         ::KT_ENOMEM.
+ *         seen from 5x5 to 12x12); ::KT_EUNSUPPORTED; ::KT_ECANCELED;
+ *         ::KT_EINVAL (a cell off the board, start == end on a board of
+ *         more than one cell, or a shard count above 1); ::KT_ENOMEM.
  */
 KT_EXPORT kt_status kt_generate_open_tour(kt_tourney **out, const kt_graph *g, kt_cell start,
-                                          kt_cell end, uint64_t seed);
+                                          kt_cell end, uint64_t seed, const kt_options *run);
 
 /**
  * @brief Warnsdorff's rule: always move to the unvisited cell with the
@@ -130,22 +174,26 @@ KT_EXPORT kt_status kt_generate_open_tour(kt_tourney **out, const kt_graph *g, k
  * For an open tour, the walk is restarted (with the next seeded random
  * stream) when it gets stuck.  For a closed tour, a complete walk whose end
  * is not a move from its start is closed by Posa rotations (bounded).  The
- * walk starts at @p start, or at a corner when not given.
+ * walk starts at @p start, or at a corner when not given.  Progress is
+ * reported during the walks (done and total in attempts).
  * @param[out] out     Receives the tour; NULL on failure.
  * @param g            A full knight's board.
  * @param shape        ::KT_SHAPE_PATH (open) or ::KT_SHAPE_CYCLES (closed).
  * @param start        First cell or ::KT_CELL_NONE.
  * @param tie          The tie-break rule.
  * @param seed         Seeds the random choices.
- * @param attempts     Walks allowed; 0 means 1 for ::KT_GENERATE_TIE_FIRST (it is
- *                     deterministic) and 64 otherwise.
- * @return ::KT_OK; ::KT_ENOTFOUND when every attempt failed; ::KT_ENOTOUR
- *         when the board has no tour of that shape; ::KT_EUNSUPPORTED;
- *         ::KT_EINVAL; ::KT_ENOMEM.
+ * @param run          Run settings or NULL.  Budget: the walks (attempts)
+ *                     allowed; 0 means ::KT_GENERATE_WARNSDORFF_FIRST_ATTEMPTS
+ *                     (1) for ::KT_GENERATE_TIE_FIRST, which is deterministic,
+ *                     and ::KT_GENERATE_WARNSDORFF_ATTEMPTS (64) otherwise.
+ * @return ::KT_OK; ::KT_ELIMIT when every attempt the budget allows failed
+ *         (the board has such a tour, the rule did not find it);
+ *         ::KT_ENOTOUR when the board has no tour of that shape;
+ *         ::KT_EUNSUPPORTED; ::KT_ECANCELED; ::KT_EINVAL; ::KT_ENOMEM.
  */
 KT_EXPORT kt_status kt_generate_warnsdorff_tour(kt_tourney **out, const kt_graph *g, kt_shape shape,
-                                       kt_cell start, kt_generate_tiebreak tie, uint64_t seed,
-                                       uint32_t attempts);
+                                                kt_cell start, kt_generate_tiebreak tie,
+                                                uint64_t seed, const kt_options *run);
 
 /**
  * @brief A tourney (cycle cover) made by one of the generators.
@@ -155,21 +203,24 @@ KT_EXPORT kt_status kt_generate_warnsdorff_tour(kt_tourney **out, const kt_graph
  * board with an even side >= 4; four-cover both sides multiples of 4;
  * Warnsdorff and neural a board with an even number of cells and both
  * sides >= 3 (a tourney's cycles are even), and they give ::KT_ELIMIT when
- * @p budget runs out (e.g. on 4 x n boards, which often have no tourney).
+ * the budget runs out (e.g. on 4 x n boards, which often have no tourney).
  * @param[out] out Receives the tourney; NULL on failure.
  * @param g        A full knight's board.
  * @param method   The generator.
  * @param seed     Seeds the random choices (and the block variants of the
  *                 structured methods; seed 0 gives the canonical picture).
- * @param budget   Work bound: restarts from scratch for Warnsdorff
- *                 (default 100; stuck walks are first repaired locally),
- *                 sweeps over all neurons for neural (default 100000, in
- *                 runs of 400); 0 for the default.  Ignored by the linear
- *                 methods.
- * @return ::KT_OK; ::KT_EUNSUPPORTED; ::KT_ELIMIT; ::KT_EINVAL; ::KT_ENOMEM.
+ * @param run      Run settings or NULL.  Budget, 0 for the default:
+ *                 restarts from scratch for Warnsdorff (default
+ *                 ::KT_GENERATE_TOURNEY_RESTARTS; stuck walks are first
+ *                 repaired locally), sweeps over all neurons for neural
+ *                 (default ::KT_GENERATE_NEURAL_SWEEPS, in runs of 400);
+ *                 not used by the linear methods.  Progress is reported
+ *                 in those units (rows for the linear methods).
+ * @return ::KT_OK; ::KT_EUNSUPPORTED; ::KT_ELIMIT; ::KT_ECANCELED;
+ *         ::KT_EINVAL; ::KT_ENOMEM.
  */
 KT_EXPORT kt_status kt_generate_tourney(kt_tourney **out, const kt_graph *g, kt_generate_method method,
-                                        uint64_t seed, uint64_t budget);
+                                        uint64_t seed, const kt_options *run);
 
 /**
  * @brief The name of a method ("blocks", "warnsdorff", "neural", "divide",

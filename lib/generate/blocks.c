@@ -20,6 +20,13 @@
  * from the right, each step inserts a path into a cycle, so the result is
  * again one cycle.
  *
+ * Open tours of odd x odd boards: the same tiling, with the bottom-right
+ * block a Hamiltonian path (from any majority-colour cell of the block to
+ * its left or top side) hooked into the cycle of the others, so one end
+ * can be put on any such cell of the block; mirroring the finished tour
+ * moves that end to the other three corners.  3 x odd boards: a closed
+ * strip plus a 3 x 7 open tour.
+ *
  * The block bytes are copied row by row (moves are translation invariant),
  * so the work per cell is a byte copy; the merges are O(blocks).
  */
@@ -221,97 +228,143 @@ static kt_status grid_new(const kt_allocator *al, grid *gr, size_t W, size_t H, 
     return KT_OK;
 }
 
-/* Transposition of a block's bytes. */
-static const uint8_t tmove_[16] = {5, 4, 3, 2, 1, 0, 7, 6, 8, 9, 10, 11, 12, 13, 14, 15};
+/* Byte transposition: move (dx,dy) -> (dy,dx) in both nibbles. */
+static const uint8_t tmove[16] = {5, 4, 3, 2, 1, 0, 7, 6, 8, 9, 10, 11, 12, 13, 14, 15};
 static inline uint8_t map_byte(uint8_t p, const uint8_t *tab)
 {
     unsigned lo = tab[p & 0xF], hi = tab[p >> 4];
     return (uint8_t)(lo < hi ? (hi << 4 | lo) : (lo << 4 | hi));
 }
+static inline uint8_t tbyte(uint8_t p)
+{
+    return map_byte(p, tmove);
+}
 
-/* Tile the board (both sides >= 5).  corner: the board is odd x odd and
- * the bottom-right block is an odd x odd Hamiltonian path (kind ODD), left
- * out of the rail tree and attached to the cycle through its end. */
-static kt_status tile_main(kt_tourney *t, kti_rng *rng, const catalog *cat, bool corner,
-                           bool rails, bool divide, bool canonical)
+/* How tile_main covers the board. */
+typedef struct tiling {
+    bool corner;    /* odd x odd: the bottom-right block is an odd x odd
+                     * Hamiltonian path (kind ODD), left out of the rail tree
+                     * and attached to the cycle through its end */
+    bool rails;     /* merge the blocks into one cycle (else one per block) */
+    bool divide;    /* Parberry's recursive halving of the sides */
+    bool canonical; /* every block its first precomputed tour */
+    kt_cell want;   /* corner: the cell the path's free end should be, when
+                     * it lies in the corner block; else KT_CELL_NONE */
+} tiling;
+
+/* The ODD block of w x h whose free end is `param` when there is one, else
+ * a random one. */
+static const kti_block *pick_odd(const catalog *cat, unsigned w, unsigned h, long param,
+                                 kti_rng *rng)
+{
+    if (param >= 0 && w < MAXSIDE && h < MAXSIDE) {
+        const span *sp = &cat->s[KTI_BLK_ODD][w][h];
+        for (unsigned i = 0; i < sp->count; i++)
+            if (kti_blocks[sp->first + i].param == param) return &kti_blocks[sp->first + i];
+    }
+    return pick(cat, KTI_BLK_ODD, w, h, rng);
+}
+
+/* Place the corner block (bottom right, w x h, both odd) of an odd x odd
+ * board and hook its path into the cycle of the other blocks.  With a left
+ * neighbour the block is used as stored (its end in column 0); with no left
+ * neighbour but one above, transposed (h x w stored, its end in row 0).
+ * The path's ends are then the block's free end and the cycle cell z that
+ * lost an edge. */
+static void place_corner(kt_tourney *t, const grid *gr, const catalog *cat, kti_rng *rng,
+                         kt_cell want)
 {
     const kt_graph *g = t->g;
     size_t W = g->width, H = g->height;
     uint8_t *mv = t->mv;
-    grid gr;
-    kt_status st = grid_new(&g->alloc, &gr, W, H, rng, corner, divide);
-    if (st != KT_OK) return st;
-    size_t y0 = 0;
-    for (size_t r = 0; r < gr.R; r++) {
-        unsigned h = gr.rh[r];
-        size_t full = gr.C;
-        if (corner && r + 1 == gr.R) full--; /* the corner block is placed below */
-        for (size_t c = 0; c < full; c++)
-            gr.src[c] = canonical ? kti_blocks[cat->s[KTI_BLK_CYCLE][gr.cw[c]][h].first].mv
-                                  : pick(cat, KTI_BLK_CYCLE, gr.cw[c], h, rng)->mv;
-        for (unsigned y = 0; y < h; y++) {
-            uint8_t *row = mv + (y0 + y) * W;
-            for (size_t c = 0; c < full; c++) {
-                unsigned w = gr.cw[c];
-                copy_small(row + gr.xoff[c], gr.src[c] + y * w, w);
-            }
-        }
-        if (!rails) {
-            y0 += h;
-            continue;
-        }
-        for (size_t c = 1; c < full; c++) rail_h(mv, W, gr.xoff[c], y0);
-        if (r > 0 && full > 0) {
-            size_t c = full == 1 ? 0 : kti_rng_below(rng, full);
-            rail_v(mv, W, gr.xoff[c], y0);
-        }
-        y0 += h;
+    unsigned w = gr->cw[gr->C - 1], h = gr->rh[gr->R - 1];
+    size_t x0 = W - w, yb = H - h;
+    bool tr = gr->C == 1;
+    long param = -1; /* want in the block's stored coordinates */
+    if (want != KT_CELL_NONE && want % W >= x0 && want / W >= yb) {
+        size_t lx = want % W - x0, ly = want / W - yb;
+        param = (long)(tr ? lx * h + ly : ly * w + lx);
     }
-    t->size = rails ? 1 : gr.R * gr.C;
-    if (corner) {
-        unsigned w = gr.cw[gr.C - 1], h = gr.rh[gr.R - 1];
-        size_t x0 = W - w, yb = H - h;
-        /* Left neighbour: the block as stored (end in column 0).  No left
-         * neighbour but one above: the transposed h x w block (end in row 0). */
-        bool tr = gr.C == 1;
-        const kti_block *b = tr ? pick(cat, KTI_BLK_ODD, h, w, rng) : pick(cat, KTI_BLK_ODD, w, h, rng);
-        for (unsigned y = 0; y < h; y++)
-            for (unsigned x = 0; x < w; x++)
-                mv[(yb + y) * W + x0 + x] = tr ? map_byte(b->mv[x * b->w + y], tmove_) : b->mv[y * w + x];
-        if (gr.C > 1 || gr.R > 1) {
-            /* the path end on the port side (other than the block's start) */
-            size_t xcell = SIZE_MAX;
-            for (unsigned i = 0; i < (tr ? w : h); i++) {
-                size_t c = tr ? yb * W + x0 + i : (yb + i) * W + x0;
-                unsigned lc = tr ? (unsigned)i * b->w : i * b->w;
-                if ((mv[c] >> 4) == KTI_NOMOVE && (int)lc != b->param) xcell = c;
-            }
-            /* a neighbour across the port side, on the cycle */
-            int mx = -1;
-            for (int m = 0; m < 8 && mx < 0; m++) {
-                kt_cell y = kti_step(g, (kt_cell)xcell, m);
-                if (y == KT_CELL_NONE) continue;
-                size_t yx = y % W, yy = y / W;
-                if (yx < x0 || yy < yb) mx = m;
-            }
-            kt_cell y = kti_step(g, (kt_cell)xcell, mx);
-            unsigned m2 = mv[y] & 0xF; /* drop y's edge to z */
-            kt_cell z = kti_step(g, y, (int)m2);
-            kti_pair_replace(mv, y, m2, (unsigned)(mx + 4) & 7);
-            kti_pair_replace(mv, z, (m2 + 4) & 7, KTI_NOMOVE);
-            kti_pair_replace(mv, xcell, KTI_NOMOVE, (unsigned)mx);
-        }
+    const kti_block *b = tr ? pick_odd(cat, h, w, param, rng) : pick_odd(cat, w, h, param, rng);
+    KTI_ASSERT(b != NULL && (unsigned)b->w * b->h == w * h);
+    for (unsigned y = 0; y < h; y++)
+        for (unsigned x = 0; x < w; x++)
+            mv[(yb + y) * W + x0 + x] = tr ? tbyte(b->mv[x * b->w + y]) : b->mv[y * w + x];
+    if (gr->C == 1 && gr->R == 1) return; /* the block is the board */
+    /* the path end on the port side (other than the block's start) */
+    size_t xcell = SIZE_MAX;
+    for (unsigned i = 0; i < (tr ? w : h); i++) {
+        size_t c = tr ? yb * W + x0 + i : (yb + i) * W + x0;
+        if ((mv[c] >> 4) == KTI_NOMOVE && (long)(i * b->w) != b->param) xcell = c;
     }
-    grid_free(&g->alloc, &gr);
-    return KT_OK;
+    KTI_ASSERT(xcell != SIZE_MAX);
+    /* a neighbour y across the port side, on the cycle */
+    int mx = -1;
+    for (int m = 0; m < 8 && mx < 0; m++) {
+        kt_cell y = kti_step(g, (kt_cell)xcell, m);
+        if (y == KT_CELL_NONE) continue;
+        if (y % W < x0 || y / W < yb) mx = m;
+    }
+    KTI_ASSERT(mx >= 0);
+    kt_cell y = kti_step(g, (kt_cell)xcell, mx);
+    unsigned m2 = mv[y] & 0xF; /* drop y's edge to z */
+    kt_cell z = kti_step(g, y, (int)m2);
+    kti_pair_replace(mv, y, m2, (unsigned)(mx + 4) & 7);
+    kti_pair_replace(mv, z, (m2 + 4) & 7, KTI_NOMOVE);
+    kti_pair_replace(mv, xcell, KTI_NOMOVE, (unsigned)mx);
 }
 
-/* Byte transposition: move (dx,dy) -> (dy,dx) in both nibbles. */
-static const uint8_t tmove[16] = {5, 4, 3, 2, 1, 0, 7, 6, 8, 9, 10, 11, 12, 13, 14, 15};
-static inline uint8_t tbyte(uint8_t p)
+/* Copy one band of block rows (height h at row y0) into the board and,
+ * with rails, merge its blocks with each other and with the band above. */
+static void tile_band(uint8_t *mv, size_t W, const grid *gr, size_t full, unsigned h, size_t y0,
+                      bool rails, bool first, kti_rng *rng)
 {
-    unsigned lo = tmove[p & 0xF], hi = tmove[p >> 4];
-    return (uint8_t)(lo < hi ? (hi << 4 | lo) : (lo << 4 | hi));
+    for (unsigned y = 0; y < h; y++) {
+        uint8_t *row = mv + (y0 + y) * W;
+        for (size_t c = 0; c < full; c++) {
+            unsigned w = gr->cw[c];
+            copy_small(row + gr->xoff[c], gr->src[c] + y * w, w);
+        }
+    }
+    if (!rails) return;
+    for (size_t c = 1; c < full; c++) rail_h(mv, W, gr->xoff[c], y0);
+    if (!first && full > 0) {
+        size_t c = full == 1 ? 0 : kti_rng_below(rng, full);
+        rail_v(mv, W, gr->xoff[c], y0);
+    }
+}
+
+/* Tile the board (both sides >= 5) as `how` says; progress per band of
+ * block rows.  KT_OK, KT_ENOMEM or KT_ECANCELED. */
+static kt_status tile_main(kt_tourney *t, kti_rng *rng, const catalog *cat, const tiling *how,
+                           kti_progress *pr)
+{
+    const kt_graph *g = t->g;
+    size_t W = g->width, H = g->height;
+    grid gr;
+    KTI_TRY(grid_new(&g->alloc, &gr, W, H, rng, how->corner, how->divide));
+    size_t y0 = 0;
+    for (size_t r = 0; r < gr.R; r++) {
+        if (kti_gen_tick(pr, y0, H)) {
+            grid_free(&g->alloc, &gr);
+            return KT_ECANCELED;
+        }
+        unsigned h = gr.rh[r];
+        size_t full = gr.C;
+        if (how->corner && r + 1 == gr.R) full--; /* the corner block is placed below */
+        for (size_t c = 0; c < full; c++) {
+            const span *sp = &cat->s[KTI_BLK_CYCLE][gr.cw[c]][h];
+            KTI_ASSERT(sp->count > 0);
+            gr.src[c] = how->canonical ? kti_blocks[sp->first].mv
+                                       : pick(cat, KTI_BLK_CYCLE, gr.cw[c], h, rng)->mv;
+        }
+        tile_band(t->mv, W, &gr, full, h, y0, how->rails, r == 0, rng);
+        y0 += h;
+    }
+    t->size = how->rails ? 1 : gr.R * gr.C;
+    if (how->corner) place_corner(t, &gr, cat, rng, how->want);
+    grid_free(&g->alloc, &gr);
+    return KT_OK;
 }
 
 /* A long thin board seen along its long side: logical (X, Y), Y < 3. */
@@ -365,15 +418,20 @@ static void strip_join(const strip *s, size_t x1)
     strip_repl(s, x1 + 1, 2, KTI_NOMOVE, 3);
 }
 
-/* A closed tour on logical columns [0, n) of the strip (n even >= 10). */
+/* A closed tour on logical columns [0, n) of the strip (n even >= 10);
+ * progress per block.  KT_OK, KT_ENOMEM or KT_ECANCELED. */
 static kt_status strip_closed(const kt_graph *g, const strip *s, size_t n, kti_rng *rng,
-                              const catalog *cat)
+                              const catalog *cat, kti_progress *pr)
 {
     uint8_t *parts = kti_alloc(&g->alloc, n / 10 + 1);
     if (parts == NULL) return KT_ENOMEM;
     size_t k = compose_3row(n, parts, rng);
     size_t x = 0;
     for (size_t i = 0; i < k; i++) {
+        if (kti_gen_tick(pr, x, n)) {
+            kti_free(&g->alloc, parts);
+            return KT_ECANCELED;
+        }
         strip_put(s, x, pick(cat, i + 1 < k ? KTI_BLK_PATH3 : KTI_BLK_CYC3, parts[i], 3, rng));
         x += parts[i];
     }
@@ -386,17 +444,17 @@ static kt_status strip_closed(const kt_graph *g, const strip *s, size_t n, kti_r
     return KT_OK;
 }
 
-static kt_status closed_3row(kt_tourney *t, kti_rng *rng, const catalog *cat)
+static kt_status closed_3row(kt_tourney *t, kti_rng *rng, const catalog *cat, kti_progress *pr)
 {
     const kt_graph *g = t->g;
     strip s = {t->mv, g->width, g->height != 3};
-    return strip_closed(g, &s, s.tr ? g->height : g->width, rng, cat);
+    return strip_closed(g, &s, s.tr ? g->height : g->width, rng, cat, pr);
 }
 
 /* Open tours of 3 x n boards with n odd: a closed tour of the first n - 7
  * columns plus the 3 x 7 open tour (which ends at its corner (0,0)) hooked
  * into it; small boards take their precomputed open tour whole. */
-static kt_status open_3row(kt_tourney *t, kti_rng *rng, const catalog *cat)
+static kt_status open_3row(kt_tourney *t, kti_rng *rng, const catalog *cat, kti_progress *pr)
 {
     const kt_graph *g = t->g;
     strip s = {t->mv, g->width, g->height != 3};
@@ -409,8 +467,7 @@ static kt_status open_3row(kt_tourney *t, kti_rng *rng, const catalog *cat)
     if (!(n & 1) || n < 17) return KT_ENOTFOUND;
     b = pick(cat, KTI_BLK_OPEN, 7, 3, rng);
     if (b == NULL || b->param != 0) return KT_ENOTFOUND;
-    kt_status st = strip_closed(g, &s, n - 7, rng, cat);
-    if (st != KT_OK) return st;
+    KTI_TRY(strip_closed(g, &s, n - 7, rng, cat, pr));
     size_t x0 = n - 7;
     strip_put(&s, x0, b);
     /* end (x0,0) -5-> y = (x0-1,2); y drops one cycle edge */
@@ -425,9 +482,54 @@ static kt_status open_3row(kt_tourney *t, kti_rng *rng, const catalog *cat)
     return KT_OK;
 }
 
-kt_status kti_blocks_open(kt_tourney *t, kt_cell start, uint64_t seed)
+/* The mirror image of cell c in the vertical axis (fx) and/or the
+ * horizontal one (fy). */
+static kt_cell mirror_cell(const kt_graph *g, kt_cell c, bool fx, bool fy)
 {
-    (void)start;
+    uint32_t x = c % g->width, y = c / g->width;
+    if (fx) x = g->width - 1 - x;
+    if (fy) y = g->height - 1 - y;
+    return (kt_cell)((size_t)y * g->width + x);
+}
+
+/* Mirror the tour on t in place (moves map to their mirror images, so the
+ * result is the mirrored tour). */
+static void mirror_tour(kt_tourney *t, bool fx, bool fy)
+{
+    const kt_graph *g = t->g;
+    uint8_t map[16];
+    for (unsigned m = 0; m < 16; m++) map[m] = (uint8_t)m;
+    for (unsigned m = 0; m < 8; m++) {
+        int mm = kti_knight_move(fx ? -g->dx[m] : g->dx[m], fy ? -g->dy[m] : g->dy[m]);
+        KTI_ASSERT(mm >= 0 && mm < 8);
+        map[m] = (uint8_t)mm;
+    }
+    for (kt_cell c = 0; c < g->ncells; c++) {
+        kt_cell d = mirror_cell(g, c, fx, fy);
+        if (d < c) continue; /* swapped from the other side */
+        uint8_t a = map_byte(t->mv[c], map), b = map_byte(t->mv[d], map);
+        t->mv[c] = b;
+        t->mv[d] = a;
+    }
+}
+
+/* Make `start` an end of the path on t when a mirror image of the board
+ * takes an end there. */
+static void mirror_to_start(kt_tourney *t, kt_cell start)
+{
+    const kt_graph *g = t->g;
+    for (kt_cell c = 0; c < g->ncells; c++) {
+        if ((t->mv[c] >> 4) != KTI_NOMOVE) continue; /* not an end */
+        for (unsigned k = 0; k < 4; k++)
+            if (mirror_cell(g, start, k & 1, k >> 1) == c) {
+                if (k != 0) mirror_tour(t, k & 1, k >> 1);
+                return;
+            }
+    }
+}
+
+kt_status kti_blocks_open(kt_tourney *t, kt_cell start, uint64_t seed, kti_progress *pr)
+{
     const kt_graph *g = t->g;
     uint32_t W = g->width, H = g->height;
     kti_rng rng;
@@ -436,23 +538,29 @@ kt_status kti_blocks_open(kt_tourney *t, kt_cell start, uint64_t seed)
     if (cat == NULL) return KT_ENOMEM;
     catalog_build(cat);
     kt_status st;
-    if (W >= 5 && H >= 5 && (W & 1) && (H & 1)) st = tile_main(t, &rng, cat, true, true, false, false);
-    else if (W == 3 || H == 3) st = open_3row(t, &rng, cat);
-    else st = KT_ENOTFOUND;
-    kti_free(&g->alloc, cat);
-    if (st == KT_OK) {
-        t->shape = KT_SHAPE_PATH;
-        t->size = 1;
+    if (W >= 5 && H >= 5 && (W & 1) && (H & 1)) {
+        /* The corner block sits at the bottom right: aim its free end at the
+         * image of start in that quadrant. */
+        tiling how = {true, true, false, false, KT_CELL_NONE};
+        if (start != KT_CELL_NONE) {
+            uint32_t x = start % W, y = start / W;
+            how.want = mirror_cell(g, start, x < W - 1 - x, y < H - 1 - y);
+        }
+        st = tile_main(t, &rng, cat, &how, pr);
+    } else if (W == 3 || H == 3) {
+        st = open_3row(t, &rng, cat, pr);
+    } else {
+        st = KT_ENOTFOUND;
     }
-    return st;
+    kti_free(&g->alloc, cat);
+    if (st != KT_OK) return st;
+    t->shape = KT_SHAPE_PATH;
+    t->size = 1;
+    if (start != KT_CELL_NONE) mirror_to_start(t, start);
+    return KT_OK;
 }
 
-kt_status kti_blocks_closed(kt_tourney *t, uint64_t seed)
-{
-    return kti_blocks_closed_ex(t, seed, false);
-}
-
-kt_status kti_blocks_closed_ex(kt_tourney *t, uint64_t seed, bool divide)
+kt_status kti_blocks_closed(kt_tourney *t, uint64_t seed, bool divide, kti_progress *pr)
 {
     const kt_graph *g = t->g;
     uint32_t W = g->width, H = g->height;
@@ -466,9 +574,10 @@ kt_status kti_blocks_closed_ex(kt_tourney *t, uint64_t seed, bool divide)
         t->mv[0] = KTI_PAIR_EMPTY;
         st = KT_OK;
     } else if (W == 3 || H == 3) {
-        st = closed_3row(t, &rng, cat);
+        st = closed_3row(t, &rng, cat, pr);
     } else {
-        st = tile_main(t, &rng, cat, false, true, divide, divide && seed == 0);
+        tiling how = {false, true, divide, divide && seed == 0, KT_CELL_NONE};
+        st = tile_main(t, &rng, cat, &how, pr);
     }
     kti_free(&g->alloc, cat);
     if (st == KT_OK) {
@@ -478,14 +587,37 @@ kt_status kti_blocks_closed_ex(kt_tourney *t, uint64_t seed, bool divide)
     return st;
 }
 
+/* The 3 x n blocks unjoined: one cycle per block. */
+static kt_status tourney_3row(kt_tourney *t, kti_rng *rng, const catalog *cat, bool canonical,
+                              kti_progress *pr)
+{
+    const kt_graph *g = t->g;
+    strip s = {t->mv, g->width, g->height != 3};
+    size_t n = s.tr ? g->height : g->width;
+    uint8_t *parts = kti_alloc(&g->alloc, n / 10 + 1);
+    if (parts == NULL) return KT_ENOMEM;
+    size_t k = compose_3row(n, parts, rng), x = 0;
+    kt_status st = KT_OK;
+    for (size_t i = 0; i < k && st == KT_OK; i++) {
+        const span *sp = &cat->s[KTI_BLK_CYC3][parts[i]][3];
+        KTI_ASSERT(sp->count > 0);
+        strip_put(&s, x, canonical ? &kti_blocks[sp->first] : pick(cat, KTI_BLK_CYC3, parts[i], 3, rng));
+        x += parts[i];
+        if (kti_gen_tick(pr, x, n)) st = KT_ECANCELED;
+    }
+    t->size = k;
+    kti_free(&g->alloc, parts);
+    return st;
+}
+
 /* Blocks (or divide-and-conquer) without the joins: one cycle per block. */
-kt_status kti_blocks_tourney(kt_tourney **out, const kt_graph *g, uint64_t seed, bool divide)
+kt_status kti_blocks_tourney(kt_tourney **out, const kt_graph *g, uint64_t seed, bool divide,
+                             kti_progress *pr)
 {
     uint32_t W = g->width, H = g->height;
     if (!kt_graph_board_has_closed_tour(W, H) || W * (uint64_t)H == 1) return KT_EUNSUPPORTED;
     kt_tourney *t = NULL;
-    kt_status st = kti_tourney_alloc(&t, g);
-    if (st != KT_OK) return st;
+    KTI_TRY(kti_tourney_alloc(&t, g));
     kti_rng rng;
     kti_rng_seed(&rng, seed);
     catalog *cat = kti_alloc(&g->alloc, sizeof *cat);
@@ -494,25 +626,13 @@ kt_status kti_blocks_tourney(kt_tourney **out, const kt_graph *g, uint64_t seed,
         return KT_ENOMEM;
     }
     catalog_build(cat);
+    bool canonical = divide && seed == 0;
+    kt_status st;
     if (W == 3 || H == 3) {
-        strip s = {t->mv, W, H != 3};
-        size_t n = s.tr ? H : W;
-        uint8_t *parts = kti_alloc(&g->alloc, n / 10 + 1);
-        if (parts == NULL) {
-            st = KT_ENOMEM;
-        } else {
-            size_t k = compose_3row(n, parts, &rng), x = 0;
-            for (size_t i = 0; i < k; i++) {
-                const kti_block *b = divide && seed == 0 ? &kti_blocks[cat->s[KTI_BLK_CYC3][parts[i]][3].first]
-                                                         : pick(cat, KTI_BLK_CYC3, parts[i], 3, &rng);
-                strip_put(&s, x, b);
-                x += parts[i];
-            }
-            t->size = k;
-            kti_free(&g->alloc, parts);
-        }
+        st = tourney_3row(t, &rng, cat, canonical, pr);
     } else {
-        st = tile_main(t, &rng, cat, false, false, divide, divide && seed == 0);
+        tiling how = {false, false, divide, canonical, KT_CELL_NONE};
+        st = tile_main(t, &rng, cat, &how, pr);
     }
     kti_free(&g->alloc, cat);
     if (st != KT_OK) {

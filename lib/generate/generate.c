@@ -52,56 +52,159 @@ const char *kt_generate_tiebreak_name(kt_generate_tiebreak tie)
     return t < KT_GENERATE_TIE_COUNT ? tie_names[t] : "unknown";
 }
 
-static kt_status closed_common(kt_tourney **out, const kt_graph *g, uint64_t seed, bool divide);
-
-kt_status kt_generate_closed_tour(kt_tourney **out, const kt_graph *g, uint64_t seed)
+/* The settings of a call, read once at its start.  Generation runs on the
+ * calling thread only and cannot be split into shards. */
+static kt_status run_start(const kt_options *run, kti_run *r, kti_progress *pr)
 {
-    return closed_common(out, g, seed, false);
-}
-
-kt_status kt_generate_divide_tour(kt_tourney **out, const kt_graph *g, uint64_t seed)
-{
-    return closed_common(out, g, seed, true);
-}
-
-static kt_status closed_common(kt_tourney **out, const kt_graph *g, uint64_t seed, bool divide)
-{
-    if (out) *out = NULL;
-    if (out == NULL || g == NULL) return KT_EINVAL;
-    if (!kti_gen_plain(g)) return KT_EUNSUPPORTED;
-    if (!kt_graph_board_has_closed_tour(g->width, g->height)) return KT_ENOTOUR;
-    kt_tourney *t = NULL;
-    kt_status st = alloc_for_overwrite(&t, g);
-    if (st != KT_OK) return st;
-    st = kti_blocks_closed_ex(t, seed, divide); /* writes every cell */
-    if (st != KT_OK) {
-        kt_tourney_free(t);
-        return st;
-    }
-    *out = t;
+    kti_run_resolve(r, run);
+    if (r->nshards > 1) return KT_EINVAL;
+    kti_progress_init(pr, r->progress, r->progress_user);
     return KT_OK;
 }
 
-kt_status kt_generate_tourney(kt_tourney **out, const kt_graph *g, kt_generate_method method,
-                              uint64_t seed, uint64_t budget)
+#ifndef NDEBUG
+/* Debug builds: the result must be a valid tourney whose size and shape
+ * are what the generator's bookkeeping claims (the size is maintained by
+ * hand in most generators).  kti_tourney_finish revalidates and recounts in
+ * O(cells); a 1-cell board's trivial tour is a path or a cycle at will. */
+static void check_result(kt_tourney *t)
+{
+    kt_shape shape = t->shape;
+    size_t size = t->size;
+    kt_status st = kti_tourney_finish(t, NULL);
+    KTI_ASSERT(st == KT_OK || st == KT_ENOMEM);
+    if (st == KT_OK) {
+        KTI_ASSERT(t->size == size);
+        KTI_ASSERT(t->shape == shape || t->g->nverts == 1);
+    }
+    t->shape = shape;
+    t->size = size;
+}
+#endif
+
+/* Hand a generator's result to the caller: checked in debug builds, then
+ * the last progress report (done == total), which may still cancel. */
+static kt_status deliver(kt_tourney **out, kt_tourney *t, kt_status st, kti_progress *pr,
+                         uint64_t total)
+{
+    if (st == KT_OK) {
+#ifndef NDEBUG
+        check_result(t);
+#endif
+        if (pr->fn != NULL && pr->fn(pr->user, total, total) != 0) st = KT_ECANCELED;
+    }
+    if (st != KT_OK) {
+        kt_tourney_free(t);
+        t = NULL;
+    }
+    *out = t;
+    return st;
+}
+
+static kt_status closed_common(kt_tourney **out, const kt_graph *g, uint64_t seed, bool divide,
+                               const kt_options *run)
 {
     if (out) *out = NULL;
     if (out == NULL || g == NULL) return KT_EINVAL;
+    kti_run r;
+    kti_progress pr;
+    KTI_TRY(run_start(run, &r, &pr));
     if (!kti_gen_plain(g)) return KT_EUNSUPPORTED;
+    if (!kt_graph_board_has_closed_tour(g->width, g->height)) return KT_ENOTOUR;
+    kt_tourney *t = NULL;
+    KTI_TRY(alloc_for_overwrite(&t, g));
+    kt_status st = kti_blocks_closed(t, seed, divide, &pr); /* writes every cell */
+    return deliver(out, t, st, &pr, g->height); /* progress: rows */
+}
+
+kt_status kt_generate_closed_tour(kt_tourney **out, const kt_graph *g, uint64_t seed,
+                                  const kt_options *run)
+{
+    return closed_common(out, g, seed, false, run);
+}
+
+kt_status kt_generate_divide_tour(kt_tourney **out, const kt_graph *g, uint64_t seed,
+                                  const kt_options *run)
+{
+    return closed_common(out, g, seed, true, run);
+}
+
+kt_status kt_generate_open_tour(kt_tourney **out, const kt_graph *g, kt_cell start, kt_cell end,
+                                uint64_t seed, const kt_options *run)
+{
+    if (out) *out = NULL;
+    if (out == NULL || g == NULL) return KT_EINVAL;
+    kti_run r;
+    kti_progress pr;
+    KTI_TRY(run_start(run, &r, &pr));
+    kt_tourney *t = NULL;
+    kt_status st = kti_open_tour(&t, g, start, end, seed, &pr);
+    return deliver(out, t, st, &pr, g->height);
+}
+
+kt_status kt_generate_warnsdorff_tour(kt_tourney **out, const kt_graph *g, kt_shape shape,
+                                      kt_cell start, kt_generate_tiebreak tie, uint64_t seed,
+                                      const kt_options *run)
+{
+    if (out) *out = NULL;
+    if (out == NULL || g == NULL || (unsigned)tie >= KT_GENERATE_TIE_COUNT) return KT_EINVAL;
+    if (shape != KT_SHAPE_PATH && shape != KT_SHAPE_CYCLES) return KT_EINVAL;
+    kti_run r;
+    kti_progress pr;
+    KTI_TRY(run_start(run, &r, &pr));
+    if (!kti_gen_plain(g)) return KT_EUNSUPPORTED;
+    if (start != KT_CELL_NONE && start >= g->ncells) return KT_EINVAL;
+    if (shape == KT_SHAPE_CYCLES ? !kt_graph_board_has_closed_tour(g->width, g->height)
+                                 : !kt_graph_board_has_open_tour(g->width, g->height))
+        return KT_ENOTOUR;
+    uint64_t attempts = r.budget;
+    if (attempts == 0)
+        attempts = tie == KT_GENERATE_TIE_FIRST ? KT_GENERATE_WARNSDORFF_FIRST_ATTEMPTS
+                                                : KT_GENERATE_WARNSDORFF_ATTEMPTS;
+    kt_tourney *t = NULL;
+    kt_status st = kti_warnsdorff_tour(&t, g, shape, start, tie, seed, attempts, &pr);
+    return deliver(out, t, st, &pr, attempts);
+}
+
+/* The budget of a heuristic tourney generator, 0 resolved to its default. */
+static uint64_t tourney_budget(kt_generate_method method, uint64_t budget)
+{
+    if (budget != 0) return budget;
+    return method == KT_GENERATE_NEURAL ? KT_GENERATE_NEURAL_SWEEPS : KT_GENERATE_TOURNEY_RESTARTS;
+}
+
+kt_status kt_generate_tourney(kt_tourney **out, const kt_graph *g, kt_generate_method method,
+                              uint64_t seed, const kt_options *run)
+{
+    if (out) *out = NULL;
+    if (out == NULL || g == NULL) return KT_EINVAL;
+    kti_run r;
+    kti_progress pr;
+    KTI_TRY(run_start(run, &r, &pr));
+    if ((unsigned)method >= KT_GENERATE_METHOD_COUNT) return KT_EINVAL;
+    if (!kti_gen_plain(g)) return KT_EUNSUPPORTED;
+    uint64_t budget = tourney_budget(method, r.budget), total = g->height;
+    kt_tourney *t = NULL;
+    kt_status st;
     switch (method) {
     case KT_GENERATE_BLOCKS:
-        return kti_blocks_tourney(out, g, seed, false);
     case KT_GENERATE_DIVIDE:
-        return kti_blocks_tourney(out, g, seed, true);
+        st = kti_blocks_tourney(&t, g, seed, method == KT_GENERATE_DIVIDE, &pr);
+        break;
     case KT_GENERATE_WARNSDORFF:
-        return kti_warnsdorff_tourney(out, g, seed, budget);
+        st = kti_warnsdorff_tourney(&t, g, seed, budget, &pr);
+        total = budget;
+        break;
     case KT_GENERATE_NEURAL:
-        return kti_neural_tourney(out, g, seed, budget);
+        st = kti_neural_tourney(&t, g, seed, budget, &pr);
+        total = budget;
+        break;
     case KT_GENERATE_BRAID:
-        return kti_braid_tourney(out, g);
-    case KT_GENERATE_FOUR_COVER:
-        return kti_four_cover_tourney(out, g, seed);
-    default:
-        return KT_EINVAL;
+        st = kti_braid_tourney(&t, g, &pr);
+        break;
+    default: /* KT_GENERATE_FOUR_COVER: unique, so the seed plays no part */
+        st = kti_four_cover_tourney(&t, g, &pr);
+        break;
     }
+    return deliver(out, t, st, &pr, total);
 }

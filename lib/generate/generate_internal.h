@@ -13,32 +13,57 @@ static inline bool kti_gen_plain(const kt_graph *g)
     return g->mask == NULL && g->a == 2 && g->b == 1;
 }
 
+/* ---- progress: every generator takes the caller's throttle (NULL for
+ * none) and ticks it in its main loops ---- */
+
+/* Whether the caller asks to stop.  Costs a test when no callback is set;
+ * otherwise reads the clock, so callers tick every few thousand units of
+ * work.  The callback runs at most five times a second, also when the
+ * total is unknown (0), which kti_progress_tick alone would not ensure. */
+static inline bool kti_gen_tick(kti_progress *p, uint64_t done, uint64_t total)
+{
+    if (p == NULL || p->fn == NULL) return false;
+    if (kti_now() - p->last < 0.2) return false;
+    return kti_progress_tick(p, done, total);
+}
 
 /* Posa rotations on the Hamiltonian path ord[0..n-1] (pos = its inverse):
  * move the last end until it is a move from `target` (exact: equals it).
  * The first cell stays fixed.  At most about `work` cells are reversed.
- * Returns true on success (ord and pos updated either way). */
-KTI_HIDDEN bool kti_rotate_end(const kt_graph *g, kt_cell *ord, uint32_t *pos, size_t n,
-                               kt_cell target, bool exact, uint64_t work, kti_rng *rng);
+ * Returns KT_OK on success, KT_ENOTFOUND when the work ran out, or
+ * KT_ECANCELED (ord and pos are updated either way). */
+KTI_HIDDEN kt_status kti_rotate_end(const kt_graph *g, kt_cell *ord, uint32_t *pos, size_t n,
+                                    kt_cell target, bool exact, uint64_t work, kti_rng *rng,
+                                    kti_progress *pr);
 
-/* Warnsdorff (gen_warnsdorff.c). */
+/* The generators behind the public calls (generate.c checks the arguments
+ * and the settings, then calls these with the budget resolved). */
+
+/* Warnsdorff's rule (warnsdorff.c): `attempts` walks (>= 1); KT_ELIMIT
+ * when every one failed.  g is a full board with a tour of this shape. */
+KTI_HIDDEN kt_status kti_warnsdorff_tour(kt_tourney **out, const kt_graph *g, kt_shape shape,
+                                         kt_cell start, kt_generate_tiebreak tie, uint64_t seed,
+                                         uint64_t attempts, kti_progress *pr);
+/* Parberry's tourney variant of Warnsdorff (warnsdorff.c); restarts >= 1. */
 KTI_HIDDEN kt_status kti_warnsdorff_tourney(kt_tourney **out, const kt_graph *g, uint64_t seed,
-                                            uint64_t budget);
-/* Neural network (gen_neural.c). */
+                                            uint64_t restarts, kti_progress *pr);
+/* The Takefuji-Lee network (neural.c); sweeps >= 1. */
 KTI_HIDDEN kt_status kti_neural_tourney(kt_tourney **out, const kt_graph *g, uint64_t seed,
-                                        uint64_t budget);
-/* Structured tourneys (gen_tourneys.c). */
+                                        uint64_t sweeps, kti_progress *pr);
+/* Open tours (open.c); g is a full board, start and end not yet checked. */
+KTI_HIDDEN kt_status kti_open_tour(kt_tourney **out, const kt_graph *g, kt_cell start,
+                                   kt_cell end, uint64_t seed, kti_progress *pr);
+/* Structured tourneys (blocks.c for blocks and divide, tourneys.c). */
 KTI_HIDDEN kt_status kti_blocks_tourney(kt_tourney **out, const kt_graph *g, uint64_t seed,
-                                        bool divide);
-KTI_HIDDEN kt_status kti_braid_tourney(kt_tourney **out, const kt_graph *g);
-KTI_HIDDEN kt_status kti_four_cover_tourney(kt_tourney **out, const kt_graph *g, uint64_t seed);
+                                        bool divide, kti_progress *pr);
+KTI_HIDDEN kt_status kti_braid_tourney(kt_tourney **out, const kt_graph *g, kti_progress *pr);
+KTI_HIDDEN kt_status kti_four_cover_tourney(kt_tourney **out, const kt_graph *g, kti_progress *pr);
 
 /*
  * Precomputed block tours (lib/generate/blocks_data.c, written by
  * tools/gen_blocks.c) and the linear tilers built on them (lib/generate/blocks.c).
  * Internal; see tools/gen_blocks.c for the exact meaning of each kind.
  */
-
 
 enum {
     KTI_BLK_CYCLE = 0, /* w,h in 5..10: closed tour with rail edges L, R, U, D */
@@ -58,28 +83,34 @@ typedef struct kti_block {
 KTI_HIDDEN extern const kti_block kti_blocks[];
 KTI_HIDDEN extern const size_t kti_block_count;
 
-/* Fill t->mv (t already allocated on a full knight board of w x h) with a
- * closed tour when kt_graph_board_has_closed_tour(w, h); sets shape and size.
- * Linear time, no allocation beyond O(w + h). */
-KTI_HIDDEN kt_status kti_blocks_closed(kt_tourney *t, uint64_t seed);
-/* The same; divide: the partition is Parberry-style recursive halving and,
- * with seed 0, every block takes its first (canonical) tour. */
-KTI_HIDDEN kt_status kti_blocks_closed_ex(kt_tourney *t, uint64_t seed, bool divide);
+/* Fill t->mv (t allocated on a full knight board of w x h, bytes not yet
+ * written) with a closed tour when kt_graph_board_has_closed_tour(w, h);
+ * sets shape and size.  divide: the partition is Parberry-style recursive
+ * halving and, with seed 0, every block takes its first (canonical) tour.
+ * Linear time, no allocation beyond O(w + h).  KT_OK or KT_ECANCELED. */
+KTI_HIDDEN kt_status kti_blocks_closed(kt_tourney *t, uint64_t seed, bool divide,
+                                       kti_progress *pr);
 
 /* Fill t->mv with an open tour for the boards that have an open tour but no
- * closed one and that the tilings cover (odd x odd >= 5, 3 x n); start, when
- * not KT_CELL_NONE, is made an end if the construction allows it.  Returns
- * KT_ENOTFOUND when this board or start is not covered. */
-KTI_HIDDEN kt_status kti_blocks_open(kt_tourney *t, kt_cell start, uint64_t seed);
+ * closed one and that the tilings cover (odd x odd >= 5, 3 x n).  start,
+ * when not KT_CELL_NONE, is made an end when the construction allows it:
+ * on odd x odd boards when start, or its mirror image in one of the
+ * board's axes, lies in the corner block that holds the path's end, and on
+ * any board when start is the mirror image of an end.  Returns
+ * KT_ENOTFOUND when this board is not covered. */
+KTI_HIDDEN kt_status kti_blocks_open(kt_tourney *t, kt_cell start, uint64_t seed,
+                                     kti_progress *pr);
 
-/* Replace move `from` by move `to` in the pair byte of cell c. */
+/* Replace move `from` by move `to` in the pair byte of cell c (either may
+ * be KTI_NOMOVE); `from` must be in the pair. */
 static inline void kti_pair_replace(uint8_t *mv, size_t c, unsigned from, unsigned to)
 {
     unsigned p = mv[c], lo = p & 0xF, hi = p >> 4;
+    KTI_ASSERT((from < 8 || from == KTI_NOMOVE) && (to < 8 || to == KTI_NOMOVE));
+    KTI_ASSERT(lo == from || hi == from);
     if (lo == from) lo = to;
     else hi = to;
     mv[c] = (uint8_t)(lo < hi ? (hi << 4 | lo) : (lo << 4 | hi));
 }
-
 
 #endif /* KNIGHT_GENERATE_INTERNAL_H */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Structured tourneys of Parberry's paper.
+ * Structured tourneys of Parberry (1997).
  *
  * Concentric braided tourney (square boards, n even >= 4): the board is cut
  * into concentric rings two cells wide (outer sides n, n-4, n-8, ... while
@@ -37,9 +37,8 @@ static void four_tile(uint8_t tab[16])
         }
 }
 
-kt_status kti_four_cover_tourney(kt_tourney **out, const kt_graph *g, uint64_t seed)
+kt_status kti_four_cover_tourney(kt_tourney **out, const kt_graph *g, kti_progress *pr)
 {
-    (void)seed; /* the cover is unique */
     size_t W = g->width, H = g->height;
     if (W % 4 || H % 4) return KT_EUNSUPPORTED;
     kt_tourney *t = NULL;
@@ -48,6 +47,10 @@ kt_status kti_four_cover_tourney(kt_tourney **out, const kt_graph *g, uint64_t s
     uint8_t tab[16];
     four_tile(tab);
     for (size_t y = 0; y < H; y++) {
+        if (kti_gen_tick(pr, y, H)) {
+            kt_tourney_free(t);
+            return KT_ECANCELED;
+        }
         uint8_t *row = t->mv + y * W;
         const uint8_t *src = tab + (y & 3) * 4;
         for (size_t x = 0; x < W; x += 4) memcpy(row + x, src, 4);
@@ -68,103 +71,139 @@ static inline size_t ring_of(size_t n, size_t x, size_t y)
     return d / 2;
 }
 
-kt_status kti_braid_tourney(kt_tourney **out, const kt_graph *g)
+/* The working state of the braid: per cell, the moves to ring neighbours
+ * not yet excluded (avail) and the moves taken (chosen), and a stack of
+ * cells to look at again. */
+typedef struct braid {
+    const kt_graph *g;
+    uint8_t *avail, *chosen, *inq;
+    kt_cell *stack;
+    size_t sp;
+} braid;
+
+/* Queue every cell of the rings with its moves inside its own ring. */
+static void braid_init(braid *B, size_t rings)
 {
+    const kt_graph *g = B->g;
     size_t n = g->width;
-    if (g->height != n || (n & 1) || n < 4) return KT_EUNSUPPORTED;
-    size_t rings = (n - (n % 4 == 0 ? 4 : 6)) / 4; /* rings of outer side n, n-4, ..., >= 8 */
-    size_t c0 = 2 * rings, cs = n - 4 * rings;     /* centre origin and side (4 or 6) */
-    kt_tourney *t = NULL;
-    kt_status st = kti_tourney_alloc(&t, g);
-    if (st != KT_OK) return st;
-    uint8_t *mv = t->mv;
-    size_t N = g->ncells;
-    /* avail: moves to ring neighbours not yet excluded; chosen: moves taken */
-    uint8_t *avail = kti_calloc(&g->alloc, N, 1), *chosen = kti_calloc(&g->alloc, N, 1);
-    uint8_t *inq = kti_calloc(&g->alloc, N, 1);
-    kt_cell *stack = kti_calloc(&g->alloc, N, sizeof(kt_cell));
-    if (!avail || !chosen || !inq || !stack) {
-        st = KT_ENOMEM;
-        goto done;
-    }
-    size_t sp = 0;
-    for (size_t c = 0; c < N; c++) {
-        size_t x = c % n, y = c / n, r = ring_of(n, x, y);
+    for (size_t c = 0; c < g->ncells; c++) {
+        size_t r = ring_of(n, c % n, c / n);
         if (r >= rings) continue;
         unsigned a = 0;
         for (int m = 0; m < 8; m++) {
             kt_cell d = kti_step(g, (kt_cell)c, m);
             if (d != KT_CELL_NONE && ring_of(n, d % n, d / n) == r) a |= 1u << m;
         }
-        avail[c] = (uint8_t)a;
-        stack[sp++] = (kt_cell)c;
-        inq[c] = 1;
+        B->avail[c] = (uint8_t)a;
+        B->stack[B->sp++] = (kt_cell)c;
+        B->inq[c] = 1;
     }
-    /* Propagate: a cell with exactly two available edges takes both; a cell
-     * with two chosen edges drops the rest.  Each cell is queued again only
-     * when its neighbourhood changes, so the total work is linear. */
-    while (sp > 0) {
-        kt_cell c = stack[--sp];
-        inq[c] = 0;
-        unsigned a = avail[c], ch = chosen[c];
-        unsigned cnt = (unsigned)__builtin_popcount(a);
+}
+
+static inline void braid_queue(braid *B, kt_cell c)
+{
+    if (!B->inq[c]) {
+        B->inq[c] = 1;
+        B->stack[B->sp++] = c;
+    }
+}
+
+/* Propagate: a cell with exactly two available edges takes both; a cell
+ * with two chosen edges drops the rest.  Each cell is queued again only
+ * when its neighbourhood changes, so the total work is linear.  KT_OK or
+ * KT_ECANCELED. */
+static kt_status braid_propagate(braid *B, kti_progress *pr)
+{
+    const kt_graph *g = B->g;
+    uint64_t pops = 0;
+    while (B->sp > 0) {
+        if ((++pops & 0xFFFF) == 0 && kti_gen_tick(pr, 0, 0)) return KT_ECANCELED;
+        kt_cell c = B->stack[--B->sp];
+        B->inq[c] = 0;
+        unsigned a = B->avail[c], ch = B->chosen[c];
         unsigned drop = 0, take = 0;
         if (__builtin_popcount(ch) == 2) drop = a & ~ch;
-        else if (cnt == 2) take = a & ~ch;
+        else if (__builtin_popcount(a) == 2) take = a & ~ch;
         if (!drop && !take) continue;
         for (int m = 0; m < 8; m++) {
             if (!(((drop | take) >> m) & 1)) continue;
             kt_cell d = kti_step(g, c, m);
             unsigned back = 1u << ((m + 4) & 7);
             if ((drop >> m) & 1) {
-                avail[c] &= (uint8_t)~(1u << m);
-                avail[d] &= (uint8_t)~back;
+                B->avail[c] &= (uint8_t)~(1u << m);
+                B->avail[d] &= (uint8_t)~back;
             } else {
-                chosen[c] |= (uint8_t)(1u << m);
-                chosen[d] |= (uint8_t)back;
+                B->chosen[c] |= (uint8_t)(1u << m);
+                B->chosen[d] |= (uint8_t)back;
             }
-            if (!inq[d]) {
-                inq[d] = 1;
-                stack[sp++] = d;
-            }
+            braid_queue(B, d);
         }
-        if (!inq[c]) {
-            inq[c] = 1;
-            stack[sp++] = c;
-        }
+        braid_queue(B, c);
     }
-    for (size_t c = 0; c < N; c++) {
-        size_t x = c % n, y = c / n;
-        if (ring_of(n, x, y) >= rings) continue;
-        if (__builtin_popcount(chosen[c]) != 2) { /* not forced: should not happen */
-            st = KT_EUNSUPPORTED;
-            goto done;
-        }
-        unsigned ch = chosen[c], lo = (unsigned)__builtin_ctz(ch), hi = 31u - (unsigned)__builtin_clz(ch);
+    return KT_OK;
+}
+
+/* Write the rings' edges as move pairs; KT_EUNSUPPORTED if some ring cell
+ * was not forced (does not happen on the boards the braid accepts). */
+static kt_status braid_store(const braid *B, uint8_t *mv, size_t rings)
+{
+    size_t n = B->g->width;
+    for (size_t c = 0; c < B->g->ncells; c++) {
+        if (ring_of(n, c % n, c / n) >= rings) continue;
+        unsigned ch = B->chosen[c];
+        if (__builtin_popcount(ch) != 2) return KT_EUNSUPPORTED;
+        unsigned lo = (unsigned)__builtin_ctz(ch), hi = 31u - (unsigned)__builtin_clz(ch);
         mv[c] = (uint8_t)(hi << 4 | lo);
     }
-    /* the centre */
+    return KT_OK;
+}
+
+/* The centre of side cs (4: its four-cover; 6: a closed tour) at (c0, c0). */
+static void braid_centre(uint8_t *mv, size_t n, size_t c0, size_t cs)
+{
     if (cs == 4) {
         uint8_t tab[16];
         four_tile(tab);
         for (size_t y = 0; y < 4; y++) memcpy(mv + (c0 + y) * n + c0, tab + 4 * y, 4);
-    } else {
-        const kti_block *b = NULL;
-        for (size_t i = 0; i < kti_block_count && b == NULL; i++)
-            if (kti_blocks[i].kind == KTI_BLK_CYCLE && kti_blocks[i].w == 6 && kti_blocks[i].h == 6) b = &kti_blocks[i];
-        for (size_t y = 0; y < 6; y++) memcpy(mv + (c0 + y) * n + c0, b->mv + 6 * y, 6);
+        return;
     }
-    st = kti_tourney_recount(t);
-done:
-    kti_free(&g->alloc, avail);
-    kti_free(&g->alloc, chosen);
-    kti_free(&g->alloc, inq);
-    kti_free(&g->alloc, stack);
+    const kti_block *b = NULL;
+    for (size_t i = 0; i < kti_block_count && b == NULL; i++)
+        if (kti_blocks[i].kind == KTI_BLK_CYCLE && kti_blocks[i].w == 6 && kti_blocks[i].h == 6) b = &kti_blocks[i];
+    KTI_ASSERT(b != NULL);
+    for (size_t y = 0; y < 6; y++) memcpy(mv + (c0 + y) * n + c0, b->mv + 6 * y, 6);
+}
+
+kt_status kti_braid_tourney(kt_tourney **out, const kt_graph *g, kti_progress *pr)
+{
+    size_t n = g->width;
+    if (g->height != n || (n & 1) || n < 4) return KT_EUNSUPPORTED;
+    size_t rings = (n - (n % 4 == 0 ? 4 : 6)) / 4; /* rings of outer side n, n-4, ..., >= 8 */
+    size_t c0 = 2 * rings, cs = n - 4 * rings;     /* centre origin and side (4 or 6) */
+    kt_tourney *t = NULL;
+    KTI_TRY(kti_tourney_alloc(&t, g));
+    size_t N = g->ncells;
+    braid B = {g, kti_calloc(&g->alloc, N, 1), kti_calloc(&g->alloc, N, 1),
+               kti_calloc(&g->alloc, N, 1), kti_calloc(&g->alloc, N, sizeof(kt_cell)), 0};
+    kt_status st = KT_ENOMEM;
+    if (B.avail && B.chosen && B.inq && B.stack) {
+        braid_init(&B, rings);
+        st = braid_propagate(&B, pr);
+    }
+    if (st == KT_OK) st = braid_store(&B, t->mv, rings);
+    if (st == KT_OK) {
+        braid_centre(t->mv, n, c0, cs);
+        t->shape = KT_SHAPE_CYCLES;
+        st = kti_tourney_recount(t);
+    }
+    kti_free(&g->alloc, B.avail);
+    kti_free(&g->alloc, B.chosen);
+    kti_free(&g->alloc, B.inq);
+    kti_free(&g->alloc, B.stack);
     if (st != KT_OK) {
         kt_tourney_free(t);
         return st;
     }
-    t->shape = KT_SHAPE_CYCLES;
     *out = t;
     return KT_OK;
 }

@@ -11,8 +11,8 @@
  *    pockets near the edge, which is what makes plain Warnsdorff fail on
  *    boards beyond ~50.
  * Closed tours: a complete walk whose end is not a move from its start is
- * closed by Posa rotations (bounded).  The tourney variant of the paper
- * closes a walk as soon as it lands a move away from its start and begins
+ * closed by Posa rotations (bounded).  The tourney variant of Parberry
+ * (1997) closes a walk as soon as it lands a move away from its start and begins
  * a new walk at the first unvisited cell.
  */
 #include "generate_internal.h"
@@ -179,18 +179,25 @@ static void reverse(wctx *w, size_t i, size_t j)
     }
 }
 
-bool kti_rotate_end(const kt_graph *g, kt_cell *ord, uint32_t *pos, size_t n, kt_cell target,
-                    bool exact, uint64_t work, kti_rng *rng)
+/* Work units (cells reversed, walk steps) between two looks at the clock. */
+#define TICK_WORK ((uint64_t)1 << 16)
+
+kt_status kti_rotate_end(const kt_graph *g, kt_cell *ord, uint32_t *pos, size_t n, kt_cell target,
+                         bool exact, uint64_t work, kti_rng *rng, kti_progress *pr)
 {
     wctx w;
     w.g = g;
     w.ord = ord;
     w.pos = pos;
-    uint64_t spent = 0;
+    uint64_t spent = 0, next_tick = TICK_WORK;
     uint64_t tx = target % g->width, ty = target / g->width;
     while (spent <= work) {
         kt_cell e = ord[n - 1];
-        if (exact ? e == target : adjacent(g, e, target)) return true;
+        if (exact ? e == target : adjacent(g, e, target)) return KT_OK;
+        if (spent >= next_tick) {
+            next_tick = spent + TICK_WORK;
+            if (kti_gen_tick(pr, spent, work)) return KT_ECANCELED;
+        }
         /* candidates: neighbours y of e on the path, not e's predecessor */
         size_t cand[8];
         uint64_t score[8];
@@ -207,7 +214,7 @@ bool kti_rotate_end(const kt_graph *g, kt_cell *ord, uint32_t *pos, size_t n, kt
             cand[nc] = py;
             score[nc++] = d * 64 + (kti_rng_next(rng) & 63);
         }
-        if (nc == 0) return false;
+        if (nc == 0) return KT_ENOTFOUND;
         unsigned best = 0;
         /* mostly greedy, sometimes random to escape cycles */
         if ((kti_rng_next(rng) & 7) == 0) best = (unsigned)kti_rng_below(rng, nc);
@@ -218,53 +225,60 @@ bool kti_rotate_end(const kt_graph *g, kt_cell *ord, uint32_t *pos, size_t n, kt
         reverse(&w, py + 1, n - 1);
         spent += n - 1 - py + 8;
     }
-    return false;
+    return KT_ENOTFOUND;
 }
 
-/* One Warnsdorff walk from start over the whole board; true when complete. */
-static bool walk(wctx *w, kt_cell start, kt_generate_tiebreak tie)
+/* One Warnsdorff walk from start over the whole board: KT_OK when
+ * complete, KT_ENOTFOUND when stuck, KT_ECANCELED.  done/total: the
+ * attempt, for the progress reports. */
+static kt_status walk(wctx *w, kt_cell start, kt_generate_tiebreak tie, kti_progress *pr,
+                      uint64_t done, uint64_t total)
 {
     w_reset(w);
     kt_cell c = start;
     w_visit(w, c);
     w->ord[0] = c;
     for (size_t i = 1; i < w->g->nverts; i++) {
+        if ((i & (TICK_WORK - 1)) == 0 && kti_gen_tick(pr, done, total)) return KT_ECANCELED;
         c = w_choose(w, c, tie, KT_CELL_NONE);
-        if (c == KT_CELL_NONE) return false;
+        if (c == KT_CELL_NONE) return KT_ENOTFOUND;
         w_visit(w, c);
         w->ord[i] = c;
     }
-    return true;
+    return KT_OK;
 }
 
-kt_status kt_generate_warnsdorff_tour(kt_tourney **out, const kt_graph *g, kt_shape shape, kt_cell start,
-                             kt_generate_tiebreak tie, uint64_t seed, uint32_t attempts)
+/* Close a complete walk into a cycle by rotating its end next to its start
+ * (Posa rotations, work linear in the side times the cells). */
+static kt_status close_walk(wctx *w, kti_progress *pr)
 {
-    if (out) *out = NULL;
-    if (out == NULL || g == NULL || (unsigned)tie >= KT_GENERATE_TIE_COUNT) return KT_EINVAL;
-    if (shape != KT_SHAPE_PATH && shape != KT_SHAPE_CYCLES) return KT_EINVAL;
-    if (!kti_gen_plain(g)) return KT_EUNSUPPORTED;
-    if (start != KT_CELL_NONE && start >= g->ncells) return KT_EINVAL;
-    if (shape == KT_SHAPE_CYCLES ? !kt_graph_board_has_closed_tour(g->width, g->height)
-                                 : !kt_graph_board_has_open_tour(g->width, g->height))
-        return KT_ENOTOUR;
+    const kt_graph *g = w->g;
+    size_t n = g->nverts;
+    if (adjacent(g, w->ord[0], w->ord[n - 1])) return KT_OK;
+    for (size_t i = 0; i < n; i++) w->pos[w->ord[i]] = (uint32_t)i;
+    uint64_t side = g->width > g->height ? g->width : g->height;
+    return kti_rotate_end(g, w->ord, w->pos, n, w->ord[0], false, (4 * side + 64) * (uint64_t)n,
+                          &w->rng, pr);
+}
+
+kt_status kti_warnsdorff_tour(kt_tourney **out, const kt_graph *g, kt_shape shape, kt_cell start,
+                              kt_generate_tiebreak tie, uint64_t seed, uint64_t attempts,
+                              kti_progress *pr)
+{
     if (g->ncells == 1) return kt_tourney_from_order(out, g, &(kt_cell){0}, 1, shape, NULL);
-    if (attempts == 0) attempts = tie == KT_GENERATE_TIE_FIRST ? 1 : 64;
     wctx w;
-    kt_status st = w_init(&w, g, seed);
-    if (st != KT_OK) return st;
+    KTI_TRY(w_init(&w, g, seed));
     kt_cell s0 = start == KT_CELL_NONE ? 0 : start;
-    st = KT_ENOTFOUND;
-    for (uint32_t a = 0; a < attempts; a++) {
-        if (!walk(&w, s0, tie)) continue;
-        size_t n = g->nverts;
-        if (shape == KT_SHAPE_CYCLES && !adjacent(g, w.ord[0], w.ord[n - 1])) {
-            for (size_t i = 0; i < n; i++) w.pos[w.ord[i]] = (uint32_t)i;
-            uint64_t side = g->width > g->height ? g->width : g->height;
-            if (!kti_rotate_end(g, w.ord, w.pos, n, w.ord[0], false, (4 * side + 64) * (uint64_t)n, &w.rng))
-                continue;
+    kt_status st = KT_ELIMIT;
+    for (uint64_t a = 0; a < attempts; a++) {
+        if (kti_gen_tick(pr, a, attempts)) {
+            st = KT_ECANCELED;
+            break;
         }
-        st = kt_tourney_from_order(out, g, w.ord, n, shape, NULL);
+        kt_status ws = walk(&w, s0, tie, pr, a, attempts);
+        if (ws == KT_OK && shape == KT_SHAPE_CYCLES) ws = close_walk(&w, pr);
+        if (ws == KT_ENOTFOUND) continue;
+        st = ws == KT_OK ? kt_tourney_from_order(out, g, w.ord, g->nverts, shape, NULL) : ws;
         break;
     }
     w_free(&w);
@@ -321,161 +335,227 @@ static kt_cell bk_min(const wctx *w, bucket *bk)
     return KT_CELL_NONE;
 }
 
-/* The paper's tourney variant of random Warnsdorff: a walk that lands a
+/* The state of the tourney variant: the walk context, the tourney being
+ * built, and the closed cycles (the cells of cycle id in
+ * cells[cstart[id] .. cstart[id + 1]), cycle id per cell in cid, dissolved
+ * cycles marked dead until the next compaction). */
+typedef struct tctx {
+    wctx w;
+    kt_tourney *t;
+    kt_cell *cells;
+    uint32_t *cid;
+    size_t *cstart;
+    uint8_t *dead;
+    size_t maxcyc;                /* room in cstart and dead */
+    bucket bk[9];
+    size_t ncyc, live, used, done; /* cycles stored, live cycles, cells stored, cells covered */
+    bool mem;                      /* false once a bucket could not grow */
+    uint64_t work, next_tick;      /* walk steps, for the progress ticks */
+} tctx;
+
+static void tctx_free(tctx *T)
+{
+    const kt_allocator *al = &T->w.g->alloc;
+    w_free(&T->w);
+    kti_free(al, T->cells);
+    kti_free(al, T->cid);
+    kti_free(al, T->cstart);
+    kti_free(al, T->dead);
+    for (unsigned d = 0; d <= 8; d++) kti_free(al, T->bk[d].a);
+    kt_tourney_free(T->t);
+}
+
+static kt_status tctx_init(tctx *T, const kt_graph *g, uint64_t seed)
+{
+    memset(T, 0, sizeof *T);
+    KTI_TRY(w_init(&T->w, g, seed));
+    size_t n = g->ncells;
+    const kt_allocator *al = &g->alloc;
+    T->maxcyc = n / 4 + 2; /* cycles have at least 4 cells */
+    T->cells = kti_calloc(al, n, sizeof(kt_cell));
+    T->cid = kti_calloc(al, n, sizeof(uint32_t));
+    T->cstart = kti_calloc(al, T->maxcyc, sizeof(size_t));
+    T->dead = kti_calloc(al, T->maxcyc, 1);
+    if (!T->cells || !T->cid || !T->cstart || !T->dead || kti_tourney_alloc(&T->t, g) != KT_OK) {
+        tctx_free(T);
+        return KT_ENOMEM;
+    }
+    return KT_OK;
+}
+
+/* Start an attempt from scratch: nothing visited, every cell in its bucket. */
+static void tctx_reset(tctx *T)
+{
+    size_t n = T->w.n;
+    w_reset(&T->w);
+    memset(T->t->mv, KTI_PAIR_EMPTY, n);
+    T->ncyc = T->live = T->used = T->done = 0;
+    T->mem = true;
+    for (unsigned d = 0; d <= 8; d++) T->bk[d].len = 0;
+    for (size_t c = 0; c < n; c++) T->mem &= bk_push(&T->w.g->alloc, &T->bk[T->w.deg[c]], (kt_cell)c);
+}
+
+/* One random walk from s that is closed as soon as it lands a move away
+ * from s (after at least 4 cells): true with the cycle in w.ord[0..*len);
+ * a walk that gets stuck is undone. */
+static bool cycle_walk(tctx *T, kt_cell s, size_t *len)
+{
+    wctx *w = &T->w;
+    size_t k = 0;
+    kt_cell c = s;
+    w_visit(w, c);
+    w->ord[k++] = c;
+    for (;;) {
+        if (k >= 4 && adjacent(w->g, c, s)) break;
+        kt_cell d = w_choose(w, c, KT_GENERATE_TIE_RANDOM, KT_CELL_NONE);
+        if (d == KT_CELL_NONE) {
+            for (size_t i = k; i-- > 0;) w_unvisit(w, w->ord[i]);
+            T->work += k;
+            return false;
+        }
+        w_visit(w, d);
+        w->ord[k++] = d;
+        c = d;
+    }
+    T->work += k;
+    *len = k;
+    return true;
+}
+
+/* Drop the dissolved cycles from the bookkeeping (renumbering the rest). */
+static void cycles_compact(tctx *T)
+{
+    size_t nu = 0, nc = 0;
+    for (size_t id = 0; id < T->ncyc; id++) {
+        if (T->dead[id]) continue;
+        size_t from = T->cstart[id], to = T->cstart[id + 1];
+        T->cstart[nc] = nu;
+        T->dead[nc] = 0;
+        for (size_t i = from; i < to; i++) {
+            T->cells[nu] = T->cells[i];
+            T->cid[T->cells[i]] = (uint32_t)nc;
+            nu++;
+        }
+        nc++;
+    }
+    T->cstart[nc] = nu;
+    T->used = nu;
+    T->ncyc = nc;
+}
+
+/* Store the cycle in w.ord[0..len) as a cycle of the tourney. */
+static void cycle_store(tctx *T, size_t len)
+{
+    const kt_graph *g = T->w.g;
+    for (size_t i = 0; i < len; i++) T->mem &= bk_touch(&T->w, T->bk, T->w.ord[i]);
+    /* live cells are at most n - len, so compaction always makes room */
+    if (T->used + len > g->ncells || T->ncyc + 1 >= T->maxcyc) cycles_compact(T);
+    T->cstart[T->ncyc] = T->used;
+    T->dead[T->ncyc] = 0;
+    for (size_t i = 0; i < len; i++) {
+        kt_cell a = T->w.ord[i], b = T->w.ord[(i + 1) % len];
+        int m = kti_move_between(g, a, b);
+        KTI_ASSERT(m >= 0 && m < 8);
+        kti_pair_add(T->t->mv, a, m);
+        kti_pair_add(T->t->mv, b, (m + 4) & 7);
+        T->cells[T->used++] = a;
+        T->cid[a] = (uint32_t)T->ncyc;
+    }
+    T->ncyc++;
+    T->cstart[T->ncyc] = T->used;
+    T->live++;
+    T->done += len;
+}
+
+/* The local repair: dissolve the cycles through the neighbours of s, so
+ * that the walks can start again around it.  False when s has no visited
+ * neighbour (nothing to dissolve). */
+static bool cycles_dissolve_around(tctx *T, kt_cell s)
+{
+    wctx *w = &T->w;
+    unsigned m = w->mask[s];
+    bool any = false;
+    while (m) {
+        int k = __builtin_ctz(m);
+        m &= m - 1;
+        kt_cell d = nb(w->g, s, k);
+        if (!w->vis[d]) continue;
+        uint32_t id = T->cid[d];
+        if (T->dead[id]) continue;
+        T->dead[id] = 1;
+        any = true;
+        T->live--;
+        for (size_t i = T->cstart[id]; i < T->cstart[id + 1]; i++) {
+            kt_cell e = T->cells[i];
+            w_unvisit(w, e);
+            T->t->mv[e] = KTI_PAIR_EMPTY;
+            T->done--;
+        }
+        for (size_t i = T->cstart[id]; i < T->cstart[id + 1]; i++)
+            T->mem &= bk_touch(w, T->bk, T->cells[i]);
+    }
+    T->mem &= bk_touch(w, T->bk, s);
+    return any;
+}
+
+/* One attempt from scratch: walks from the least accessible unvisited
+ * cell, each retried 16 times, then a local repair; at most n / 64 + 64
+ * repairs.  KT_OK with every cell covered, KT_ENOTFOUND, KT_ENOMEM or
+ * KT_ECANCELED. */
+static kt_status tourney_attempt(tctx *T, kti_progress *pr, uint64_t attempt, uint64_t restarts)
+{
+    tctx_reset(T);
+    uint64_t repairs = 0, max_repairs = T->w.n / 64 + 64;
+    for (;;) {
+        if (!T->mem) return KT_ENOMEM;
+        if (T->work >= T->next_tick) {
+            T->next_tick = T->work + TICK_WORK;
+            if (kti_gen_tick(pr, attempt, restarts)) return KT_ECANCELED;
+        }
+        kt_cell s = bk_min(&T->w, T->bk);
+        if (s == KT_CELL_NONE) break;
+        size_t len = 0;
+        bool closed = false;
+        /* a cell with fewer than 2 unvisited neighbours cannot close: repair at once */
+        for (unsigned tries = 0; tries < 16 && !closed && T->w.deg[s] >= 2; tries++)
+            closed = cycle_walk(T, s, &len);
+        if (closed) {
+            cycle_store(T, len);
+            continue;
+        }
+        if (++repairs > max_repairs || !cycles_dissolve_around(T, s)) return KT_ENOTFOUND;
+    }
+    return T->done == T->w.n ? KT_OK : KT_ENOTFOUND;
+}
+
+/* Parberry's tourney variant of random Warnsdorff: a walk that lands a
  * move away from its start is closed into a cycle and a new walk begins at
  * the unvisited cell of least accessibility (Warnsdorff's own principle
  * applied to the choice of start).  A walk that gets stuck is retried (16
  * times); if it still fails, or its start cannot lie on a cycle any more,
  * the cycles next to its start are dissolved (a local repair, so that large
- * boards do not need a restart from scratch).  budget = restarts from
+ * boards do not need a restart from scratch).  restarts = attempts from
  * scratch allowed. */
 kt_status kti_warnsdorff_tourney(kt_tourney **out, const kt_graph *g, uint64_t seed,
-                                 uint64_t budget)
+                                 uint64_t restarts, kti_progress *pr)
 {
     /* cycles are even (the graph is bipartite), so an odd board has no
      * tourney; nor has a board with a side below 3 */
     if ((g->ncells & 1) || g->width < 3 || g->height < 3) return KT_EUNSUPPORTED;
-    if (budget == 0) budget = 100;
-    wctx w;
-    kt_status st = w_init(&w, g, seed);
-    if (st != KT_OK) return st;
-    size_t n = g->ncells;
-    kt_tourney *t = NULL;
-    /* cycle bookkeeping: cells of every closed cycle in `cells`, cycle id per cell */
-    kt_cell *cells = kti_calloc(&g->alloc, n, sizeof(kt_cell));
-    uint32_t *cid = kti_calloc(&g->alloc, n, sizeof(uint32_t));
-    size_t *cstart = kti_calloc(&g->alloc, n / 4 + 2, sizeof(size_t));
-    uint8_t *dead = kti_calloc(&g->alloc, n / 4 + 2, 1);
-    bucket bk[9];
-    memset(bk, 0, sizeof bk);
-    if (!cells || !cid || !cstart || !dead || kti_tourney_alloc(&t, g) != KT_OK) {
-        st = KT_ENOMEM;
-        goto done;
+    tctx T;
+    KTI_TRY(tctx_init(&T, g, seed));
+    kt_status st = KT_ELIMIT;
+    for (uint64_t attempt = 0; attempt < restarts; attempt++) {
+        st = tourney_attempt(&T, pr, attempt, restarts);
+        if (st != KT_ENOTFOUND) break;
+        st = KT_ELIMIT;
     }
-    st = KT_ELIMIT;
-    for (uint64_t attempt = 0; attempt < budget; attempt++) {
-        w_reset(&w);
-        memset(t->mv, KTI_PAIR_EMPTY, n);
-        size_t ncyc = 0, live = 0, used = 0, done = 0;
-        for (unsigned d = 0; d <= 8; d++) bk[d].len = 0;
-        bool mem = true;
-        for (size_t c = 0; c < n; c++) mem &= bk_push(&g->alloc, &bk[w.deg[c]], (kt_cell)c);
-        uint64_t repairs = 0, max_repairs = n / 64 + 64;
-        bool failed = false;
-        while (!failed) {
-            if (!mem) {
-                failed = true;
-                break;
-            }
-            kt_cell s = bk_min(&w, bk);
-            if (s == KT_CELL_NONE) break;
-            unsigned tries = w.deg[s] < 2 ? 16 : 0; /* cannot close: repair at once */
-            for (;;) {
-                if (tries >= 16) goto repair;
-                size_t len = 0;
-                kt_cell c = s;
-                w_visit(&w, c);
-                w.ord[len++] = c;
-                bool closed = false;
-                for (;;) {
-                    if (len >= 4 && adjacent(g, c, s)) {
-                        closed = true;
-                        break;
-                    }
-                    kt_cell d = w_choose(&w, c, KT_GENERATE_TIE_RANDOM, KT_CELL_NONE);
-                    if (d == KT_CELL_NONE) break;
-                    w_visit(&w, d);
-                    w.ord[len++] = d;
-                    c = d;
-                }
-                if (closed) {
-                    for (size_t i = 0; i < len; i++) mem &= bk_touch(&w, bk, w.ord[i]);
-                    if (used + len > n || ncyc + 1 >= n / 4 + 2) {
-                        /* compact: drop the dissolved cycles (live cells <= n - len) */
-                        size_t nu = 0, nc = 0;
-                        for (size_t id = 0; id < ncyc; id++) {
-                            if (dead[id]) continue;
-                            size_t from = cstart[id], to = cstart[id + 1];
-                            cstart[nc] = nu;
-                            dead[nc] = 0;
-                            for (size_t i = from; i < to; i++) {
-                                cells[nu] = cells[i];
-                                cid[cells[i]] = (uint32_t)nc;
-                                nu++;
-                            }
-                            nc++;
-                        }
-                        cstart[nc] = nu;
-                        used = nu;
-                        ncyc = nc;
-                    }
-                    cstart[ncyc] = used;
-                    dead[ncyc] = 0;
-                    for (size_t i = 0; i < len; i++) {
-                        kt_cell a = w.ord[i], b = w.ord[(i + 1) % len];
-                        int m = kti_move_between(g, a, b);
-                        kti_pair_add(t->mv, a, m);
-                        kti_pair_add(t->mv, b, (m + 4) & 7);
-                        cells[used++] = a;
-                        cid[a] = (uint32_t)ncyc;
-                    }
-                    ncyc++;
-                    cstart[ncyc] = used;
-                    live++;
-                    done += len;
-                    break;
-                }
-                for (size_t i = len; i-- > 0;) w_unvisit(&w, w.ord[i]);
-                if (++tries < 16) continue;
-            repair:
-                /* repair: dissolve the cycles around s, then rescan from the lowest freed cell */
-                if (++repairs > max_repairs) {
-                    failed = true;
-                    break;
-                }
-                unsigned m = w.mask[s];
-                bool any = false;
-                while (m) {
-                    int k = __builtin_ctz(m);
-                    m &= m - 1;
-                    kt_cell d = nb(g, s, k);
-                    if (!w.vis[d]) continue;
-                    uint32_t id = cid[d];
-                    if (dead[id]) continue;
-                    dead[id] = 1;
-                    any = true;
-                    live--;
-                    for (size_t i = cstart[id]; i < cstart[id + 1]; i++) {
-                        kt_cell e = cells[i];
-                        w_unvisit(&w, e);
-                        t->mv[e] = KTI_PAIR_EMPTY;
-                        done--;
-                    }
-                    for (size_t i = cstart[id]; i < cstart[id + 1]; i++) mem &= bk_touch(&w, bk, cells[i]);
-                }
-                mem &= bk_touch(&w, bk, s);
-                if (!any) failed = true;
-                break;
-            }
-        }
-        if (!failed && done == n) {
-            t->shape = KT_SHAPE_CYCLES;
-            t->size = live;
-            st = KT_OK;
-            break;
-        }
+    if (st == KT_OK) {
+        T.t->shape = KT_SHAPE_CYCLES;
+        T.t->size = T.live;
+        *out = T.t;
+        T.t = NULL;
     }
-done:
-    w_free(&w);
-    kti_free(&g->alloc, cells);
-    kti_free(&g->alloc, cid);
-    kti_free(&g->alloc, cstart);
-    kti_free(&g->alloc, dead);
-    for (unsigned d = 0; d <= 8; d++) kti_free(&g->alloc, bk[d].a);
-    if (st != KT_OK) {
-        kt_tourney_free(t);
-        return st;
-    }
-    *out = t;
-    return KT_OK;
+    tctx_free(&T);
+    return st;
 }

@@ -16,7 +16,6 @@
 #include "count/count_internal.h"
 #include "internal.h"
 
-#include <knight/exhaustive.h>
 #include "util/util.h"
 #include "rails_internal.h"
 
@@ -457,8 +456,8 @@ static kt_status exact_fallback(work *W)
         return ex == KT_OK && !yes ? KT_ENOTOUR : KT_ENOTFOUND;
     }
     kt_tourney *tour = NULL;
-    kt_status st = kt_exhaustive_tour(&tour, g, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE,
-                                      EXACT_MAX_NODES, NULL, NULL);
+    kt_status st = kti_exhaustive_tour(&tour, g, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE,
+                                       EXACT_MAX_NODES, NULL, NULL);
     if (st == KT_OK) {
         memcpy(W->mv, tour->mv, W->G.n);
         W->ncyc = 1;

@@ -76,15 +76,15 @@ int cmd_tour(int argc, char **argv)
             kt_graph_free(g);
             return cli_fail("tour: --method warnsdorff takes --start only");
         }
-        st = kt_generate_warnsdorff_tour(&t, g, open ? KT_SHAPE_PATH : KT_SHAPE_CYCLES, start, tie, seed, 0);
+        st = kt_generate_warnsdorff_tour(&t, g, open ? KT_SHAPE_PATH : KT_SHAPE_CYCLES, start, tie, seed, NULL);
     } else if (have_method && method == KT_GENERATE_DIVIDE && !tourney && !open) {
-        st = kt_generate_divide_tour(&t, g, seed); /* structured base tours, joined */
+        st = kt_generate_divide_tour(&t, g, seed, NULL); /* structured base tours, joined */
     } else if (have_method && (tourney || method != KT_GENERATE_BLOCKS)) {
         if (open) {
             kt_graph_free(g);
             return cli_fail("tour: --method %s makes tourneys, not open tours", kt_generate_method_name(method));
         }
-        st = kt_generate_tourney(&t, g, method, seed, 0);
+        st = kt_generate_tourney(&t, g, method, seed, NULL);
         if (tourney) {
             what = "tourney";
         } else if (st == KT_OK) {
@@ -97,11 +97,11 @@ int cmd_tour(int argc, char **argv)
         }
     } else if (tourney) {
         what = "tourney";
-        st = kt_generate_tourney(&t, g, KT_GENERATE_BLOCKS, seed, 0);
+        st = kt_generate_tourney(&t, g, KT_GENERATE_BLOCKS, seed, NULL);
     } else if (open) {
-        st = kt_generate_open_tour(&t, g, start, end, seed);
+        st = kt_generate_open_tour(&t, g, start, end, seed, NULL);
     } else {
-        st = kt_generate_closed_tour(&t, g, seed);
+        st = kt_generate_closed_tour(&t, g, seed, NULL);
     }
     kt_graph_free(g);
     if (st == KT_ENOTOUR)

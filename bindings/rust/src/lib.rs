@@ -27,7 +27,6 @@ pub mod ffi {
     pub struct KtTourney {
         _private: [u8; 0],
     }
-
     /// Opaque `kt_options` (run settings), made and set only through its functions.
     #[repr(C)]
     pub struct KtOptions {
@@ -86,9 +85,9 @@ pub mod ffi {
         pub fn kt_walks_count(g: *const KtGraph, length: u32, marked: *const u8, max: u32,
                               run: *const KtOptions, per_start: *mut u64, n: usize,
                               total: *mut u64) -> c_int;
+        pub fn kt_options_set_budget(o: *mut KtOptions, budget: u64) -> c_int;
         pub fn kt_exhaustive_tour(out: *mut *mut KtTourney, g: *const KtGraph, shape: c_int,
-                                  start: u32, end: u32, max_nodes: u64,
-                                  progress: *const c_void, user: *mut c_void) -> c_int;
+                                  start: u32, end: u32, run: *const KtOptions) -> c_int;
         pub fn kt_tourney_from_order(out: *mut *mut KtTourney, g: *const KtGraph,
                                      order: *const u32, n: usize, shape: c_int,
                                      diag: *mut KtDiag) -> c_int;
@@ -107,14 +106,16 @@ pub mod ffi {
                                 len: usize, format: c_int, flags: c_uint, alloc: *const c_void,
                                 diag: *mut KtDiag) -> c_int;
         pub fn kt_generate_closed_tour(out: *mut *mut KtTourney, g: *const KtGraph,
-                                       seed: u64) -> c_int;
-        pub fn kt_generate_divide_tour(out: *mut *mut KtTourney, g: *const KtGraph, seed: u64) -> c_int;
+                                       seed: u64, run: *const KtOptions) -> c_int;
+        pub fn kt_generate_divide_tour(out: *mut *mut KtTourney, g: *const KtGraph, seed: u64,
+                                       run: *const KtOptions) -> c_int;
         pub fn kt_generate_open_tour(out: *mut *mut KtTourney, g: *const KtGraph, start: u32,
-                                     end: u32, seed: u64) -> c_int;
-        pub fn kt_generate_warnsdorff_tour(out: *mut *mut KtTourney, g: *const KtGraph, shape: c_int,
-                                  start: u32, tie: c_int, seed: u64, attempts: u32) -> c_int;
+                                     end: u32, seed: u64, run: *const KtOptions) -> c_int;
+        pub fn kt_generate_warnsdorff_tour(out: *mut *mut KtTourney, g: *const KtGraph,
+                                           shape: c_int, start: u32, tie: c_int, seed: u64,
+                                           run: *const KtOptions) -> c_int;
         pub fn kt_generate_tourney(out: *mut *mut KtTourney, g: *const KtGraph, method: c_int,
-                                   seed: u64, budget: u64) -> c_int;
+                                   seed: u64, run: *const KtOptions) -> c_int;
         pub fn kt_rails_join(t: *mut KtTourney, seed: u64) -> c_int;
         pub fn kt_rails_shatter(t: *mut KtTourney, seed: u64) -> c_int;
         pub fn kt_rails_shatter_sequential(t: *mut KtTourney, seed: u64) -> c_int;
@@ -378,6 +379,29 @@ pub fn count_closed_by_halftours_shard(width: u32, height: u32, split: Option<u3
     Ok(count_u128(v.hi, v.lo))
 }
 
+/// A `kt_options` holding a budget for one call; budget 0 is a null
+/// pointer (the library's defaults).
+struct Budget {
+    raw: *mut ffi::KtOptions,
+}
+
+impl Budget {
+    fn new(budget: u64) -> Result<Budget, Error> {
+        let mut b = Budget { raw: ptr::null_mut() };
+        if budget != 0 {
+            check(unsafe { ffi::kt_options_new(&mut b.raw, ptr::null()) })?;
+            check(unsafe { ffi::kt_options_set_budget(b.raw, budget) })?;
+        }
+        Ok(b)
+    }
+}
+
+impl Drop for Budget {
+    fn drop(&mut self) {
+        unsafe { ffi::kt_options_free(self.raw) }
+    }
+}
+
 fn new_tourney(f: impl FnOnce(*mut *mut ffi::KtTourney) -> c_int) -> Result<Tourney, Error> {
     let mut raw = ptr::null_mut();
     check(f(&mut raw))?;
@@ -477,16 +501,15 @@ impl Graph {
         Ok((per, total))
     }
 
-    /// Exact search for a closed tour (or an open one with `open`).
+    /// Exact search for a closed tour (or an open one with `open`); `max_nodes`
+    /// search nodes (0: no limit), `KT_ELIMIT` when they do not settle it.
     pub fn exhaustive_tour(&self, open: bool, start: Option<u32>, end: Option<u32>,
                            max_nodes: u64) -> Result<Tourney, Error> {
-        let mut raw = ptr::null_mut();
-        check(unsafe {
-            ffi::kt_exhaustive_tour(&mut raw, self.raw, open as c_int,
-                                    start.unwrap_or(CELL_NONE), end.unwrap_or(CELL_NONE),
-                                    max_nodes, ptr::null(), ptr::null_mut())
-        })?;
-        Ok(Tourney { raw })
+        let run = Budget::new(max_nodes)?;
+        new_tourney(|out| unsafe {
+            ffi::kt_exhaustive_tour(out, self.raw, open as c_int, start.unwrap_or(CELL_NONE),
+                                    end.unwrap_or(CELL_NONE), run.raw)
+        })
     }
 
     /// A tour from the cells in visiting order (validated).
@@ -504,7 +527,7 @@ impl Graph {
     /// A closed tour in linear time (`kt_generate_closed_tour`); the same seed gives
     /// the same tour.  `KT_ENOTOUR` when the board has none.
     pub fn closed_tour(&self, seed: u64) -> Result<Tourney, Error> {
-        new_tourney(|out| unsafe { ffi::kt_generate_closed_tour(out, self.raw, seed) })
+        new_tourney(|out| unsafe { ffi::kt_generate_closed_tour(out, self.raw, seed, ptr::null()) })
     }
 
     /// An open tour, optionally from `start` and/or to `end` (`kt_generate_open_tour`).
@@ -512,30 +535,34 @@ impl Graph {
         -> Result<Tourney, Error> {
         new_tourney(|out| unsafe {
             ffi::kt_generate_open_tour(out, self.raw, start.unwrap_or(CELL_NONE),
-                                       end.unwrap_or(CELL_NONE), seed)
+                                       end.unwrap_or(CELL_NONE), seed, ptr::null())
         })
     }
 
     /// A tour by Warnsdorff's rule with tie-break `tie` (`kt_generate_warnsdorff_tour`), closed
-    /// or open, from `start` (a corner when `None`); `attempts` 0 is the default.
+    /// or open, from `start` (a corner when `None`); `attempts` (walks) 0 is the
+    /// default (1 for `TieBreak::First`, 64 otherwise); `KT_ELIMIT` when all failed.
     pub fn warnsdorff_tour(&self, closed: bool, start: Option<u32>, tie: TieBreak, seed: u64,
                            attempts: u32) -> Result<Tourney, Error> {
+        let run = Budget::new(attempts as u64)?;
         new_tourney(|out| unsafe {
             ffi::kt_generate_warnsdorff_tour(out, self.raw, (!closed) as c_int,
-                                    start.unwrap_or(CELL_NONE), tie as c_int, seed, attempts)
+                                             start.unwrap_or(CELL_NONE), tie as c_int, seed,
+                                             run.raw)
         })
     }
 
     /// A closed tour by Parberry-style divide-and-conquer (`kt_generate_divide_tour`).
     pub fn divide_tour(&self, seed: u64) -> Result<Tourney, Error> {
-        new_tourney(|out| unsafe { ffi::kt_generate_divide_tour(out, self.raw, seed) })
+        new_tourney(|out| unsafe { ffi::kt_generate_divide_tour(out, self.raw, seed, ptr::null()) })
     }
 
     /// A tourney (cycle cover) made by `method` (`kt_generate_tourney`); `budget` 0 is
     /// the default work bound.
     pub fn tourney(&self, method: GenMethod, seed: u64, budget: u64) -> Result<Tourney, Error> {
+        let run = Budget::new(budget)?;
         new_tourney(|out| unsafe {
-            ffi::kt_generate_tourney(out, self.raw, method as c_int, seed, budget)
+            ffi::kt_generate_tourney(out, self.raw, method as c_int, seed, run.raw)
         })
     }
 
@@ -753,6 +780,22 @@ mod tests {
         assert_eq!(Graph::new(5, 5).unwrap()
                        .warnsdorff_tour(true, None, TieBreak::Random, 0, 0).err().unwrap().name(),
                    "KT_ENOTOUR");
+    }
+
+    #[test]
+    fn budgets() {
+        // the plain rule gets stuck on 64x64 from the corner, at every attempt
+        let g = Graph::new(64, 64).unwrap();
+        for attempts in [0, 3] {
+            assert_eq!(g.warnsdorff_tour(false, None, TieBreak::First, 0, attempts)
+                           .err().unwrap().name(), "KT_ELIMIT");
+        }
+        // 4x4 has no open tour: 10 search nodes do not settle it, a full search does
+        let g4 = Graph::new(4, 4).unwrap();
+        assert_eq!(g4.exhaustive_tour(true, None, None, 10).err().unwrap().name(), "KT_ELIMIT");
+        assert_eq!(g4.exhaustive_tour(true, None, None, 0).err().unwrap().name(), "KT_ENOTOUR");
+        assert_eq!(Graph::new(40, 40).unwrap().tourney(GenMethod::Neural, 1, 1).err().unwrap()
+                       .name(), "KT_ELIMIT");
     }
 
     #[test]
