@@ -44,7 +44,7 @@ typedef struct generator {
 
 static kt_status join_or_free(kt_tourney **out, kt_status st, uint64_t seed)
 {
-    if (st == KT_OK) st = kt_rails_join(*out, seed);
+    if (st == KT_OK) st = kt_rails_join(*out, seed, NULL);
     if (st != KT_OK) {
         kt_tourney_free(*out);
         *out = NULL;
@@ -89,7 +89,7 @@ static kt_status gen_block_join(kt_tourney **out, const kt_graph *g, uint64_t se
 {
     kt_status st = kt_block_tourney(out, g);
     if (st != KT_OK) return st;
-    st = kt_rails_join(*out, seed);
+    st = kt_rails_join(*out, seed, NULL);
     if (st != KT_OK) {
         kt_tourney_free(*out);
         *out = NULL;
@@ -140,7 +140,7 @@ static void bench_speed(uint32_t maxside)
             double c0 = bench_cpu();
             kt_status st = kt_block_tourney(&t, g);
             double c1 = bench_cpu();
-            if (st == KT_OK) st = kt_rails_join(t, r);
+            if (st == KT_OK) st = kt_rails_join(t, r, NULL);
             double c2 = bench_cpu();
             if (st != KT_OK || kt_tourney_size(t) != 1) {
                 printf("join failed at %u: %s\n", n, kt_status_name(st));
@@ -156,7 +156,7 @@ static void bench_speed(uint32_t maxside)
             kt_tourney *t = NULL;
             if (kt_tourney_copy(&t, tour) != KT_OK) break;
             double c0 = bench_cpu();
-            kt_status st = kt_rails_obfuscate(t, 0, 1000 + r);
+            kt_status st = kt_rails_obfuscate(t, 0, 1000 + r, NULL);
             double c1 = bench_cpu();
             if (st != KT_OK || kt_tourney_size(t) != 1) printf("obfuscate failed at %u: %s\n", n, kt_status_name(st));
             if (c1 - c0 < best_o) best_o = c1 - c0;
@@ -196,12 +196,12 @@ static void print_row(const char *name, const double *v, bool rel)
  * (kt_rails_shatter_sequential) then kt_rails_join. */
 static kt_status obfuscate_as(kt_tourney *t, uint64_t seed, bool paper)
 {
-    if (!paper) return kt_rails_obfuscate(t, 0, seed);
+    if (!paper) return kt_rails_obfuscate(t, 0, seed, NULL);
     for (unsigned r = 0; r < 16; r++) {
         kt_status st = kt_rails_shatter_sequential(t, seed * 16 + r);
         if (st != KT_OK) return st;
     }
-    return kt_rails_join(t, seed);
+    return kt_rails_join(t, seed, NULL);
 }
 
 static void bench_tables(unsigned tours, uint32_t side, bool paper)
@@ -309,7 +309,7 @@ static void bench_sizes(unsigned tours)
                 continue;
             }
             kt_stats_add(st[0], t);
-            if (kt_rails_obfuscate(t, 0, 0x5EED0000u + i) == KT_OK) kt_stats_add(st[1], t);
+            if (kt_rails_obfuscate(t, 0, 0x5EED0000u + i, NULL) == KT_OK) kt_stats_add(st[1], t);
             kt_tourney_free(t);
         }
         for (int o = 0; o < 2; o++) {
@@ -362,7 +362,7 @@ static void bench_conjecture(uint32_t maxside)
             for (unsigned s = 0; s < reps; s++) {
                 kt_tourney *u = NULL;
                 kt_tourney_copy(&u, t);
-                if (kt_rails_obfuscate(u, 0, s) == KT_OK) {
+                if (kt_rails_obfuscate(u, 0, s, NULL) == KT_OK) {
                     uint64_t r = 0;
                     kt_rails_count_tourney(u, &r);
                     sum += (double)r / cells;
@@ -388,7 +388,7 @@ static void bench_handle(uint32_t n)
     kt_graph *g = NULL;
     kt_tourney *t = NULL;
     if (kt_graph_new(&g, n, n) != KT_OK || gen_block_join(&t, g, 1) != KT_OK) return;
-    kt_rails_obfuscate(t, 0, 1);
+    kt_rails_obfuscate(t, 0, 1, NULL);
     kt_rails_shatter(t, 2);
     printf("shattered tour: %zu cycles\n", kt_tourney_size(t));
     kt_rails *r = NULL;
@@ -425,7 +425,8 @@ static void bench_handle(uint32_t n)
         x ^= x << 13, x ^= x >> 7, x ^= x << 17;
         kt_rail rl;
         kt_rails_get(r, (size_t)(x % nr), &rl);
-        if (kt_rails_joins(r, rl, NULL, NULL) != 0) continue;
+        int joins = 0;
+        if (kt_rails_joins(r, rl, &joins, NULL, NULL) != KT_OK || joins) continue;
         kt_rails_effect e;
         double a = bench_cpu();
         if (kt_rails_switch(r, rl, &e) != KT_OK) break;
@@ -506,7 +507,7 @@ static void bench_uniform6(unsigned long chain)
         return;
     double mean[8], sd[8];
     for (unsigned long i = 0; i < chain; i++) {
-        kt_rails_obfuscate(t, 0, i);
+        kt_rails_obfuscate(t, 0, i, NULL);
         kt_stats_add(s, t);
     }
     kt_stats_moves(s, mean, sd);
@@ -562,10 +563,10 @@ static void bench_stress(unsigned long runs)
             kt_tourney *t = NULL;
             kt_tourney_copy(&t, tour);
             kt_status st;
-            if (s % 2 == 0) st = kt_rails_obfuscate(t, 0, s);
+            if (s % 2 == 0) st = kt_rails_obfuscate(t, 0, s, NULL);
             else {
                 kt_rails_shatter(t, s);
-                st = kt_rails_join(t, s);
+                st = kt_rails_join(t, s, NULL);
             }
             if (st != KT_OK || !valid_tour(t)) bad_here++;
             kt_tourney_free(t);

@@ -38,7 +38,7 @@ static void check_open_starts(void)
                 CHECK_OK(kti_tourney_alloc(&t, g));
                 CHECK_OK(kti_blocks_open(t, s, s * 7u + w, NULL));
                 kt_tourney *u = NULL;
-                CHECK_OK(kt_tourney_from_move_pairs(&u, g, t->mv, g->ncells, NULL, NULL));
+                CHECK_OK(kt_tourney_from_move_pairs(&u, g, t->mv, g->ncells, NULL));
                 CHECK(u != NULL && kt_tourney_is_open_tour(u));
                 kt_cell a = KT_CELL_NONE, b = KT_CELL_NONE;
                 CHECK_OK(kt_tourney_ends(t, &a, &b));

@@ -90,7 +90,7 @@ static kt_tourney *block_tour(uint32_t w, uint32_t h)
     CHECK_OK(kt_block_tourney(&t, g));
     kt_graph_free(g);
     if (t == NULL) return NULL;
-    CHECK_OK(kt_rails_join(t, 12345));
+    CHECK_OK(kt_rails_join(t, 12345, NULL));
     CHECK(is_valid_tour(t));
     return t;
 }
@@ -122,7 +122,7 @@ static void test_counts(void)
             kt_tourney *t = NULL;
             CHECK_OK(kt_tourney_copy(&t, variant == 0 ? blk : tour));
             if (variant >= 2) CHECK_OK(kt_rails_shatter(t, (uint64_t)variant * 77));
-            if (variant >= 6) CHECK_OK(kt_rails_obfuscate(t, 3, (uint64_t)variant));
+            if (variant >= 6) CHECK_OK(kt_rails_obfuscate(t, 3, (uint64_t)variant, NULL));
             uint64_t fast = 0;
             CHECK_OK(kt_rails_count_tourney(t, &fast));
             uint64_t brute = brute_rails(t);
@@ -179,7 +179,8 @@ static void test_switch(void)
                 kt_rail rl, back;
                 CHECK_OK(kt_rails_get(r, i, &rl));
                 size_t before = kt_tourney_size(t);
-                int joins = kt_rails_joins(r, rl, NULL, NULL);
+                int joins = -1;
+                CHECK_OK(kt_rails_joins(r, rl, &joins, NULL, NULL));
                 CHECK(joins == 0 || joins == 1);
                 kt_rails_effect eff;
                 CHECK_OK(kt_rails_switch(r, rl, &eff));
@@ -241,7 +242,8 @@ static void test_switch(void)
                     x ^= x << 13, x ^= x >> 7, x ^= x << 17;
                     kt_rail rl;
                     CHECK_OK(kt_rails_get(r, (size_t)(x % k), &rl));
-                    if (kt_rails_joins(r, rl, NULL, NULL) != 0) continue;
+                    int joins = 0;
+                    if (kt_rails_joins(r, rl, &joins, NULL, NULL) != KT_OK || joins) continue;
                     size_t before = kt_tourney_size(t);
                     kt_rails_effect eff;
                     CHECK_OK(kt_rails_switch(r, rl, &eff));
@@ -286,9 +288,9 @@ static void test_join_many(void)
                 st = kt_rails_shatter(t, s);
                 CHECK(st == KT_OK);
                 CHECK_EQ_U64(kt_tourney_size(t), recount(t));
-                st = kt_rails_join(t, s + 1);
+                st = kt_rails_join(t, s + 1, NULL);
             } else {
-                st = kt_rails_obfuscate(t, s % 3 == 1 ? 0 : 1 + s % 5, s);
+                st = kt_rails_obfuscate(t, s % 3 == 1 ? 0 : 1 + s % 5, s, NULL);
             }
             runs++;
             if (st == KT_OK && is_valid_tour(t)) ok++;
@@ -341,7 +343,7 @@ static void check_stuck(uint32_t w, uint32_t h, const uint8_t *mv)
     for (uint64_t s = 0; s < 200; s++) {
         kt_tourney *u = NULL;
         CHECK_OK(kt_tourney_copy(&u, t));
-        CHECK_OK(kt_rails_join(u, s));
+        CHECK_OK(kt_rails_join(u, s, NULL));
         CHECK(is_valid_tour(u));
         kt_tourney_free(u);
     }
@@ -371,10 +373,10 @@ static void test_no_tour(void)
     CHECK_OK(kt_graph_new(&g, 8, 4));
     CHECK_OK(kt_block_tourney(&t, g));
     CHECK_OK(kt_tourney_copy(&orig, t));
-    CHECK_ST(kt_rails_join(t, 1), KT_ENOTOUR);
+    CHECK_ST(kt_rails_join(t, 1, NULL), KT_ENOTOUR);
     CHECK(kt_tourney_equal(t, orig));
     CHECK_EQ_U64(kt_tourney_size(t), kt_tourney_size(orig));
-    CHECK_ST(kt_rails_obfuscate(t, 0, 1), KT_ENOTOUR);
+    CHECK_ST(kt_rails_obfuscate(t, 0, 1, NULL), KT_ENOTOUR);
     CHECK(kt_tourney_equal(t, orig));
     CHECK_OK(kt_rails_shatter(t, 3)); /* shattering is fine */
     CHECK_EQ_U64(kt_tourney_size(t), recount(t));
@@ -397,7 +399,7 @@ static void test_no_tour(void)
     CHECK_OK(kt_graph_new_custom(&g, 12, 8, 2, 1, mask, NULL));
     CHECK_OK(kt_tourney_from_move_pairs(&t, g, mv, 96, NULL));
     CHECK_OK(kt_tourney_copy(&orig, t));
-    CHECK_ST(kt_rails_join(t, 1), KT_ENOTOUR);
+    CHECK_ST(kt_rails_join(t, 1, NULL), KT_ENOTOUR);
     CHECK(kt_tourney_equal(t, orig));
     kt_tourney_free(t);
     kt_tourney_free(orig);
@@ -417,9 +419,9 @@ static void test_no_tour(void)
         CHECK_OK(kt_graph_new_custom(&mg, 20, 4, 2, 1, ones, NULL));
         CHECK_OK(kt_tourney_from_move_pairs(&mt, mg, mv4, 80, NULL));
         CHECK_OK(kt_tourney_copy(&mo, mt));
-        CHECK_ST(kt_rails_join(mt, 1), KT_ENOTOUR);
+        CHECK_ST(kt_rails_join(mt, 1, NULL), KT_ENOTOUR);
         CHECK(kt_tourney_equal(mt, mo));
-        CHECK_ST(kt_rails_obfuscate(mt, 0, 2), KT_ENOTOUR);
+        CHECK_ST(kt_rails_obfuscate(mt, 0, 2, NULL), KT_ENOTOUR);
         CHECK(kt_tourney_equal(mt, mo));
         kt_tourney_free(mo);
         kt_tourney_free(mt);
@@ -445,7 +447,7 @@ static void test_no_tour(void)
     for (uint64_t s = 0; s < 50; s++) {
         kt_tourney *u = NULL;
         CHECK_OK(kt_tourney_copy(&u, t));
-        CHECK_OK(kt_rails_obfuscate(u, 0, s));
+        CHECK_OK(kt_rails_obfuscate(u, 0, s, NULL));
         CHECK(is_valid_tour(u));
         kt_tourney_free(u);
     }
@@ -486,7 +488,7 @@ static void test_masks(void)
         for (uint64_t s = 0; s < (m < 9 ? 8u : 1u); s++) {
             kt_tourney *u = NULL;
             CHECK_OK(kt_tourney_copy(&u, t));
-            kt_status st = kt_rails_obfuscate(u, 0, s);
+            kt_status st = kt_rails_obfuscate(u, 0, s, NULL);
             if (m < 9) {
                 CHECK_OK(st);
                 CHECK(is_valid_tour(u));
@@ -511,9 +513,9 @@ static void test_reproducible(void)
     CHECK_OK(kt_tourney_copy(&a, tour));
     CHECK_OK(kt_tourney_copy(&b, tour));
     CHECK_OK(kt_tourney_copy(&c, tour));
-    CHECK_OK(kt_rails_obfuscate(a, 0, 42));
-    CHECK_OK(kt_rails_obfuscate(b, 0, 42));
-    CHECK_OK(kt_rails_obfuscate(c, 0, 43));
+    CHECK_OK(kt_rails_obfuscate(a, 0, 42, NULL));
+    CHECK_OK(kt_rails_obfuscate(b, 0, 42, NULL));
+    CHECK_OK(kt_rails_obfuscate(c, 0, 43, NULL));
     CHECK(kt_tourney_equal(a, b));
     CHECK(!kt_tourney_equal(a, c));
     CHECK(!kt_tourney_equal(a, tour));
@@ -545,7 +547,7 @@ static void test_sequential(void)
             CHECK(!kt_tourney_equal(t, tour));
             for (int r = 1; r < 16; r++) CHECK_OK(kt_rails_shatter_sequential(t, seed * 16 + (uint64_t)r));
             CHECK_EQ_U64(kt_tourney_size(t), recount(t));
-            CHECK_OK(kt_rails_join(t, seed));
+            CHECK_OK(kt_rails_join(t, seed, NULL));
             CHECK(is_valid_tour(t));
             kt_tourney_free(t);
             kt_tourney_free(u);
@@ -567,15 +569,203 @@ static void test_sequential(void)
     kt_graph_free(g);
 }
 
+/* ---- run settings ---------------------------------------------------- */
+
+typedef struct progress_log {
+    unsigned calls;
+    int cancel_at;      /* cancel on this call (1-based); 0 = never */
+    uint64_t done, total;
+    bool monotone;
+} progress_log;
+
+static int log_progress(void *user, uint64_t done, uint64_t total)
+{
+    progress_log *p = user;
+    if (p->calls > 0 && done < p->done) p->monotone = false;
+    p->calls++;
+    p->done = done;
+    p->total = total;
+    return p->cancel_at != 0 && (int)p->calls >= p->cancel_at;
+}
+
+/* One join (obfuscate when rounds > 0) of a copy of t with this budget. */
+static kt_status run_with_budget(const kt_tourney *t, unsigned rounds, uint64_t seed, kt_options *run,
+                                 uint64_t budget)
+{
+    kt_tourney *u = NULL;
+    CHECK_OK(kt_tourney_copy(&u, t));
+    CHECK_OK(kt_options_set_budget(run, budget));
+    kt_status st = rounds ? kt_rails_obfuscate(u, rounds, seed, run) : kt_rails_join(u, seed, run);
+    if (st != KT_OK) CHECK(kt_tourney_equal(u, t));
+    kt_tourney_free(u);
+    return st;
+}
+
+/* The smallest budget with which join (obfuscate when rounds > 0) returns
+ * `want`, by doubling then bisection; every smaller one gives KT_ELIMIT. */
+static uint64_t least_budget(const kt_tourney *t, unsigned rounds, uint64_t seed, kt_options *run,
+                             kt_status want)
+{
+    uint64_t lo = 0, hi = 1; /* lo gives KT_ELIMIT, hi gives want */
+    for (;;) {
+        kt_status st = run_with_budget(t, rounds, seed, run, hi);
+        if (st == want) break;
+        CHECK_ST(st, KT_ELIMIT);
+        if (st != KT_ELIMIT || hi > ((uint64_t)1 << 40)) return 0;
+        lo = hi;
+        hi *= 2;
+    }
+    while (hi - lo > 1) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        kt_status st = run_with_budget(t, rounds, seed, run, mid);
+        CHECK(st == want || st == KT_ELIMIT);
+        if (st == want) hi = mid;
+        else lo = mid;
+    }
+    return hi;
+}
+
+/* Progress cancels and the budget bounds join and obfuscate; either way
+ * the tourney is left exactly as it was, and neither setting changes a
+ * result that is returned. */
+static void test_run_settings(void)
+{
+    kt_tourney *tour = block_tour(16, 16);
+    kt_tourney *t = NULL, *orig = NULL, *ref = NULL, *ref_obf = NULL;
+    kt_options *run = NULL;
+    CHECK_OK(kt_options_new(&run, NULL));
+    CHECK_OK(kt_tourney_copy(&t, tour));
+    CHECK_OK(kt_rails_shatter(t, 5));
+    CHECK(kt_tourney_size(t) > 1);
+    CHECK_OK(kt_tourney_copy(&orig, t));
+    CHECK_OK(kt_tourney_copy(&ref, t));
+    CHECK_OK(kt_rails_join(ref, 7, NULL));
+    CHECK(is_valid_tour(ref));
+    CHECK_OK(kt_tourney_copy(&ref_obf, tour));
+    CHECK_OK(kt_rails_obfuscate(ref_obf, 4, 7, NULL));
+    CHECK(is_valid_tour(ref_obf));
+
+    /* a progress callback that lets the call finish: called at least once,
+     * ending at done == total, and the result is the same */
+    progress_log log = {0, 0, 0, 0, true};
+    CHECK_OK(kt_options_set_progress(run, log_progress, &log));
+    CHECK_OK(kt_rails_join(t, 7, run));
+    CHECK(kt_tourney_equal(t, ref));
+    CHECK(log.calls >= 1 && log.monotone && log.total > 0 && log.done == log.total);
+
+    /* cancelled: KT_ECANCELED and the tourney unchanged */
+    kt_tourney_free(t);
+    t = NULL;
+    CHECK_OK(kt_tourney_copy(&t, orig));
+    log = (progress_log){0, 1, 0, 0, true};
+    CHECK_ST(kt_rails_join(t, 7, run), KT_ECANCELED);
+    CHECK(log.calls == 1);
+    CHECK(kt_tourney_equal(t, orig));
+    CHECK_EQ_U64(kt_tourney_size(t), kt_tourney_size(orig));
+    log = (progress_log){0, 1, 0, 0, true};
+    CHECK_ST(kt_rails_obfuscate(t, 0, 7, run), KT_ECANCELED);
+    CHECK(kt_tourney_equal(t, orig));
+    CHECK_EQ_U64(kt_tourney_size(t), kt_tourney_size(orig));
+    {
+        /* a closed tour is already joined, but the callback still decides */
+        kt_tourney *c = NULL;
+        CHECK_OK(kt_tourney_copy(&c, tour));
+        log = (progress_log){0, 1, 0, 0, true};
+        CHECK_ST(kt_rails_join(c, 1, run), KT_ECANCELED);
+        CHECK(kt_tourney_equal(c, tour));
+        kt_tourney_free(c);
+    }
+    CHECK_OK(kt_options_set_progress(run, NULL, NULL));
+
+    /* budget: one rail switch is too few; the tourney is unchanged */
+    CHECK_OK(kt_options_set_budget(run, 1));
+    CHECK_ST(kt_rails_join(t, 7, run), KT_ELIMIT);
+    CHECK(kt_tourney_equal(t, orig));
+    CHECK_EQ_U64(kt_tourney_size(t), kt_tourney_size(orig));
+    CHECK_ST(kt_rails_obfuscate(t, 0, 7, run), KT_ELIMIT);
+    CHECK(kt_tourney_equal(t, orig));
+    /* the least budget that suffices gives the unbounded result; one less
+     * gives KT_ELIMIT (checked by the bisection) */
+    uint64_t need = least_budget(orig, 0, 7, run, KT_OK);
+    CHECK(need >= kt_tourney_size(orig) - 1); /* a merge per cycle at least */
+    CHECK_OK(kt_options_set_budget(run, need));
+    CHECK_OK(kt_rails_join(t, 7, run));
+    CHECK(kt_tourney_equal(t, ref));
+    uint64_t need_obf = least_budget(tour, 4, 7, run, KT_OK);
+    kt_tourney *u = NULL;
+    CHECK_OK(kt_tourney_copy(&u, tour));
+    CHECK_OK(kt_options_set_budget(run, need_obf - 1));
+    CHECK_ST(kt_rails_obfuscate(u, 4, 7, run), KT_ELIMIT);
+    CHECK(kt_tourney_equal(u, tour));
+    CHECK_OK(kt_options_set_budget(run, need_obf));
+    CHECK_OK(kt_rails_obfuscate(u, 4, 7, run));
+    CHECK(kt_tourney_equal(u, ref_obf));
+    kt_tourney_free(u);
+
+    /* a join cannot be sharded */
+    CHECK_OK(kt_options_set_budget(run, 0));
+    CHECK_OK(kt_options_set_shard(run, 1, 2));
+    CHECK_ST(kt_rails_join(orig, 7, run), KT_EINVAL);
+    CHECK_ST(kt_rails_obfuscate(orig, 0, 7, run), KT_EINVAL);
+
+    kt_options_free(run);
+    kt_tourney_free(t);
+    kt_tourney_free(orig);
+    kt_tourney_free(ref);
+    kt_tourney_free(ref_obf);
+    kt_tourney_free(tour);
+}
+
+/* The exact search of the join's last resort counts against the budget:
+ * 4x8 given as a 9x4 board whose last column is holes has no closed tour
+ * (Schwenk 1991; his rule is not applied to boards with holes), so the
+ * join ends in the exact search, which proves it.  The least budget that
+ * lets it finish covers the rail switches and the search nodes; with one
+ * unit less the search stops on the budget. */
+static void test_run_exact(void)
+{
+    uint8_t mask[36], mv[36], mv8[32];
+    kt_graph *plain = NULL, *mg = NULL;
+    kt_tourney *pt = NULL, *t = NULL, *orig = NULL;
+    kt_options *run = NULL;
+    CHECK_OK(kt_graph_new(&plain, 8, 4));
+    CHECK_OK(kt_block_tourney(&pt, plain));
+    CHECK_OK(kt_tourney_move_pairs(pt, mv8, 32));
+    for (int c = 0; c < 36; c++) {
+        int x = c % 9, y = c / 9;
+        mask[c] = (uint8_t)(x < 8);
+        mv[c] = x < 8 ? mv8[y * 8 + x] : 0xFF;
+    }
+    CHECK_OK(kt_graph_new_custom(&mg, 9, 4, 2, 1, mask, NULL));
+    CHECK_OK(kt_tourney_from_move_pairs(&t, mg, mv, 36, NULL));
+    CHECK_OK(kt_tourney_copy(&orig, t));
+    CHECK_OK(kt_options_new(&run, NULL));
+    progress_log log = {0, 0, 0, 0, true};
+    CHECK_OK(kt_options_set_progress(run, log_progress, &log));
+    CHECK_ST(kt_rails_join(t, 3, run), KT_ENOTOUR);
+    CHECK(kt_tourney_equal(t, orig));
+    CHECK(log.monotone);
+    CHECK_OK(kt_options_set_progress(run, NULL, NULL));
+    uint64_t need = least_budget(orig, 0, 3, run, KT_ENOTOUR);
+    CHECK(need > 0);
+    CHECK_ST(run_with_budget(orig, 0, 3, run, need - 1), KT_ELIMIT);
+    kt_options_free(run);
+    kt_tourney_free(orig);
+    kt_tourney_free(t);
+    kt_tourney_free(pt);
+    kt_graph_free(mg);
+    kt_graph_free(plain);
+}
+
 static void test_errors(void)
 {
     kt_graph *g = NULL;
     CHECK_OK(kt_graph_new(&g, 8, 8));
     kt_rails *r = NULL;
     uint64_t cnt;
-    CHECK_ST(kt_rails_join(NULL, 1), KT_EINVAL);
+    CHECK_ST(kt_rails_join(NULL, 1, NULL), KT_EINVAL);
     CHECK_ST(kt_rails_shatter(NULL, 1), KT_EINVAL);
-    CHECK_ST(kt_rails_obfuscate(NULL, 0, 1), KT_EINVAL);
+    CHECK_ST(kt_rails_obfuscate(NULL, 0, 1, NULL), KT_EINVAL);
     CHECK_ST(kt_rails_new(NULL, NULL), KT_EINVAL);
     CHECK_ST(kt_rails_new(&r, NULL), KT_EINVAL);
     CHECK(r == NULL);
@@ -594,7 +784,7 @@ static void test_errors(void)
     kt_tourney *open = NULL;
     CHECK_OK(kt_exhaustive_tour(&open, g, KT_SHAPE_PATH, KT_CELL_NONE, KT_CELL_NONE, NULL));
     if (open != NULL) {
-        CHECK_ST(kt_rails_join(open, 1), KT_EUNSUPPORTED);
+        CHECK_ST(kt_rails_join(open, 1, NULL), KT_EUNSUPPORTED);
         CHECK_ST(kt_rails_shatter(open, 1), KT_EUNSUPPORTED);
         CHECK_ST(kt_rails_new(&r, open), KT_EUNSUPPORTED);
         CHECK_OK(kt_rails_count_tourney(open, &cnt));
@@ -610,8 +800,8 @@ static void test_errors(void)
         CHECK_OK(kt_tourney_from_order(&t1, g1, &c0, 1, KT_SHAPE_CYCLES, NULL));
         if (t1 != NULL) {
             CHECK_OK(kt_rails_shatter(t1, 1));
-            CHECK_OK(kt_rails_obfuscate(t1, 0, 1));
-            CHECK_OK(kt_rails_join(t1, 1));
+            CHECK_OK(kt_rails_obfuscate(t1, 0, 1, NULL));
+            CHECK_OK(kt_rails_join(t1, 1, NULL));
             CHECK_EQ_U64(kt_tourney_size(t1), 1);
             CHECK_OK(kt_rails_new(&r, t1));
             CHECK_EQ_U64(kt_rails_count(r), 0);
@@ -625,8 +815,50 @@ static void test_errors(void)
     /* a closed tour joins to itself */
     kt_tourney *t = block_tour(8, 8), *u = NULL;
     CHECK_OK(kt_tourney_copy(&u, t));
-    CHECK_OK(kt_rails_join(u, 9));
+    CHECK_OK(kt_rails_join(u, 9, NULL));
     CHECK(kt_tourney_equal(t, u));
+    /* kt_rails_joins: KT_EINVAL for bad arguments and for a value that is
+     * not a rail now, outputs untouched; kt_rails_is_rail answers 0 */
+    CHECK_OK(kt_rails_new(&r, u));
+    CHECK(kt_rails_count(r) > 0);
+    {
+        kt_rail rl, bogus;
+        int joins = 7;
+        uint32_t c1 = 99, c2 = 99;
+        CHECK_OK(kt_rails_get(r, 0, &rl));
+        CHECK_OK(kt_rails_joins(r, rl, &joins, &c1, &c2));
+        CHECK(joins == 0 && c1 == c2); /* one cycle: no rail joins two */
+        joins = 7;
+        CHECK_ST(kt_rails_joins(NULL, rl, &joins, NULL, NULL), KT_EINVAL);
+        CHECK_ST(kt_rails_joins(r, rl, NULL, NULL, NULL), KT_EINVAL);
+        bogus = (kt_rail){rl.top, rl.cross, rl.primary}; /* a parallelogram, not a rail */
+        CHECK(!kt_rails_is_rail(u, bogus));
+        CHECK_ST(kt_rails_joins(r, bogus, &joins, &c1, &c2), KT_EINVAL);
+        bogus = (kt_rail){rl.top, 3, 5}; /* not canonical */
+        CHECK(!kt_rails_is_rail(u, bogus));
+        CHECK_ST(kt_rails_joins(r, bogus, &joins, NULL, NULL), KT_EINVAL);
+        bogus = (kt_rail){KT_CELL_NONE, 4, 5}; /* off the board */
+        CHECK(!kt_rails_is_rail(u, bogus));
+        CHECK_ST(kt_rails_joins(r, bogus, &joins, NULL, NULL), KT_EINVAL);
+        CHECK(joins == 7 && c1 == c2);
+        CHECK(!kt_rails_is_rail(NULL, rl));
+    }
+    /* the getters answer NULL with 0 or KT_EINVAL */
+    {
+        kt_rail rl;
+        uint64_t by[4][4];
+        uint32_t cyc;
+        size_t e, c;
+        CHECK_ST(kt_rails_get(NULL, 0, &rl), KT_EINVAL);
+        CHECK_ST(kt_rails_get(r, kt_rails_count(r), &rl), KT_EINVAL);
+        CHECK_ST(kt_rails_counts(NULL, by), KT_EINVAL);
+        CHECK_ST(kt_rails_cycle(NULL, 0, &cyc), KT_EINVAL);
+        CHECK_ST(kt_rails_graph(NULL, &e, &c), KT_EINVAL);
+        CHECK_ST(kt_rails_refresh(NULL), KT_EINVAL);
+        CHECK_ST(kt_rails_switch(NULL, rl, NULL), KT_EINVAL);
+    }
+    kt_rails_free(r);
+    r = NULL;
     kt_tourney_free(t);
     kt_tourney_free(u);
     kt_graph_free(g);
@@ -642,6 +874,8 @@ int main(void)
     test_masks();
     test_reproducible();
     test_sequential();
+    test_run_settings();
+    test_run_exact();
     test_join_many();
     return check_done("test_rails");
 }

@@ -122,10 +122,12 @@ _gen_method_parse = _sig("kt_generate_method_parse", ctypes.c_int, ctypes.c_char
                          ctypes.POINTER(ctypes.c_int))
 _tiebreak_name = _sig("kt_generate_tiebreak_name", ctypes.c_char_p, ctypes.c_int)
 # rails.h
-_join = _sig("kt_rails_join", ctypes.c_int, _c_tourney, ctypes.c_uint64)
+# join and obfuscate take run settings (const kt_options *): NULL = defaults
+_join = _sig("kt_rails_join", ctypes.c_int, _c_tourney, ctypes.c_uint64, ctypes.c_void_p)
 _shatter = _sig("kt_rails_shatter", ctypes.c_int, _c_tourney, ctypes.c_uint64)
 _shatter_sequential = _sig("kt_rails_shatter_sequential", ctypes.c_int, _c_tourney, ctypes.c_uint64)
-_obfuscate = _sig("kt_rails_obfuscate", ctypes.c_int, _c_tourney, ctypes.c_uint, ctypes.c_uint64)
+_obfuscate = _sig("kt_rails_obfuscate", ctypes.c_int, _c_tourney, ctypes.c_uint, ctypes.c_uint64,
+                  ctypes.c_void_p)
 _count_rails = _sig("kt_rails_count_tourney", ctypes.c_int, _c_tourney,
                     ctypes.POINTER(ctypes.c_uint64))
 
@@ -520,7 +522,7 @@ class Tourney:
         """Join this cycle cover into one closed tour by switching rails
         (kt_rails_join), in place; returns self.  Raises KnightError (ENOTOUR,
         ENOTFOUND, EUNSUPPORTED for an open tour), leaving self unchanged."""
-        _check(_join(self._h, seed))
+        _check(_join(self._h, seed, None))
         return self
 
     def shatter(self, seed=0):
@@ -538,7 +540,7 @@ class Tourney:
     def obfuscate(self, rounds=0, seed=0):
         """Shatter `rounds` times (0: the default 16) then join (kt_rails_obfuscate),
         in place; returns self.  On error self is unchanged."""
-        _check(_obfuscate(self._h, rounds, seed))
+        _check(_obfuscate(self._h, rounds, seed, None))
         return self
 
     def count_rails(self):

@@ -3,8 +3,13 @@
  * @file rails.h
  * @brief Rails, the rail graph, and Parberry's join, shatter and obfuscate.
  *
+ * Rails and the three operations on them are those of Parberry 1997 ("An
+ * efficient algorithm for the Knight's tour problem", Discrete Applied
+ * Mathematics 73), who joins the cycles of a tourney into a closed tour
+ * and obfuscates a tour by shattering and joining it again.
+ *
  * A *rail* of a tourney is a parallelogram of leaper moves
- * u, v = u+a, w = u+a+b, x = u+b (the spec's u') whose two *primary*
+ * u, v = u+a, w = u+a+b, x = u+b (Parberry's u') whose two *primary*
  * edges u-v and x-w (move a) are in the tourney while neither *cross*
  * edge u-x, v-w (move b) is.  It is written canonically by its topmost vertex
  * @c u, a primary move in 4-7 and a cross move in 4-7 other than the
@@ -19,7 +24,7 @@
  * - kt_rails_join() turns a tourney into one closed tour.  It switches rails
  *   joining different cycles (a spanning forest of the rail graph, each
  *   rail checked when its turn comes) until one cycle remains.  Unlike
- *   the original algorithm it never loops: when no rail joins two cycles
+ *   Parberry's join it never loops: when no rail joins two cycles
  *   it perturbs the neighbourhood of the stuck cycles (a local shatter)
  *   and joins again, a bounded number of times, and on small boards it
  *   falls back to a bounded exact search.
@@ -32,16 +37,26 @@
  * Every call that fails leaves its tourney unchanged, and
  * kt_tourney_size() is exact whenever a call returns.
  *
+ * Run settings (::kt_options): kt_rails_join() and kt_rails_obfuscate()
+ * can run long (many perturbation rounds, an exact search on small
+ * boards), so they take a `const kt_options *run` and honour its progress
+ * callback and budget; they run on the calling thread only (the thread
+ * count, checkpoint and trace are ignored) and reject more than one shard
+ * with ::KT_EINVAL.  The other calls are linear or faster in the number of
+ * cells and take no run settings.
+ *
  * Thread safety: a tourney and a ::kt_rails handle attached to it are
  * used by one thread at a time; calls on distinct tourneys are
  * independent.  All randomness comes from the explicit @c seed arguments,
- * so results are reproducible on every platform.
+ * so results are reproducible on every platform, and a budget or progress
+ * callback never changes a result, only whether it is returned.
  */
 #ifndef KNIGHT_RAILS_H
 #define KNIGHT_RAILS_H
 
 #include <knight/common.h>
 #include <knight/graph.h>
+#include <knight/options.h>
 #include <knight/tourney.h>
 
 #ifdef __cplusplus
@@ -62,7 +77,7 @@ typedef enum kt_rails_effect {
     KT_RAILS_KEEP = 2    /**< One cycle stayed one cycle, rewired. */
 } kt_rails_effect;
 
-/** @brief Default number of shatters done by kt_rails_obfuscate() (the paper's 16). */
+/** @brief Default number of shatters done by kt_rails_obfuscate() (Parberry's 16). */
 #define KT_RAILS_OBFUSCATE_ROUNDS 16u
 
 /**
@@ -77,9 +92,14 @@ KT_EXPORT kt_status kt_rails_cells(const kt_graph *g, kt_rail rail, kt_cell cell
 
 /**
  * @brief Whether @p rail is a rail of @p t now.
- * @param t    A tourney.
+ *
+ * A predicate, like kt_graph_is_cell(): it cannot fail, so any argument
+ * answers 1 or 0.
+ * @param t    A tourney, or NULL.
  * @param rail Any value.
- * @return 1 when both primary edges are in @p t and neither cross edge is, else 0.
+ * @return 1 when both primary edges are in @p t and neither cross edge is;
+ *         0 otherwise, including NULL @p t and a @p rail that is not a
+ *         parallelogram of the board (see kt_rails_cells()).
  */
 KT_EXPORT int kt_rails_is_rail(const kt_tourney *t, kt_rail rail);
 
@@ -164,15 +184,19 @@ KT_EXPORT kt_status kt_rails_cycle(kt_rails *r, kt_cell cell, uint32_t *cycle);
 
 /**
  * @brief The rail-graph edge of @p rail: the cycles of its two primary edges.
- * @param r        The handle.
- * @param rail     A rail of the tourney now.
- * @param[out] c1  Optional: cycle of the primary edge at u.
- * @param[out] c2  Optional: cycle of the primary edge at x = u+b.
- * @return 1 when the cycles differ (an edge of the rail graph: switching it
- *         merges them), 0 when they are equal, -1 when @p rail is not a
- *         rail now or an argument is invalid.
+ * @param r          The handle.
+ * @param rail       A rail of the tourney now (kt_rails_is_rail()).
+ * @param[out] joins Receives 1 when the cycles differ (an edge of the rail
+ *                   graph: switching it merges them), 0 when they are equal
+ *                   (switching it splits or rewires that cycle).
+ * @param[out] c1    Optional: cycle of the primary edge at u.
+ * @param[out] c2    Optional: cycle of the primary edge at x = u+b.
+ * @return ::KT_OK; ::KT_EINVAL for NULL @p r or @p joins, or when @p rail
+ *         is not a rail of the tourney now (as kt_rails_switch()); the
+ *         outputs are then untouched.
  */
-KT_EXPORT int kt_rails_joins(kt_rails *r, kt_rail rail, uint32_t *c1, uint32_t *c2);
+KT_EXPORT kt_status kt_rails_joins(kt_rails *r, kt_rail rail, int *joins, uint32_t *c1,
+                                   uint32_t *c2);
 
 /**
  * @brief The rail graph of the current tourney, summarised.
@@ -209,7 +233,8 @@ KT_EXPORT kt_status kt_rails_graph(kt_rails *r, size_t *edges, size_t *component
 KT_EXPORT kt_status kt_rails_switch(kt_rails *r, kt_rail rail, kt_rails_effect *effect);
 
 /**
- * @brief Join a tourney into one closed tour.
+ * @brief Join a tourney into one closed tour (Parberry 1997's join,
+ *        made to terminate).
  *
  * 1. Rail passes (Parberry's join): the cycles are labelled, then the
  *    cells are scanned (in a random one of the four directions) and every
@@ -217,31 +242,51 @@ KT_EXPORT kt_status kt_rails_switch(kt_rails *r, kt_rail rail, kt_rails_effect *
  *    at once, so the switched rails form a spanning forest of the rail
  *    graph and each is checked to be a rail when its turn comes.  Passes
  *    repeat while they merge anything.  O(cells) per pass, usually 1-3.
- * 2. When cycles remain with no rail between them (the original algorithm
- *    loops forever there), rounds of perturbation: the rails near every
- *    cycle but the largest are shattered locally and rail passes run
- *    again; a round that leaves more cycles is undone.  At most
+ * 2. When cycles remain with no rail between them (Parberry's join loops
+ *    forever there), rounds of perturbation: the rails near every cycle
+ *    but the largest are shattered locally and rail passes run again; a
+ *    round that leaves more cycles is undone.  At most
  *    64 + 4*10^6 / cells rounds, each O(cells).
  * 3. On boards of at most 64 vertices, a last resort: an exact search for
- *    any closed tour (kt_exhaustive_tour(), bounded), which also proves
- *    that none exists.  On larger boards whose narrow side is at most 8
- *    (holes allowed), the frontier DP of kt_count_tours() decides whether
- *    a closed tour exists, so a board without one gets ::KT_ENOTOUR.
+ *    any closed tour (kt_exhaustive_tour(), at most 2*10^7 nodes), which
+ *    also proves that none exists.  On larger boards whose narrow side is
+ *    at most 8 (holes allowed), the frontier DP of the count module
+ *    decides whether a closed tour exists (at most 2^22 states per layer),
+ *    so a board without one gets ::KT_ENOTOUR.
  *
  * Before any work, boards that cannot have a closed tour are refused:
- * Schwenk's theorem for full knight boards; unequal colour classes or a
- * disconnected board otherwise.  A tourney of size 1 is returned as is.
- * Measured: every one of 10^5 seeded runs over every even n from 6 to 32
- * and rectangles ends in a closed tour (see BENCHMARKS.md).
+ * Schwenk 1991 ("Which rectangular chessboards have a knight's tour?",
+ * Mathematics Magazine 64) for full knight boards; unequal colour classes
+ * or a disconnected board otherwise.  A tourney of size 1 is returned as
+ * is.  Measured: every one of 10^5 seeded runs over every even n from 6
+ * to 32 and rectangles ends in a closed tour (see BENCHMARKS.md).
+ *
+ * Run settings used:
+ * - progress: one unit per perturbation round of step 2, plus one for
+ *   step 3 (total = 65 + 4000000 / (kt_graph_cell_count() + 1), the
+ *   division rounded down); reported on the calling
+ *   thread at most a few times a second, during the exact search too, and
+ *   always once with done == total just before a successful call stores
+ *   its result.  A non-zero answer gives ::KT_ECANCELED.  The existence
+ *   decision of step 3 on boards of more than 64 vertices is bounded (see
+ *   above) but neither interruptible nor counted in the budget.
+ * - budget: in *work units*: one per rail switched (by the rail passes and
+ *   the perturbations, including rounds that are undone) plus one per
+ *   node of the exact search.  A join that needs more gives ::KT_ELIMIT;
+ *   one that needs at most the budget returns the same tour as without it.
+ * - shards: more than one gives ::KT_EINVAL.  Threads, checkpoint and
+ *   trace are not used (one thread, no state worth saving).
  * @param t    A cycle cover; replaced by a closed tour on success.
  * @param seed Seed of the scan directions, rail choices and perturbations
  *             (the result is reproducible).
+ * @param run  Run settings, or NULL for the defaults (no progress, no budget).
  * @return ::KT_OK; ::KT_ENOTOUR when the board has no closed tour;
- *         ::KT_ENOTFOUND when the budget ran out; ::KT_EUNSUPPORTED for an
- *         open tour; ::KT_EINVAL; ::KT_ENOMEM.  On any error @p t is
- *         unchanged.
+ *         ::KT_ENOTFOUND when the built-in bounds above ran out;
+ *         ::KT_ELIMIT when the budget ran out; ::KT_ECANCELED;
+ *         ::KT_EUNSUPPORTED for an open tour; ::KT_EINVAL; ::KT_ENOMEM.
+ *         On any error @p t is unchanged (the join works on a copy).
  */
-KT_EXPORT kt_status kt_rails_join(kt_tourney *t, uint64_t seed);
+KT_EXPORT kt_status kt_rails_join(kt_tourney *t, uint64_t seed, const kt_options *run);
 
 /**
  * @brief Switch a random set of pairwise vertex-disjoint rails.
@@ -250,7 +295,8 @@ KT_EXPORT kt_status kt_rails_join(kt_tourney *t, uint64_t seed);
  * directions; each, with probability 1/2, switches one of the rails it is
  * the top of, chosen uniformly, unless one of that rail's four cells is
  * already used by a switched rail.  Since the chosen rails are disjoint,
- * the result is the same as switching them all at once.  O(cells).
+ * the result is the same as switching them all at once.  O(cells), one
+ * pass, so it takes no run settings (nothing to report, cancel or bound).
  * Shattering a closed tour gives a tourney of many cycles.
  * @param t    A cycle cover; its size is recounted exactly (O(cells)).
  * @param seed Seed of the random choices (the result is reproducible).
@@ -266,8 +312,8 @@ KT_EXPORT kt_status kt_rails_shatter(kt_tourney *t, uint64_t seed);
  * Unlike kt_rails_shatter(), the switched rails may share cells (a switch can
  * make or break the rails around it), so each switch sees the tourney left
  * by the ones before.  Sixteen of these followed by kt_rails_join() reproduce
- * the relative-move statistics of the paper's Table 2 (BENCHMARKS.md).
- * O(cells + rails).
+ * the relative-move statistics of Table 2 of Parberry 1997 (BENCHMARKS.md).
+ * O(cells + rails), one pass, so it takes no run settings.
  * @param t    A cycle cover; its size is recounted exactly (O(cells)).
  * @param seed Seed of the order (the result is reproducible).
  * @return ::KT_OK; ::KT_EUNSUPPORTED for an open tour; ::KT_EINVAL;
@@ -276,13 +322,20 @@ KT_EXPORT kt_status kt_rails_shatter(kt_tourney *t, uint64_t seed);
 KT_EXPORT kt_status kt_rails_shatter_sequential(kt_tourney *t, uint64_t seed);
 
 /**
- * @brief Obfuscate: shatter @p rounds times, then join.
+ * @brief Obfuscate (Parberry 1997): shatter @p rounds times with
+ *        kt_rails_shatter(), then join with kt_rails_join().
+ *
+ * Run settings used: as kt_rails_join(), with the shatters first on the
+ * progress scale (total = @p rounds + the join's total) and the rails
+ * they switch counted in the budget too.
  * @param t      A cycle cover, usually a closed tour; a closed tour on success.
  * @param rounds Number of shatters; 0 means ::KT_RAILS_OBFUSCATE_ROUNDS.
  * @param seed   Seed (the result is reproducible).
+ * @param run    Run settings, or NULL for the defaults.
  * @return As kt_rails_join(); on any error @p t is unchanged.
  */
-KT_EXPORT kt_status kt_rails_obfuscate(kt_tourney *t, unsigned rounds, uint64_t seed);
+KT_EXPORT kt_status kt_rails_obfuscate(kt_tourney *t, unsigned rounds, uint64_t seed,
+                                       const kt_options *run);
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Rails, the rail graph, join, shatter and obfuscate (Parberry's tourney
- * paper, seed 001; definitions in the spec, section Rails).
+ * Rails, the rail graph, join, shatter and obfuscate (Parberry 1997, "An
+ * efficient algorithm for the Knight's tour problem"; definitions in
+ * include/knight/rails.h).
  *
  * Representation: the tourney's byte per cell holds two neighbour moves
  * as nibbles.  A rail (u, a, b) with a, b in 4-7 has u' = u+b, v = u+a,
@@ -164,6 +165,11 @@ typedef struct work {
     kti_rng rng;
     uint64_t bits;      /* random bits buffer */
     unsigned nbits;
+    /* run settings of join and obfuscate (zero for the shatters) */
+    kti_progress prog;
+    uint64_t budget;    /* rail switches plus search nodes allowed; 0 = unlimited */
+    uint64_t spent;     /* rail switches so far, undone ones included */
+    uint64_t ptotal;    /* progress units of the whole call */
 } work;
 
 static void work_free(work *W)
@@ -203,6 +209,23 @@ static kt_status work_init(work *W, const kt_tourney *t, bool join, uint64_t see
 nomem:
     work_free(W);
     return KT_ENOMEM;
+}
+
+/* Count k more rail switches against the budget: KT_ELIMIT once the call
+ * has switched more rails than the budget allows.  Checked after each
+ * pass or shatter (O(cells) apart), so the answer is the same as a check
+ * after every switch: whether the whole run needs more than the budget. */
+static kt_status work_spend(work *W, uint64_t k)
+{
+    W->spent += k;
+    return W->budget != 0 && W->spent > W->budget ? KT_ELIMIT : KT_OK;
+}
+
+/* Report progress unit `done` of W->ptotal (throttled; done == ptotal is
+ * always reported): KT_ECANCELED when the callback asks to stop. */
+static kt_status work_tick(work *W, uint64_t done)
+{
+    return kti_progress_tick(&W->prog, done, W->ptotal) ? KT_ECANCELED : KT_OK;
 }
 
 static inline unsigned rnd_bits(work *W, unsigned k)
@@ -374,8 +397,9 @@ static size_t rail_pass(work *W)
     return merges;
 }
 
-/* Label, then rail passes until one cycle remains or nothing merges. */
-static void join_passes(work *W)
+/* Label, then rail passes until one cycle remains or nothing merges;
+ * KT_ELIMIT when the switches pass the budget. */
+static kt_status join_passes(work *W)
 {
     size_t k = label_cycles(W->mv, W->G.n, W->G.off, W->lab);
     for (size_t i = 0; i < k; i++) W->uf[i] = (uint32_t)i;
@@ -383,8 +407,10 @@ static void join_passes(work *W)
     while (W->ncyc > 1) {
         size_t m = rail_pass(W);
         W->ncyc -= m;
+        KTI_TRY(work_spend(W, m));
         if (m == 0) break;
     }
+    return KT_OK;
 }
 
 typedef struct box {
@@ -392,14 +418,13 @@ typedef struct box {
     uint32_t size;
 } box;
 
-/* Perturb around every cycle but the largest (at most 256 chosen at
- * random), margin r; relabels first.  Returns false when out of memory. */
-static bool perturb(work *W, uint32_t r)
+/* The bounding box of every cycle (labelled in W->lab, k of them); NULL
+ * when out of memory. */
+static box *cycle_boxes(work *W, size_t k)
 {
     const geo *G = &W->G;
-    size_t k = label_cycles(W->mv, G->n, G->off, W->lab);
     box *bx = kti_alloc(G->al, k * sizeof *bx);
-    if (bx == NULL) return false;
+    if (bx == NULL) return NULL;
     for (size_t i = 0; i < k; i++) bx[i] = (box){UINT32_MAX, UINT32_MAX, 0, 0, 0};
     size_t c = 0;
     for (uint32_t y = 0; y < G->h; y++)
@@ -413,13 +438,25 @@ static bool perturb(work *W, uint32_t r)
             if (y > b->y1) b->y1 = y;
             b->size++;
         }
+    return bx;
+}
+
+/* Perturb around every cycle but the largest (at most 256 chosen at
+ * random), margin r; relabels first.  KT_ENOMEM, or KT_ELIMIT when the
+ * switches pass the budget. */
+static kt_status perturb(work *W, uint32_t r)
+{
+    const geo *G = &W->G;
+    size_t k = label_cycles(W->mv, G->n, G->off, W->lab);
+    box *bx = cycle_boxes(W, k);
+    if (bx == NULL) return KT_ENOMEM;
     size_t big = 0;
     for (size_t i = 1; i < k; i++)
         if (bx[i].size > bx[big].size) big = i;
-    /* choose up to 256 of the others */
+    /* choose up to 256 of the others (selection sampling, in label order) */
     size_t others = k - 1, want = others < 256 ? others : 256;
     uint8_t gen = next_gen(W);
-    size_t taken = 0;
+    size_t taken = 0, switched = 0;
     for (size_t i = 0; i < k && taken < want; i++) {
         if (i == big) continue;
         size_t left = others - (i < big ? i : i - 1);
@@ -429,10 +466,10 @@ static bool perturb(work *W, uint32_t r)
         uint32_t x0 = b.x0 > r ? b.x0 - r : 0, y0 = b.y0 > r ? b.y0 - r : 0;
         uint32_t x1 = b.x1 + r + 1 < G->w ? b.x1 + r + 1 : G->w;
         uint32_t y1 = b.y1 + r + 1 < G->h ? b.y1 + r + 1 : G->h;
-        shatter_box(W, x0, x1, y0, y1, gen);
+        switched += shatter_box(W, x0, x1, y0, y1, gen);
     }
     kti_free(G->al, bx);
-    return true;
+    return work_spend(W, switched);
 }
 
 /* Boards of at most this many vertices end with an exact search. */
@@ -442,53 +479,84 @@ static bool perturb(work *W, uint32_t r)
  * states per layer (about 64 MB). */
 #define DECIDE_MAX_STATES ((uint64_t)1 << 22)
 
-/* Last resort on small boards: any closed tour by exact search (it need
- * not resemble the input).  KT_ENOTOUR when the search proves there is none. */
-static kt_status exact_fallback(work *W)
+/* Perturbation rounds of one join: 64 plus about 4*10^6 cell operations. */
+static uint64_t round_limit(size_t cells)
+{
+    return 64 + (uint64_t)4000000u / (cells + 1);
+}
+
+/* The exact search reports its own nodes; the caller of the join sees the
+ * last unit of the join's scale instead, and may cancel. */
+static int forward_progress(void *user, uint64_t done, uint64_t total)
+{
+    (void)done;
+    (void)total;
+    const work *W = user;
+    return W->prog.fn(W->prog.user, W->ptotal - 1, W->ptotal);
+}
+
+/* The exact search for any closed tour on a small board, within the node
+ * limit and what is left of the budget.  It need not resemble the input;
+ * KT_ENOTOUR when the search proves there is none. */
+static kt_status exact_search(work *W)
 {
     const kt_graph *g = W->g;
-    if (g->nverts > EXACT_MAX_VERTICES) {
-        /* Too big to search, but the frontier DP may still prove that there
-         * is no tour (narrow boards, any mask). */
-        bool yes = true;
-        kt_status ex = kti_tour_exists(g, DECIDE_MAX_STATES, &yes);
-        if (ex == KT_ENOMEM) return ex;
-        return ex == KT_OK && !yes ? KT_ENOTOUR : KT_ENOTFOUND;
+    uint64_t nodes = EXACT_MAX_NODES;
+    bool user_bound = false;
+    if (W->budget != 0) {
+        uint64_t left = W->budget - W->spent; /* spent <= budget here */
+        if (left == 0) return KT_ELIMIT;
+        if (left <= nodes) nodes = left, user_bound = true;
     }
     kt_tourney *tour = NULL;
-    kt_status st = kti_exhaustive_tour(&tour, g, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE,
-                                       EXACT_MAX_NODES, NULL, NULL);
+    kti_progress pr;
+    kti_progress_init(&pr, W->prog.fn != NULL ? forward_progress : NULL, W);
+    kt_status st = kti_exhaustive_tour(&tour, g, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE, nodes,
+                                       &pr, NULL);
     if (st == KT_OK) {
         memcpy(W->mv, tour->mv, W->G.n);
         W->ncyc = 1;
-        kt_tourney_free(tour);
-        return KT_OK;
     }
     kt_tourney_free(tour);
-    if (st == KT_ENOTOUR || st == KT_ENOMEM) return st;
+    if (st == KT_ELIMIT) return user_bound ? KT_ELIMIT : KT_ENOTFOUND;
+    if (st == KT_OK || st == KT_ENOTOUR || st == KT_ENOMEM || st == KT_ECANCELED) return st;
     return KT_ENOTFOUND;
 }
 
-/* The whole join on the working copy: returns KT_OK with one cycle,
- * KT_ENOTFOUND when the budget ran out, KT_ENOMEM. */
-static kt_status join_work(work *W)
+/* Last resort: the exact search on small boards; on larger ones the
+ * frontier DP may still prove that there is no tour (narrow boards, any
+ * mask).  That decision is bounded by DECIDE_MAX_STATES but neither
+ * budgeted nor interruptible (progress is checked before it). */
+static kt_status exact_fallback(work *W)
 {
-    join_passes(W);
-    if (W->ncyc <= 1) return KT_OK;
+    KTI_TRY(work_tick(W, W->ptotal - 1));
+    if (W->g->nverts <= EXACT_MAX_VERTICES) return exact_search(W);
+    bool yes = true;
+    kt_status ex = kti_tour_exists(W->g, DECIDE_MAX_STATES, &yes);
+    if (ex == KT_ENOMEM) return ex;
+    return ex == KT_OK && !yes ? KT_ENOTOUR : KT_ENOTFOUND;
+}
+
+/* Rounds of perturbation and rail passes while cycles remain, each round
+ * undone when it leaves more cycles than before; the radius of the
+ * perturbation grows with the failures in a row.  Progress unit `base`
+ * + i is round i. */
+static kt_status join_rounds(work *W, uint64_t base)
+{
     size_t n = W->G.n;
     if (W->backup == NULL) {
         W->backup = kti_alloc(W->G.al, n);
         if (W->backup == NULL) return KT_ENOMEM;
     }
-    /* Budget: 64 rounds plus about 4*10^6 cell operations. */
-    uint64_t rounds = 64 + (uint64_t)4000000u / (n + 1);
+    uint64_t rounds = round_limit(n);
     uint32_t fails = 0;
     for (uint64_t it = 0; it < rounds && W->ncyc > 1; it++) {
+        KTI_TRY(work_tick(W, base + it));
         size_t before = W->ncyc;
         memcpy(W->backup, W->mv, n);
         uint32_t r = 2 + (fails / 8 < 6 ? fails / 8 : 6);
-        if (!perturb(W, r)) return KT_ENOMEM;
-        join_passes(W);
+        KTI_TRY(perturb(W, r));
+        KTI_TRY(join_passes(W));
         if (W->ncyc > before) {
             memcpy(W->mv, W->backup, n);
             W->ncyc = before;
@@ -499,6 +567,18 @@ static kt_status join_work(work *W)
             fails++;
         }
     }
+    return KT_OK;
+}
+
+/* The whole join on the working copy: KT_OK with one cycle, KT_ENOTFOUND
+ * when the built-in bounds ran out, KT_ENOTOUR, KT_ELIMIT, KT_ECANCELED,
+ * KT_ENOMEM.  Progress units from `base`: the rounds, then one for the
+ * exact fallback (W->ptotal = base + round_limit + 1). */
+static kt_status join_work(work *W, uint64_t base)
+{
+    KTI_TRY(join_passes(W));
+    if (W->ncyc <= 1) return KT_OK;
+    KTI_TRY(join_rounds(W, base));
     if (W->ncyc == 1) return KT_OK;
     return exact_fallback(W);
 }
@@ -635,20 +715,72 @@ static kt_status check_cycles(const kt_tourney *t)
     return KT_OK;
 }
 
-kt_status kt_rails_join(kt_tourney *t, uint64_t seed)
+#ifndef NDEBUG
+/* Debug builds: kt_tourney_size() is exact at the API boundary (the
+ * module's bookkeeping agrees with an O(cells) recount).  Only the calls
+ * that are O(cells) anyway check it, so debug builds keep their
+ * complexity; release builds (NDEBUG) compile it away. */
+static void assert_size_exact(kt_tourney *t)
 {
-    kt_status st = check_cycles(t);
-    if (st != KT_OK) return st;
-    if (t->size <= 1) return KT_OK;
+    size_t size = t->size;
+    if (kti_tourney_recount(t) == KT_OK) KTI_ASSERT(t->size == size);
+    t->size = size;
+}
+#define ASSERT_SIZE_EXACT(t) assert_size_exact(t)
+#else
+#define ASSERT_SIZE_EXACT(t) ((void)0)
+#endif
+
+/* Arguments and run settings of join and obfuscate: a cycle cover, and no
+ * shards (a join is one randomized computation, not a sum of parts). */
+static kt_status long_call_check(kt_tourney *t, const kt_options *run, kti_run *r)
+{
+    KTI_TRY(check_cycles(t));
+    kti_run_resolve(r, run);
+    if (r->nshards > 1) return KT_EINVAL;
+    ASSERT_SIZE_EXACT(t);
+    return KT_OK;
+}
+
+/* The run settings join and obfuscate honour, on the working state. */
+static void work_set_run(work *W, const kti_run *r, uint64_t ptotal)
+{
+    kti_progress_init(&W->prog, r->progress, r->progress_user);
+    W->budget = r->budget;
+    W->spent = 0;
+    W->ptotal = ptotal;
+}
+
+/* The final report (done == total, always delivered), then the joined
+ * working copy goes into t; a cancel there still leaves t unchanged. */
+static kt_status work_store_joined(work *W, kt_tourney *t)
+{
+    KTI_TRY(work_tick(W, W->ptotal));
+    memcpy(t->mv, W->mv, W->G.n);
+    t->size = 1;
+    ASSERT_SIZE_EXACT(t);
+    return KT_OK;
+}
+
+/* A tourney that is already one cycle: only the final report. */
+static kt_status report_trivial(const kti_run *r)
+{
+    kti_progress p;
+    kti_progress_init(&p, r->progress, r->progress_user);
+    return kti_progress_tick(&p, 1, 1) ? KT_ECANCELED : KT_OK;
+}
+
+kt_status kt_rails_join(kt_tourney *t, uint64_t seed, const kt_options *run)
+{
+    kti_run r;
+    KTI_TRY(long_call_check(t, run, &r));
+    if (t->size <= 1) return report_trivial(&r);
     if (!board_may_have_tour(t->g)) return KT_ENOTOUR;
     work W;
-    st = work_init(&W, t, true, seed);
-    if (st != KT_OK) return st;
-    st = join_work(&W);
-    if (st == KT_OK) {
-        memcpy(t->mv, W.mv, W.G.n);
-        t->size = 1;
-    }
+    KTI_TRY(work_init(&W, t, true, seed));
+    work_set_run(&W, &r, round_limit(W.G.n) + 1);
+    kt_status st = join_work(&W, 0);
+    if (st == KT_OK) st = work_store_joined(&W, t);
     work_free(&W);
     return st;
 }
@@ -658,35 +790,37 @@ static void work_store_recount(work *W, kt_tourney *t)
 {
     t->size = count_cycles_stamp(W->mv, W->G.n, W->G.off, W->used, next_gen(W));
     memcpy(t->mv, W->mv, W->G.n);
+    ASSERT_SIZE_EXACT(t);
 }
 
 kt_status kt_rails_shatter(kt_tourney *t, uint64_t seed)
 {
-    kt_status st = check_cycles(t);
-    if (st != KT_OK) return st;
+    KTI_TRY(check_cycles(t));
+    ASSERT_SIZE_EXACT(t);
     work W;
-    st = work_init(&W, t, false, seed);
-    if (st != KT_OK) return st;
+    KTI_TRY(work_init(&W, t, false, seed));
     if (shatter_box(&W, 0, W.G.w, 0, W.G.h, next_gen(&W)) > 0) work_store_recount(&W, t);
     work_free(&W);
     return KT_OK;
 }
 
-kt_status kt_rails_obfuscate(kt_tourney *t, unsigned rounds, uint64_t seed)
+kt_status kt_rails_obfuscate(kt_tourney *t, unsigned rounds, uint64_t seed, const kt_options *run)
 {
-    kt_status st = check_cycles(t);
-    if (st != KT_OK) return st;
+    kti_run r;
+    KTI_TRY(long_call_check(t, run, &r));
     if (!board_may_have_tour(t->g)) return KT_ENOTOUR;
     if (rounds == 0) rounds = KT_RAILS_OBFUSCATE_ROUNDS;
     work W;
-    st = work_init(&W, t, true, seed);
-    if (st != KT_OK) return st;
-    for (unsigned i = 0; i < rounds; i++) shatter_box(&W, 0, W.G.w, 0, W.G.h, next_gen(&W));
-    st = join_work(&W);
-    if (st == KT_OK) {
-        memcpy(t->mv, W.mv, W.G.n);
-        t->size = 1;
+    KTI_TRY(work_init(&W, t, true, seed));
+    /* progress units: the shatters, then the join's rounds and fallback */
+    work_set_run(&W, &r, (uint64_t)rounds + round_limit(W.G.n) + 1);
+    kt_status st = KT_OK;
+    for (unsigned i = 0; i < rounds && st == KT_OK; i++) {
+        st = work_tick(&W, i);
+        if (st == KT_OK) st = work_spend(&W, shatter_box(&W, 0, W.G.w, 0, W.G.h, next_gen(&W)));
     }
+    if (st == KT_OK) st = join_work(&W, rounds);
+    if (st == KT_OK) st = work_store_joined(&W, t);
     work_free(&W);
     return st;
 }
@@ -774,6 +908,7 @@ static kt_status h_build(kt_rails *r)
     }
     memset(seq.rev, 0, n);
     kti_free(al, order);
+    ASSERT_SIZE_EXACT(t); /* the sequences built are the cycles counted */
     h_release(r);
     r->rails = L.v;
     r->nrails = L.n;
@@ -844,20 +979,22 @@ kt_status kt_rails_cycle(kt_rails *r, kt_cell cell, uint32_t *cycle)
     return KT_OK;
 }
 
-int kt_rails_joins(kt_rails *r, kt_rail rail, uint32_t *c1, uint32_t *c2)
+kt_status kt_rails_joins(kt_rails *r, kt_rail rail, int *joins, uint32_t *c1, uint32_t *c2)
 {
-    if (r == NULL || !kt_rails_is_rail(r->t, rail)) return -1;
+    if (r == NULL || joins == NULL || !kt_rails_is_rail(r->t, rail)) return KT_EINVAL;
     size_t up = (size_t)((int64_t)rail.top + r->G.off[rail.cross]);
     uint32_t A = kti_seq_root(&r->seq, (uint32_t)rail.top);
     uint32_t B = kti_seq_root(&r->seq, (uint32_t)up);
+    *joins = A != B;
     if (c1) *c1 = A;
     if (c2) *c2 = B;
-    return A != B;
+    return KT_OK;
 }
 
 kt_status kt_rails_graph(kt_rails *r, size_t *edges, size_t *components)
 {
     if (r == NULL) return KT_EINVAL;
+    ASSERT_SIZE_EXACT(r->t); /* the component count below relies on it */
     const kt_allocator *al = r->G.al;
     /* union-find over the cycles' root cells: p[x] = parent + 1, 0 = itself
      * (calloc, so only the entries touched cost anything) */
@@ -866,7 +1003,8 @@ kt_status kt_rails_graph(kt_rails *r, size_t *edges, size_t *components)
     size_t e = 0, unions = 0;
     for (size_t i = 0; i < r->nrails; i++) {
         uint32_t A, B;
-        if (kt_rails_joins(r, r->rails[i], &A, &B) != 1) continue;
+        int joins = 0;
+        if (kt_rails_joins(r, r->rails[i], &joins, &A, &B) != KT_OK || !joins) continue;
         e++;
         while (p[A]) A = p[A] - 1;
         while (p[B]) B = p[B] - 1;
@@ -946,6 +1084,7 @@ kt_status kt_rails_shatter_sequential(kt_tourney *t, uint64_t seed)
 {
     kt_status st = check_cycles(t);
     if (st != KT_OK) return st;
+    ASSERT_SIZE_EXACT(t);
     work W;
     st = work_init(&W, t, false, seed);
     if (st != KT_OK) return st;

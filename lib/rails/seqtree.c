@@ -29,6 +29,46 @@ static inline void update(kti_seq *s, uint32_t x)
     s->node[x].size = 1 + sz(s, s->node[x].left) + sz(s, s->node[x].right);
 }
 
+#ifndef NDEBUG
+/* Debug builds: the treap invariants at node x.  Its size is one more than
+ * its children's, its children point back to it, and neither child
+ * outranks it (the priorities form a max-heap).  Split and join call this
+ * on every node they rebuild; the nodes they do not reach keep their
+ * children and sizes, so the whole forest stays valid by induction, at
+ * O(1) per node visited (no change to the O(log n) cost).  Release builds
+ * (NDEBUG) compile it away. */
+static void check_node(const kti_seq *s, uint32_t x)
+{
+    const kti_seq_node *nd = &s->node[x];
+    KTI_ASSERT(nd->size == 1 + sz(s, nd->left) + sz(s, nd->right));
+    if (nd->left != NIL) {
+        KTI_ASSERT(s->node[nd->left].parent == x);
+        KTI_ASSERT(prio(nd->left) < prio(x));
+    }
+    if (nd->right != NIL) {
+        KTI_ASSERT(s->node[nd->right].parent == x);
+        KTI_ASSERT(prio(nd->right) < prio(x));
+    }
+}
+
+/* Debug builds: a sequence's root has no parent and the expected length. */
+static void check_root(const kti_seq *s, uint32_t root, size_t len)
+{
+    if (root == NIL) {
+        KTI_ASSERT(len == 0);
+        return;
+    }
+    KTI_ASSERT(s->node[root].parent == NIL);
+    KTI_ASSERT(s->node[root].size == len);
+    check_node(s, root);
+}
+#define CHECK_NODE(s, x) check_node(s, x)
+#define CHECK_ROOT(s, root, len) check_root(s, root, len)
+#else
+#define CHECK_NODE(s, x) ((void)0)
+#define CHECK_ROOT(s, root, len) ((void)0)
+#endif
+
 /* Apply x's pending reversal to its children. */
 static inline void push(kti_seq *s, uint32_t x)
 {
@@ -89,6 +129,7 @@ uint32_t kti_seq_build(kti_seq *s, const uint32_t *order, size_t k, uint32_t *st
     while (top > 0) update(s, stack[--top]);
     uint32_t root = k ? stack[0] : NIL;
     if (root != NIL) s->node[root].parent = NIL;
+    CHECK_ROOT(s, root, k);
     return root;
 }
 
@@ -127,6 +168,7 @@ static void split_rec(kti_seq *s, uint32_t t, size_t k, uint32_t *a, uint32_t *b
         s->node[t].left = y;
         if (y != NIL) s->node[y].parent = t;
         update(s, t);
+        CHECK_NODE(s, t);
         *a = x;
         *b = t;
     } else {
@@ -135,6 +177,7 @@ static void split_rec(kti_seq *s, uint32_t t, size_t k, uint32_t *a, uint32_t *b
         s->node[t].right = x;
         if (x != NIL) s->node[x].parent = t;
         update(s, t);
+        CHECK_NODE(s, t);
         *a = t;
         *b = y;
     }
@@ -142,9 +185,14 @@ static void split_rec(kti_seq *s, uint32_t t, size_t k, uint32_t *a, uint32_t *b
 
 void kti_seq_split(kti_seq *s, uint32_t root, size_t k, uint32_t *first, uint32_t *rest)
 {
+#ifndef NDEBUG
+    size_t len = kti_seq_len(s, root), k1 = k < len ? k : len;
+#endif
     split_rec(s, root, k, first, rest);
     if (*first != NIL) s->node[*first].parent = NIL;
     if (*rest != NIL) s->node[*rest].parent = NIL;
+    CHECK_ROOT(s, *first, k1);
+    CHECK_ROOT(s, *rest, len - k1);
 }
 
 static uint32_t join_rec(kti_seq *s, uint32_t a, uint32_t b)
@@ -157,6 +205,7 @@ static uint32_t join_rec(kti_seq *s, uint32_t a, uint32_t b)
         s->node[a].right = r;
         s->node[r].parent = a;
         update(s, a);
+        CHECK_NODE(s, a);
         return a;
     }
     push(s, b);
@@ -164,13 +213,20 @@ static uint32_t join_rec(kti_seq *s, uint32_t a, uint32_t b)
     s->node[b].left = l;
     s->node[l].parent = b;
     update(s, b);
+    CHECK_NODE(s, b);
     return b;
 }
 
 uint32_t kti_seq_join(kti_seq *s, uint32_t a, uint32_t b)
 {
+#ifndef NDEBUG
+    size_t len = kti_seq_len(s, a) + kti_seq_len(s, b);
+    KTI_ASSERT(a == NIL || s->node[a].parent == NIL);
+    KTI_ASSERT(b == NIL || s->node[b].parent == NIL);
+#endif
     uint32_t r = join_rec(s, a, b);
     if (r != NIL) s->node[r].parent = NIL;
+    CHECK_ROOT(s, r, len);
     return r;
 }
 

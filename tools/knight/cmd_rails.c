@@ -67,16 +67,17 @@ static int run(int argc, char **argv, int op)
     size_t before = kt_tourney_size(t);
     kt_status st;
     if (op == 0) {
-        st = kt_rails_join(t, a.seed);
+        st = kt_rails_join(t, a.seed, NULL);
     } else if (!a.sequential) {
-        st = op == 1 ? kt_rails_shatter(t, a.seed) : kt_rails_obfuscate(t, (unsigned)a.rounds, a.seed);
+        st = op == 1 ? kt_rails_shatter(t, a.seed)
+                     : kt_rails_obfuscate(t, (unsigned)a.rounds, a.seed, NULL);
     } else {
         /* the paper's way: its shatter (rounds times to obfuscate), then join */
         uint64_t rounds = op == 1 ? 1 : a.rounds ? a.rounds : KT_RAILS_OBFUSCATE_ROUNDS;
         st = KT_OK;
         for (uint64_t r = 0; r < rounds && st == KT_OK; r++)
             st = kt_rails_shatter_sequential(t, a.seed * 1000003u + r);
-        if (st == KT_OK && op == 2) st = kt_rails_join(t, a.seed);
+        if (st == KT_OK && op == 2) st = kt_rails_join(t, a.seed, NULL);
     }
     if (st == KT_ENOTOUR) {
         kt_tourney_free(t);
@@ -129,10 +130,12 @@ int cmd_rails(int argc, char **argv)
         for (size_t i = 0; i < n; i++) {
             kt_rail rl;
             uint32_t x = 0, y = 0;
+            int joins = 0;
             kt_rails_get(r, i, &rl);
             kt_graph_coords(g, rl.top, &x, &y);
+            kt_rails_joins(r, rl, &joins, NULL, NULL);
             printf("%u,%u %c %c %s\n", x, y, move_name[rl.primary], move_name[rl.cross],
-                   kt_rails_joins(r, rl, NULL, NULL) == 1 ? "yes" : "no");
+                   joins ? "yes" : "no");
         }
     }
     kt_rails_free(r);

@@ -89,7 +89,7 @@ int cmd_tour(int argc, char **argv)
             what = "tourney";
         } else if (st == KT_OK) {
             /* A tourney becomes a closed tour by joining its cycles. */
-            st = kt_rails_join(t, seed);
+            st = kt_rails_join(t, seed, NULL);
             if (st != KT_OK) {
                 kt_tourney_free(t);
                 t = NULL;
@@ -109,7 +109,7 @@ int cmd_tour(int argc, char **argv)
     if (st == KT_EUNSUPPORTED)
         return cli_fail("method %s does not apply to %ux%u", kt_generate_method_name(method), w, h);
     if (st != KT_OK) return cli_fail_status("tour", st);
-    if (obfuscate && (st = kt_rails_obfuscate(t, 0, seed)) != KT_OK) {
+    if (obfuscate && (st = kt_rails_obfuscate(t, 0, seed, NULL)) != KT_OK) {
         kt_tourney_free(t);
         return cli_fail_status("obfuscate", st);
     }

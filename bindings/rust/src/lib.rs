@@ -116,10 +116,11 @@ pub mod ffi {
                                            run: *const KtOptions) -> c_int;
         pub fn kt_generate_tourney(out: *mut *mut KtTourney, g: *const KtGraph, method: c_int,
                                    seed: u64, run: *const KtOptions) -> c_int;
-        pub fn kt_rails_join(t: *mut KtTourney, seed: u64) -> c_int;
+        pub fn kt_rails_join(t: *mut KtTourney, seed: u64, run: *const KtOptions) -> c_int;
         pub fn kt_rails_shatter(t: *mut KtTourney, seed: u64) -> c_int;
         pub fn kt_rails_shatter_sequential(t: *mut KtTourney, seed: u64) -> c_int;
-        pub fn kt_rails_obfuscate(t: *mut KtTourney, rounds: c_uint, seed: u64) -> c_int;
+        pub fn kt_rails_obfuscate(t: *mut KtTourney, rounds: c_uint, seed: u64,
+                                  run: *const KtOptions) -> c_int;
         pub fn kt_rails_count_tourney(t: *const KtTourney, count: *mut u64) -> c_int;
         pub fn kt_count_tours(g: *const KtGraph, flags: c_uint, run: *const KtOptions,
                               out: *mut KtCountValue, stats: *mut c_void) -> c_int;
@@ -637,7 +638,7 @@ impl Tourney {
     }
     /// Join the cycles into one closed tour by rail switches (`kt_rails_join`); unchanged on error.
     pub fn join(&mut self, seed: u64) -> Result<(), Error> {
-        check(unsafe { ffi::kt_rails_join(self.raw, seed) })
+        check(unsafe { ffi::kt_rails_join(self.raw, seed, std::ptr::null()) })
     }
 
     /// Switch a random set of disjoint rails (`kt_rails_shatter`).
@@ -653,7 +654,7 @@ impl Tourney {
 
     /// Shatter `rounds` times (0: the default 16), then join (`kt_rails_obfuscate`).
     pub fn obfuscate(&mut self, rounds: u32, seed: u64) -> Result<(), Error> {
-        check(unsafe { ffi::kt_rails_obfuscate(self.raw, rounds as c_uint, seed) })
+        check(unsafe { ffi::kt_rails_obfuscate(self.raw, rounds as c_uint, seed, std::ptr::null()) })
     }
 
     /// Number of rails (`kt_rails_count_tourney`).
