@@ -20,7 +20,8 @@
  *   algorithm for knight's tours on square chessboards") for why ties
  *   matter on large boards.
  * - kt_generate_tourney(): the tourney (cycle cover) generators compared by
- *   Parberry 1997: random Warnsdorff's tourney variant, the neural network
+ *   Parberry 2020 ("Tourneys and the Fast Generation and Obfuscation of
+ *   Closed Knight's Tours", arXiv:2001.06044): random Warnsdorff's tourney variant, the neural network
  *   of Takefuji and Lee 1992 ("Neural network computing for knight's tour
  *   problems", Neurocomputing 4), divide-and-conquer, concentric braids and
  *   the four-cover, each by its ::kt_generate_method.
@@ -73,8 +74,8 @@ typedef enum kt_generate_method {
     KT_GENERATE_WARNSDORFF = 1,  /**< Parberry's tourney variant of random Warnsdorff: a walk is closed when it lands a move away from its start. */
     KT_GENERATE_NEURAL = 2,      /**< The neural network of Takefuji and Lee 1992, one neuron per edge. */
     KT_GENERATE_DIVIDE = 3,      /**< Divide-and-conquer after Parberry 1997: the board halved recursively down to sides 5..10, each base block a structured tour (with seed 0 always the first precomputed tour of its size), not joined; kt_generate_divide_tour() joins them. */
-    KT_GENERATE_BRAID = 4,       /**< Concentric braided tourney (Parberry 1997): n x n, n even >= 4; rings two cells wide (each ring's 2-factor is forced: interwoven zig-zag strands) around a 4x4 (n = 0 mod 4) or 6x6 centre. */
-    KT_GENERATE_FOUR_COVER = 5   /**< Four-cover tourney (Parberry 1997): both sides multiples of 4, every 4x4 block covered by its four 4-cycles. */
+    KT_GENERATE_BRAID = 4,       /**< Concentric braided tourney (Parberry 2020): n x n, n even >= 4; rings two cells wide (each ring's 2-factor is forced: interwoven zig-zag strands) around a 4x4 (n = 0 mod 4) or 6x6 centre. */
+    KT_GENERATE_FOUR_COVER = 5   /**< Four-cover tourney (Parberry 2020): both sides multiples of 4, every 4x4 block covered by its four 4-cycles. */
 } kt_generate_method;
 
 /** @brief Number of generator methods. */

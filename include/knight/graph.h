@@ -5,8 +5,8 @@
  *
  * A kt_graph is immutable once made.  Vertices are the board's cells that
  * are not holes; edges join cells a leaper move apart.  Moves are numbered
- * 0-7 as in Parberry 1997 ("An efficient algorithm for the Knight's tour
- * problem", Discrete Applied Mathematics 73), dx to the right and dy down;
+ * 0-7 as in Parberry 2020 ("Tourneys and the Fast Generation and
+ * Obfuscation of Closed Knight's Tours", arXiv:2001.06044, and its code), dx to the right and dy down;
  * for the knight:
  *
  * | move | 0  | 1  | 2  | 3  | 4  | 5  | 6  | 7  |

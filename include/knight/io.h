@@ -9,9 +9,9 @@
  *    for a hole.  Describes a
  *    tour: closed when N and 1 are a move apart (unless the reader is told
  *    ::KT_IO_READ_OPEN), open otherwise.
- *  - ::KT_IO_MOVES: the move digits of Parberry 1997 ("An efficient
- *    algorithm for the Knight's tour problem", Discrete Applied
- *    Mathematics 73): one character per cell, the move (0-7, numbered as
+ *  - ::KT_IO_MOVES: the move digits of Parberry 2020 ("Tourneys and
+ *    the Fast Generation and Obfuscation of Closed Knight's Tours",
+ *    arXiv:2001.06044, and its code): one character per cell, the move (0-7, numbered as
  *    in graph.h) to the cell's successor in the canonical orientation;
  *    `-` for a cell with no successor (the last cell of an open tour, the
  *    single cell of the 1x1 board), `.` for a hole.  Describes any
@@ -41,7 +41,7 @@ extern "C" {
 typedef enum kt_io_format {
     KT_IO_AUTO = 0,     /**< Reading only: guess from the content. */
     KT_IO_NUMBERS = 1,  /**< Visit numbers, a board row per line. */
-    KT_IO_MOVES = 2,    /**< Move digits (Parberry 1997). */
+    KT_IO_MOVES = 2,    /**< Move digits (Parberry 2020). */
     KT_IO_SVG = 3       /**< Scalable Vector Graphics. */
 } kt_io_format;
 

@@ -3,9 +3,9 @@
  * @file rails.h
  * @brief Rails, the rail graph, and Parberry's join, shatter and obfuscate.
  *
- * Rails and the three operations on them are those of Parberry 1997 ("An
- * efficient algorithm for the Knight's tour problem", Discrete Applied
- * Mathematics 73), who joins the cycles of a tourney into a closed tour
+ * Rails and the three operations on them are those of Parberry 2020
+ * ("Tourneys and the Fast Generation and Obfuscation of Closed Knight's
+ * Tours", arXiv:2001.06044, and its published code), who joins the cycles of a tourney into a closed tour
  * and obfuscates a tour by shattering and joining it again.
  *
  * A *rail* of a tourney is a parallelogram of leaper moves
@@ -233,7 +233,7 @@ KT_EXPORT kt_status kt_rails_graph(kt_rails *r, size_t *edges, size_t *component
 KT_EXPORT kt_status kt_rails_switch(kt_rails *r, kt_rail rail, kt_rails_effect *effect);
 
 /**
- * @brief Join a tourney into one closed tour (Parberry 1997's join,
+ * @brief Join a tourney into one closed tour (Parberry 2020's join,
  *        made to terminate).
  *
  * 1. Rail passes (Parberry's join): the cycles are labelled, then the
@@ -312,7 +312,7 @@ KT_EXPORT kt_status kt_rails_shatter(kt_tourney *t, uint64_t seed);
  * Unlike kt_rails_shatter(), the switched rails may share cells (a switch can
  * make or break the rails around it), so each switch sees the tourney left
  * by the ones before.  Sixteen of these followed by kt_rails_join() reproduce
- * the relative-move statistics of Table 2 of Parberry 1997 (BENCHMARKS.md).
+ * the relative-move statistics of Table 2 of Parberry 2020 (BENCHMARKS.md).
  * O(cells + rails), one pass, so it takes no run settings.
  * @param t    A cycle cover; its size is recounted exactly (O(cells)).
  * @param seed Seed of the order (the result is reproducible).
@@ -322,7 +322,7 @@ KT_EXPORT kt_status kt_rails_shatter(kt_tourney *t, uint64_t seed);
 KT_EXPORT kt_status kt_rails_shatter_sequential(kt_tourney *t, uint64_t seed);
 
 /**
- * @brief Obfuscate (Parberry 1997): shatter @p rounds times with
+ * @brief Obfuscate (Parberry 2020): shatter @p rounds times with
  *        kt_rails_shatter(), then join with kt_rails_join().
  *
  * Run settings used: as kt_rails_join(), with the shatters first on the

@@ -76,8 +76,8 @@ KT_EXPORT kt_status kt_tourney_from_order(kt_tourney **out, const kt_graph *g,
 /**
  * @brief Build from per-cell move pairs.
  *
- * The representation of Parberry 1997 ("An efficient algorithm for the
- * Knight's tour problem", Discrete Applied Mathematics 73): for each cell,
+ * The representation of Parberry 2020 ("Tourneys and the Fast Generation
+ * and Obfuscation of Closed Knight's Tours", arXiv:2001.06044): for each cell,
  * @p moves holds its two neighbours as move numbers (see graph.h), one per
  * nibble (low and high); 0xF in a nibble means "no neighbour" (a path
  * end, or a hole with 0xFF).  The relation must be symmetric.

@@ -54,7 +54,7 @@ KTI_HIDDEN kt_status kti_tour_exists(const kt_graph *g, uint64_t max_states, boo
 /* Whether g has a Hamiltonian path from a to b (count.c), by the frontier
  * DP with clamped counts; KT_ELIMIT when a layer passes max_states (0: no
  * limit), KT_EUNSUPPORTED when the frontier is too wide.  Decides open
- * tours with given ends on narrow boards (gen_open.c). */
+ * tours with given ends on narrow boards (generate/open.c). */
 KTI_HIDDEN kt_status kti_path_exists(const kt_graph *g, kt_cell a, kt_cell b, uint64_t max_states,
                                      bool *yes);
 /* Memory for the demand-vector lookahead (bitsets of the last steps). */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Structured tourneys of Parberry (1997).
+ * Structured tourneys of Parberry (2020, "Tourneys and the Fast Generation
+ * and Obfuscation of Closed Knight's Tours").
  *
  * Concentric braided tourney (square boards, n even >= 4): the board is cut
  * into concentric rings two cells wide (outer sides n, n-4, n-8, ... while

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Rails, the rail graph, join, shatter and obfuscate (Parberry 1997, "An
- * efficient algorithm for the Knight's tour problem"; definitions in
+ * Rails, the rail graph, join, shatter and obfuscate (Parberry 2020, "Tourneys
+ * and the Fast Generation and Obfuscation of Closed Knight's Tours"; definitions in
  * include/knight/rails.h).
  *
  * Representation: the tourney's byte per cell holds two neighbour moves
@@ -833,7 +833,7 @@ struct kt_rails {
     geo G;
     kt_rail *rails;      /* snapshot */
     size_t nrails;
-    kti_seq seq;         /* one sequence per cycle, in cycle order (seqtree.h) */
+    kti_seq seq;         /* one sequence per cycle, in cycle order (rails_internal.h) */
 };
 
 typedef struct rail_list {

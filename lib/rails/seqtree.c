@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Implicit treaps with lazy reversal (see seqtree.h).
+ * Implicit treaps with lazy reversal (see rails_internal.h).
  */
 #include "rails_internal.h"
 

@@ -25,7 +25,8 @@ bool kti_progress_tick(kti_progress *p, uint64_t done, uint64_t total)
 {
     if (p->fn == NULL) return false;
     double now = kti_now();
-    if (now - p->last < 0.2 && done < total) return false;
+    /* total 0 (unknown) must not mean "finished": throttle it too. */
+    if (now - p->last < 0.2 && (total == 0 || done < total)) return false;
     p->last = now;
     return p->fn(p->user, done, total) != 0;
 }

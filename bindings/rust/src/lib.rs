@@ -337,25 +337,6 @@ fn count_u128(hi: u64, lo: u64) -> u128 {
     (hi as u128) << 64 | lo as u128
 }
 
-/// Run settings (`kt_options`), freed on drop.
-struct RunOptions {
-    raw: *mut ffi::KtOptions,
-}
-
-impl RunOptions {
-    fn new() -> Result<RunOptions, Error> {
-        let mut raw = ptr::null_mut();
-        check(unsafe { ffi::kt_options_new(&mut raw, ptr::null()) })?;
-        Ok(RunOptions { raw })
-    }
-}
-
-impl Drop for RunOptions {
-    fn drop(&mut self) {
-        unsafe { ffi::kt_options_free(self.raw) }
-    }
-}
-
 /// Count the undirected closed tours of a `width` x `height` board by McKay's
 /// half-tour method (`kt_halftours_count_closed`), cutting it below row `split`
 /// (rows of the upper half; `None` means `height / 2`).  Widths 1 to 8.
