@@ -221,11 +221,11 @@ kt_tourney *cli_load_tourney(const char *path, unsigned flags)
     return t;
 }
 
-int cli_save_tourney(const kt_tourney *t, kt_io_format f, unsigned flags, const char *path)
+int cli_save_tourney(const kt_tourney *t, kt_io_format f, unsigned flags, kt_cell start, const char *path)
 {
     FILE *out = cli_open_out(path);
     if (out == NULL) return 1;
-    kt_status st = kt_io_write(t, f, flags, KT_CELL_NONE, cli_write_file, out);
+    kt_status st = kt_io_write(t, f, flags, start, cli_write_file, out);
     int rc = cli_close_out(out, path ? path : "-");
     if (st != KT_OK) return cli_fail_status("write", st);
     return rc;

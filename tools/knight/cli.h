@@ -63,8 +63,9 @@ kt_io_format cli_output_format(const char *path, bool given, kt_io_format fmt, k
 
 /* Load a tour or tourney file, printing a precise diagnostic on failure. */
 kt_tourney *cli_load_tourney(const char *path, unsigned flags);
-/* Write a tourney to path (NULL or "-" = stdout). Returns exit status. */
-int cli_save_tourney(const kt_tourney *t, kt_io_format f, unsigned flags, const char *path);
+/* Write a tourney to path (NULL or "-" = stdout); numbers start at cell
+ * start (KT_CELL_NONE: the canonical start). Returns exit status. */
+int cli_save_tourney(const kt_tourney *t, kt_io_format f, unsigned flags, kt_cell start, const char *path);
 
 /* Whether --name matches argv[*i]; when it takes a value, stores it and advances *i. */
 bool cli_opt(int argc, char **argv, int *i, const char *name, const char **value);

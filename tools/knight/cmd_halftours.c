@@ -27,33 +27,34 @@ static void print_type(const kt_halftour_structure *s, uint32_t w, uint32_t rows
 
 int cmd_halftours(int argc, char **argv)
 {
-    uint64_t width = 8, depth = 4, other = 4, threads = 0;
+    uint64_t width = 8, depth = 4, other = 4;
+    unsigned threads = 0;
     bool join = false, have_other = false;
     const char *v;
     for (int i = 1; i < argc; i++) {
         if (cli_opt(argc, argv, &i, "--width", &v)) {
             if (!cli_parse_u64(v, &width) || width == 0 || width > KT_HALFTOUR_MAX_WIDTH)
-                return cli_fail("--width wants 1 to %d", KT_HALFTOUR_MAX_WIDTH);
+                return cli_usage("--width wants 1 to %d", KT_HALFTOUR_MAX_WIDTH);
         } else if (cli_opt(argc, argv, &i, "--depth", &v)) {
             if (!cli_parse_u64(v, &depth) || depth == 0 || depth > 1000)
-                return cli_fail("--depth wants a number of rows");
+                return cli_usage("--depth wants a number of rows");
         } else if (cli_opt(argc, argv, &i, "--other", &v)) {
             if (!cli_parse_u64(v, &other) || other == 0 || other > 1000)
-                return cli_fail("--other wants a number of rows");
+                return cli_usage("--other wants a number of rows");
             have_other = true;
         } else if (cli_opt(argc, argv, &i, "--threads", &v)) {
-            if (!cli_parse_u64(v, &threads) || threads > KT_THREADS_MAX)
-                return cli_fail("--threads wants 0 (all cores) to %u", KT_THREADS_MAX);
+            int rc = cli_parse_threads(v, &threads);
+            if (rc) return rc;
         } else if (cli_opt(argc, argv, &i, "--join", NULL)) {
             join = true;
         } else {
-            return cli_fail("halftours: unexpected argument '%s'", argv[i]);
+            return cli_usage("halftours: unexpected argument '%s'", argv[i]);
         }
     }
     if (!have_other) other = depth;
     kt_options *run = NULL;
     kt_status st = kt_options_new(&run, NULL);
-    if (st == KT_OK) st = kt_options_set_threads(run, (unsigned)threads);
+    if (st == KT_OK) st = kt_options_set_threads(run, threads);
     if (st == KT_OK) st = kt_options_set_progress(run, cli_progress, NULL);
     if (st != KT_OK) {
         kt_options_free(run);
@@ -102,7 +103,7 @@ int cmd_halftours(int argc, char **argv)
         }
     }
     fflush(stdout);
-    fprintf(stderr, "enumeration: %.2f s with %u threads\n", t1 - t0,
+    cli_info("enumeration: %.2f s with %u threads\n", t1 - t0,
             kt_options_thread_count(run));
     if (join) {
         kt_halftours *u = NULL;
@@ -126,7 +127,7 @@ int cmd_halftours(int argc, char **argv)
             return cli_fail_status("join", st);
         }
         fflush(stdout);
-        fprintf(stderr, "join: %.2f s\n", now() - t2);
+        cli_info("join: %.2f s\n", now() - t2);
         printf("closed tours of %llux%llu (McKay's join):\n", (unsigned long long)width,
                (unsigned long long)(depth + other));
         char buf[48];

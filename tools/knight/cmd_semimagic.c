@@ -110,7 +110,8 @@ int cmd_semimagic(int argc, char **argv)
 {
     unsigned flags = KT_SEMIMAGIC_LINES;
     bool any_start = false, first = false;
-    uint64_t threads = 0, size = 8; /* 0 = one thread per core */
+    uint64_t size = 8;
+    unsigned threads = 0; /* 0 = one thread per core */
     const char *gridpath = NULL, *v;
     kt_semimagic_symmetry sym = KT_SEMIMAGIC_CLASSES;
     for (int i = 1; i < argc; i++) {
@@ -129,16 +130,16 @@ int cmd_semimagic(int argc, char **argv)
         } else if (cli_opt(argc, argv, &i, "--all", NULL)) {
             sym = KT_SEMIMAGIC_ALL;
         } else if (cli_opt(argc, argv, &i, "--threads", &v)) {
-            if (v == NULL || !cli_parse_u64(v, &threads) || threads > KT_THREADS_MAX)
-                return cli_fail("--threads wants a number from 0 (all cores) to %u", KT_THREADS_MAX);
+            int rc = cli_parse_threads(v, &threads);
+            if (rc) return rc;
         } else if (cli_opt(argc, argv, &i, "--size", &v)) {
             if (v == NULL || !cli_parse_u64(v, &size) || size < 3 || size > 8)
-                return cli_fail("--size wants a number from 3 to 8");
+                return cli_usage("--size wants a number from 3 to 8");
         } else if (cli_opt(argc, argv, &i, "--grid", &v)) {
-            if (v == NULL) return cli_fail("--grid wants a file");
+            if (v == NULL) return cli_usage("--grid wants a file");
             gridpath = v;
         } else {
-            return cli_fail("semimagic: unexpected argument '%s'", argv[i]);
+            return cli_usage("semimagic: unexpected argument '%s'", argv[i]);
         }
     }
     uint32_t grid[64];
@@ -158,7 +159,7 @@ int cmd_semimagic(int argc, char **argv)
     st = kt_semimagic_opts_set_flags(o, flags);
     if (st == KT_EUNSUPPORTED) {
         kt_semimagic_opts_free(o);
-        return cli_fail("--nested needs a board side divisible by 4");
+        return cli_usage("--nested needs a board side divisible by 4");
     }
     if (st == KT_OK && !any_start) st = kt_semimagic_opts_set_puzzle_rule(o);
     if (st == KT_OK && gridpath != NULL) {
@@ -171,7 +172,7 @@ int cmd_semimagic(int argc, char **argv)
     if (st == KT_OK) st = kt_semimagic_opts_set_symmetry(o, sym);
     kt_options *run = NULL;
     if (st == KT_OK) st = kt_options_new(&run, NULL);
-    if (st == KT_OK) st = kt_options_set_threads(run, (unsigned)threads);
+    if (st == KT_OK) st = kt_options_set_threads(run, threads);
     if (st == KT_OK) st = kt_options_set_progress(run, cli_progress, NULL);
     if (st != KT_OK) {
         kt_options_free(run);

@@ -15,18 +15,18 @@ int cmd_walks(int argc, char **argv)
     bool have_len = false;
     for (int i = 1; i < argc; i++) {
         if (cli_opt(argc, argv, &i, "--marked", &v)) {
-            if (v == NULL) return cli_fail("--marked wants the labels of the marked cells");
+            if (v == NULL) return cli_usage("--marked wants the labels of the marked cells");
             marked_keys = v;
         } else if (cli_opt(argc, argv, &i, "--max", &v)) {
-            if (!cli_parse_u64(v, &maxm) || maxm > UINT32_MAX) return cli_fail("--max wants a number");
-        } else if (maskpath == NULL && argv[i][0] != '-') {
+            if (!cli_parse_u64(v, &maxm) || maxm > UINT32_MAX) return cli_usage("--max wants a number");
+        } else if (maskpath == NULL && cli_operand(argv, i)) {
             maskpath = argv[i];
-        } else if (!have_len && argv[i][0] != '-') {
+        } else if (!have_len && cli_operand(argv, i)) {
             if (!cli_parse_u64(argv[i], &length) || length == 0 || length > UINT32_MAX)
-                return cli_fail("walk length must be a positive number");
+                return cli_usage("walk length must be a positive number");
             have_len = true;
         } else {
-            return cli_fail("walks: unexpected argument '%s'", argv[i]);
+            return cli_usage("walks: unexpected argument '%s'", argv[i]);
         }
     }
     char *text = NULL;

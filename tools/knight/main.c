@@ -76,7 +76,7 @@ static int run(const cli_command *c, int argc, char **argv)
     bool help = false;
     cli_command_name = c->name;
     argc = common_options(argc, argv, &help);
-    if (help && c->run != cmd_help) {
+    if (help) {
         help_print_command(stdout, help_find(c->name));
         return CLI_OK;
     }
