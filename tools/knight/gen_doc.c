@@ -86,10 +86,10 @@ static int man(const char *version)
 /* The flags of one subcommand, and a case arm for the arguments of its options. */
 static void bash_command(const help_cmd *c)
 {
-    printf("        %s)\n            opts='", c->name);
+    printf("        %s)\n            opts='-h --help -q --quiet --", c->name);
     for (const help_opt *o = c->opts; o->flag; o++)
-        printf("%s%s%s", o->flag, o->alias ? " " : "", o->alias ? o->alias : "");
-    printf(" '\n            case $prev in\n");
+        printf(" %s%s%s", o->flag, o->alias ? " " : "", o->alias ? o->alias : "");
+    printf("'\n            case $prev in\n");
     for (const help_opt *o = c->opts; o->flag; o++) {
         if (o->arg == NULL) continue;
         printf("                %s%s%s) ", o->flag, o->alias ? "|" : "", o->alias ? o->alias : "");
@@ -107,8 +107,6 @@ static int bash(void)
            "_knight()\n{\n    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}\n"
            "    local cmds='");
     for (size_t i = 0; i < help_cmd_count; i++) printf("%s ", help_cmds[i].name);
-    printf("'\n    local common='");
-    for (const help_opt *o = help_common; o->flag; o++) printf("%s %s ", o->flag, o->alias ? o->alias : "");
     printf("'\n    local i sub='' opts='' operands=''\n    COMPREPLY=()\n"
            "    for ((i = 1; i < COMP_CWORD; i++)); do\n"
            "        case ${COMP_WORDS[i]} in -*) ;; *) sub=${COMP_WORDS[i]}; break ;; esac\n"
@@ -118,7 +116,7 @@ static int bash(void)
     for (size_t i = 0; i < help_cmd_count; i++) bash_command(&help_cmds[i]);
     printf("        *) return ;;\n    esac\n"
            "    if [[ $cur == -* ]]; then\n"
-           "        COMPREPLY=($(compgen -W \"$opts $common\" -- \"$cur\"))\n"
+           "        COMPREPLY=($(compgen -W \"$opts\" -- \"$cur\"))\n"
            "    elif [ \"$operands\" = file ]; then\n"
            "        COMPREPLY=($(compgen -f -- \"$cur\"))\n"
            "    elif [ \"$operands\" = help ]; then\n"
