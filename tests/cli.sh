@@ -31,7 +31,7 @@ expect "keypad total" "total 1013398" "$knight" walks
 expect "keypad A" "^A 30004" "$knight" walks
 expect "stats" "relative" "$knight" stats "$tmp/t8.txt" "$tmp/t6.moves"
 # Rails: shatter, join, obfuscate, rails.
-"$knight" shatter "$tmp/t8.txt" --seed 3 -o "$tmp/s8.moves" || fail=1
+"$knight" shatter "$tmp/t8.txt" --seed 3 -o "$tmp/s8.moves" 2>/dev/null || fail=1
 expect "shatter gives a tourney" "8x8" "$knight" check "$tmp/s8.moves"
 "$knight" join "$tmp/s8.moves" -o "$tmp/j8.txt" 2>/dev/null || fail=1
 expect "join gives a closed tour" "closed tour of 8x8" "$knight" check "$tmp/j8.txt"
@@ -173,5 +173,13 @@ first=$(awk 'NR==8 { print $1 }' "$tmp/c1.txt")
 "$knight" tour 6x5 --start e2 > "$tmp/c3.txt" || fail=1
 "$knight" tour 6x5 --start 4,3 > "$tmp/c4.txt" || fail=1
 cmp -s "$tmp/c3.txt" "$tmp/c4.txt" || { echo "FAIL: e2 differs from 4,3 on 6x5"; fail=1; }
+# Progress: a line with an ETA on a terminal (script(1) gives a pty), none with -q.
+if command -v script >/dev/null 2>&1; then
+    out=$(script -qc "'$knight' count 6x8 --threads 1" /dev/null < /dev/null | tr '\r' '\n')
+    printf '%s\n' "$out" | grep -q "100.0%  ETA" || { echo "FAIL: no progress with ETA on a terminal"; fail=1; }
+    printf '%s\n' "$out" | grep -q "55488142" || { echo "FAIL: count 6x8 on a terminal"; fail=1; }
+    out=$(script -qc "'$knight' count -q 6x8" /dev/null < /dev/null)
+    printf '%s\n' "$out" | grep -q "ETA" && { echo "FAIL: progress despite -q"; fail=1; }
+fi
 [ $fail -eq 0 ] && echo "cli: all checks passed"
 exit $fail

@@ -198,6 +198,22 @@ bool cli_parse_format(const char *s, kt_io_format *f)
     return true;
 }
 
+/* What kt_io_parse reported, with every piece of the diagnostic it has. */
+static void load_error(const char *path, kt_status st, const kt_diag *d)
+{
+    char where[64] = "", cell[48] = "";
+    if (d->line > 0)
+        snprintf(where, sizeof where, ":%llu:%llu", (unsigned long long)d->line, (unsigned long long)d->column);
+    if (d->cell != KT_CELL_NONE) snprintf(cell, sizeof cell, " at cell %lu", (unsigned long)d->cell);
+    if (st == KT_EPARSE)
+        cli_fail("%s%s: malformed input%s%s", path, where, d->rule != KT_RULE_NONE ? ": " : "",
+                 d->rule != KT_RULE_NONE ? kt_rule_describe(d->rule) : "");
+    else if (st == KT_EBADTOUR)
+        cli_fail("%s%s: not a tour or tourney: %s%s", path, where, kt_rule_describe(d->rule), cell);
+    else
+        cli_fail_status(path, st);
+}
+
 kt_tourney *cli_load_tourney(const char *path, unsigned flags)
 {
     size_t len;
@@ -207,17 +223,7 @@ kt_tourney *cli_load_tourney(const char *path, unsigned flags)
     kt_diag d;
     kt_status st = kt_io_parse(&t, NULL, text, len, KT_IO_AUTO, flags, NULL, &d);
     free(text);
-    unsigned long long line = d.line, col = d.column;
-    if (st == KT_EPARSE) {
-        cli_fail("%s:%llu:%llu: malformed input", path, line, col);
-    } else if (st == KT_EBADTOUR && line > 0) {
-        cli_fail("%s:%llu:%llu: not a tour or tourney: %s", path, line, col, kt_rule_describe(d.rule));
-    } else if (st == KT_EBADTOUR) {
-        cli_fail("%s: not a tour or tourney: %s at cell %lu", path, kt_rule_describe(d.rule),
-                 (unsigned long)d.cell);
-    } else if (st != KT_OK) {
-        cli_fail_status(path, st);
-    }
+    if (st != KT_OK) load_error(path, st, &d);
     return t;
 }
 
