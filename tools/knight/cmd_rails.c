@@ -14,7 +14,7 @@ typedef struct rails_args {
     bool sequential;     /* the shatter of Parberry's code */
 } rails_args;
 
-/* Common options: FILE [-o OUT] [--format F] [--seed N] [--rounds K] [--count]. */
+/* Common options: FILE [-o OUT] [--format F] [--seed N] [--rounds K]; rails: FILE [--count]. */
 static int parse(int argc, char **argv, rails_args *a, bool rounds_ok, bool list_ok)
 {
     const char *v;
@@ -22,7 +22,9 @@ static int parse(int argc, char **argv, rails_args *a, bool rounds_ok, bool list
     a->fmt = KT_IO_MOVES;
     a->list = list_ok;
     for (int i = 1; i < argc; i++) {
-        if (cli_opt(argc, argv, &i, "--seed", &v)) {
+        if (list_ok && !cli_operand(argv, i) && strcmp(argv[i], "--count") != 0) {
+            return cli_usage("rails: unexpected argument '%s'", argv[i]);
+        } else if (cli_opt(argc, argv, &i, "--seed", &v)) {
             if (v == NULL || !cli_parse_u64(v, &a->seed)) return cli_usage("--seed wants a number");
         } else if (rounds_ok && cli_opt(argc, argv, &i, "--rounds", &v)) {
             if (v == NULL || !cli_parse_u64(v, &a->rounds) || a->rounds > 1000000)
