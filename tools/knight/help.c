@@ -19,8 +19,9 @@
 const char help_description[] =
     "knight is the demo client of libknight, a library of knight's tour algorithms: it makes, "
     "checks, draws, transforms and counts knight's tours and tourneys (sets of disjoint closed "
-    "tours covering the board).  Each subcommand is described below; `knight help SUB` or "
-    "`knight SUB --help` prints the same text.";
+    "tours covering the board).  `knight help SUB` and `knight SUB --help` print the help of "
+    "one subcommand; the manual page knight(1) holds all of it.  `knight --version` prints the "
+    "version.";
 
 const help_opt help_common[] = {
     {"-h", "--help", NULL, "Print the help of the subcommand and exit with status 0.", NULL},
