@@ -185,7 +185,8 @@ const help_cmd help_cmds[] = {
      "Progress with an estimate of the time left is shown on a terminal.",
      count_opts, "size"},
     {"help", "[SUB|formats|coordinates|exit]", "print this help, a subcommand's or a topic's",
-     "Without an argument lists the subcommands; with one prints its help.",
+     "Without an argument lists the subcommands and the topics below; with one prints its help.  "
+     "`knight help --list` prints the subcommand names, one per line.",
      no_opts, "help"},
 };
 const size_t help_cmd_count = sizeof help_cmds / sizeof help_cmds[0];
