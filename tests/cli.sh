@@ -139,6 +139,8 @@ status 1 "broken tour" "$knight" check "$tmp/bad.txt"
 status 1 "count beyond the limit" "$knight" count 9x9
 status 0 "threads 0" "$knight" count 5x6 --threads 0
 expect "file error names path and reason" "nonexistent.txt: No such file or directory" "$knight" check "$tmp/nonexistent.txt"
+status 1 "unwritable output" "$knight" tour 6x6 -o "$tmp/no/such/dir/t.txt"
+expect "output error names path and reason" "dir/t.txt: No such file or directory" "$knight" tour 6x6 -o "$tmp/no/such/dir/t.txt"
 expect "count 9x9 names the limit" "boards whose narrow side is at most 8" "$knight" count 9x9
 expect "count 8x8 --open names the limit" "7 (open tours)" "$knight" count 8x8 --open
 expect "usage error points to help" "knight count --help" "$knight" count 6x6 --bogus
