@@ -1346,6 +1346,7 @@ class Stats:
         _check(_c.kt_stats_add(self._handle(), t._handle()))
 
     def __len__(self) -> int:
+        """Tourneys added (kt_stats_count)."""
         return int(_c.kt_stats_count(self._handle()))
 
     count = property(__len__, doc="Tourneys added (kt_stats_count).")
