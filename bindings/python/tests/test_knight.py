@@ -442,6 +442,19 @@ class RailsTests(unittest.TestCase):
         with self.assertRaises(kt.InvalidArgument):
             g.rail_cells(kt.Rail(63, 4, 5))
 
+    def test_handle_follows_its_tourney(self):
+        with kt.Graph(8, 8) as g:
+            t = g.closed_tour(seed=1).shatter(seed=1)
+        self.assertEqual((t.graph.width, len(t)), (8, 64))  # the board outlives its Graph
+        r = t.rails()
+        t.join(seed=1)  # an edit without the handle: the handle is refreshed
+        self.assertTrue(t.is_closed_tour)
+        self.assertEqual(len(r), t.count_rails())
+        self.assertTrue(all(t.is_rail(x) for x in r))
+        t.close()
+        with self.assertRaises(ValueError):
+            len(r)  # closed with its tourney
+
     def test_join_obfuscate(self):
         g = kt.Graph(10, 10)
         t = g.tourney("blocks", seed=1)
