@@ -3,7 +3,8 @@
 # library from $BUILD into /usr/local (ldconfig), pip-installs
 # bindings/python offline into a fresh venv, runs the unittest suite from
 # outside the source tree against the installed copy with no KNIGHT_*
-# variables, then uninstalls the library and checks the ImportError.
+# variables, type-checks it with mypy --strict, then uninstalls the library
+# and checks the ImportError.
 # Appends PASS/FAIL lines to $RESULTS and prints "N passed, N failed".
 set -uo pipefail
 ROOT=${ROOT:-$(pwd)}
@@ -22,25 +23,34 @@ unset KNIGHT_LIBRARY KNIGHT_INCLUDE_DIR PYTHONPATH
 
 if [ "$(id -u)" -eq 0 ]; then
     export DEBIAN_FRONTEND=noninteractive
-    apt-get install -y -qq python3 python3-venv python3-pip python3-setuptools >/dev/null ||
-        echo "apt-get install failed"
+    apt-get install -y -qq python3 python3-venv python3-pip python3-setuptools python3-mypy \
+        >/dev/null || echo "apt-get install failed"
 fi
 
-# 1. The library, installed where a user's would be, found through ld.so.cache.
-installed=0
-if meson install -C "$BUILD" --no-rebuild >"$work/install.log" 2>&1; then
-    installed=1
-    command -v ldconfig >/dev/null && ldconfig
-fi
-result install-library $((1 - installed))
-
-# 2. The package, offline, into a fresh venv.
+# 1. The package, offline, into a fresh venv.
 "$PY" -m venv --system-site-packages "$work/venv" &&
     "$work/venv/bin/python" -m pip install -q --no-build-isolation --no-index \
         "$ROOT/bindings/python" >"$work/pip.log" 2>&1
 st=$?
 [ $st -eq 0 ] || cat "$work/pip.log"
 result pip-install $st
+
+# 2. The library, installed where a user's would be: first found by the
+# package's own search of the usual prefixes (before ldconfig knows it), then
+# through ld.so.cache like any system library.
+installed=0
+if meson install -C "$BUILD" --no-rebuild >"$work/install.log" 2>&1; then
+    installed=1
+fi
+result install-library $((1 - installed))
+if [ $installed -eq 1 ] && ! ldconfig -p 2>/dev/null | grep -q 'libknight\.so\.1 '; then
+    (cd "$work" && "$work/venv/bin/python" -c '
+import knight
+print("found without ld.so.cache:", knight.LIBRARY_PATH)
+raise SystemExit(0 if knight.LIBRARY_PATH.startswith("/usr/local/") and knight.Graph(5, 6).count_tours() == 8 else 1)')
+    result found-in-prefix $?
+fi
+command -v ldconfig >/dev/null && ldconfig
 
 # 3. The tests, from a directory outside the tree, against the installed copy.
 mkdir -p "$work/tests"
@@ -66,7 +76,15 @@ PY
 )
 result unittest-installed $?
 
-# 4. Without the library: a clear ImportError naming what was tried.
+# 4. The type hints: mypy --strict on the package (py.typed promises them).
+if "$PY" -c 'import mypy' 2>/dev/null; then
+    (cd "$ROOT/bindings/python" && "$PY" -m mypy --strict --no-incremental knight)
+    result mypy-strict $?
+else
+    echo "mypy not available: type check skipped"
+fi
+
+# 5. Without the library: a clear ImportError naming what was tried.
 if [ $installed -eq 1 ]; then
     ninja -C "$BUILD" uninstall >/dev/null 2>&1
     command -v ldconfig >/dev/null && ldconfig

@@ -26,6 +26,7 @@ import enum
 import queue
 import signal
 import threading
+import weakref
 from typing import (IO, Any, Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional,
                     Sequence, Tuple, Union)
 
@@ -410,7 +411,11 @@ class Options:
         if h:
             _c.kt_options_free(h)
 
-    __del__ = close
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # at interpreter shutdown the module may be gone already
+            pass
 
     def __enter__(self) -> "Options":
         return self
@@ -486,12 +491,15 @@ class Options:
 
     @trace.setter
     def trace(self, fn: Optional[TraceFn]) -> None:
+        cb: Any
         if fn is None:
-            cb = ctypes.cast(None, _lib.TRACE_FN)
+            cb = ctypes.cast(None, _lib.TRACE_FN)  # type: ignore[arg-type]
         else:
+            user_fn: TraceFn = fn
+
             def cb_py(_user: Any, step: int, size: int) -> None:
                 try:
-                    fn(step, size)
+                    user_fn(step, size)
                 except BaseException:  # a trace cannot stop the call; it is only informative
                     pass
             cb = _lib.TRACE_FN(cb_py)
@@ -618,7 +626,7 @@ class Graph:
         d = _lib.Diag()
         _check(_c.kt_graph_parse_mask(ctypes.byref(h), raw, len(raw), leaper[0], leaper[1],
                                       None, ctypes.byref(d)), diag=d)
-        return cls._wrap(h.value)
+        return cls._wrap(int(h.value or 0))
 
     from_mask_text = parse_mask
 
@@ -634,7 +642,11 @@ class Graph:
         if h and getattr(self, "_owner", None) is None:
             _c.kt_graph_free(h)
 
-    __del__ = close
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # at interpreter shutdown the module may be gone already
+            pass
 
     def __enter__(self) -> "Graph":
         return self
@@ -948,7 +960,12 @@ class Tourney:
     compares boards and edge sets (kt_tourney_equal) and the hash agrees.
     The rails operations change the tourney in place (and so its hash)."""
 
+    _h: Optional[int]
+    _graph: Optional[Graph]
+    _rails: "weakref.WeakSet[Rails]"
+
     def __init__(self, *a: Any, **k: Any) -> None:
+        """Not for use: tourneys come from Graph methods and Tourney.parse()."""
         raise TypeError("make tourneys with Graph methods or Tourney.parse()")
 
     @classmethod
@@ -956,6 +973,7 @@ class Tourney:
         t = cls.__new__(cls)
         t._h = handle
         t._graph = graph
+        t._rails = weakref.WeakSet()
         return t
 
     def _handle(self) -> int:
@@ -964,12 +982,18 @@ class Tourney:
         return self._h
 
     def close(self) -> None:
-        """Free the tourney now (kt_tourney_free)."""
+        """Free the tourney now (kt_tourney_free), and any Rails handle attached."""
+        for r in list(getattr(self, "_rails", ())):
+            r.close()
         h, self._h = getattr(self, "_h", None), None
         if h:
             _c.kt_tourney_free(h)
 
-    __del__ = close
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # at interpreter shutdown the module may be gone already
+            pass
 
     def __enter__(self) -> "Tourney":
         return self
@@ -1001,9 +1025,10 @@ class Tourney:
     @property
     def graph(self) -> Graph:
         """The board (kt_tourney_graph); valid while this tourney lives."""
-        if self._graph is None:
-            self._graph = Graph._wrap(_c.kt_tourney_graph(self._handle()), owner=self)
-        return self._graph
+        g = self._graph
+        if g is None or not g._h:  # none given, or the caller closed it: borrow ours
+            g = self._graph = Graph._wrap(_c.kt_tourney_graph(self._handle()), owner=self)
+        return g
 
     @property
     def shape(self) -> Shape:
@@ -1024,6 +1049,11 @@ class Tourney:
     def is_open_tour(self) -> bool:
         """Whether this is an open tour (kt_tourney_is_open_tour)."""
         return bool(_c.kt_tourney_is_open_tour(self._handle()))
+
+    def _edited(self) -> None:
+        """Bring attached Rails handles up to date after an edit made without them."""
+        for r in list(self._rails):
+            r.refresh()
 
     def _n(self) -> int:
         return int(_c.kt_graph_cell_count(_c.kt_tourney_graph(self._handle())))
@@ -1204,16 +1234,19 @@ class Tourney:
         self.  On any error (and on Ctrl-C) self is unchanged."""
         with _run(options, run) as r:
             r.check(_c.kt_rails_join(self._handle(), seed, r.h))
+        self._edited()
         return self
 
     def shatter(self, seed: int = 0) -> "Tourney":
         """Switch random vertex-disjoint rails in place (kt_rails_shatter); returns self."""
         _check(_c.kt_rails_shatter(self._handle(), seed))
+        self._edited()
         return self
 
     def shatter_sequential(self, seed: int = 0) -> "Tourney":
         """Parberry's shatter in place (kt_rails_shatter_sequential); returns self."""
         _check(_c.kt_rails_shatter_sequential(self._handle(), seed))
+        self._edited()
         return self
 
     def obfuscate(self, rounds: int = 0, seed: int = 0, options: Optional[Options] = None,
@@ -1221,19 +1254,23 @@ class Tourney:
         """Shatter `rounds` times (0 = 16) then join, in place (kt_rails_obfuscate)."""
         with _run(options, run) as r:
             r.check(_c.kt_rails_obfuscate(self._handle(), rounds, seed, r.h))
+        self._edited()
         return self
 
 
 class Rails:
     """The rails of a tourney and its cycles (kt_rails), attached to the
     tourney: switch rails through it.  ``len(r)`` and ``r[i]`` give the
-    snapshot of rails found (kt_rails_count, kt_rails_get)."""
+    snapshot of rails found (kt_rails_count, kt_rails_get).  The handle is
+    refreshed after the tourney's own join, shatter and obfuscate, and
+    closed when the tourney is closed."""
 
     def __init__(self, tourney: Tourney) -> None:
         h = ctypes.c_void_p()
         _check(_c.kt_rails_new(ctypes.byref(h), tourney._handle()))
         self._h: Optional[int] = h.value
         self.tourney = tourney
+        tourney._rails.add(self)
 
     def _handle(self) -> int:
         if not self._h:
@@ -1246,7 +1283,11 @@ class Rails:
         if h:
             _c.kt_rails_free(h)
 
-    __del__ = close
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # at interpreter shutdown the module may be gone already
+            pass
 
     def __enter__(self) -> "Rails":
         return self
@@ -1333,7 +1374,11 @@ class Stats:
         if h:
             _c.kt_stats_free(h)
 
-    __del__ = close
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # at interpreter shutdown the module may be gone already
+            pass
 
     def __enter__(self) -> "Stats":
         return self
@@ -1373,7 +1418,7 @@ class HalftourStructure(NamedTuple):
     """kt_halftour_structure: a path structure, its number of half-tours,
     the partner of each boundary cell (None = interior) and McKay's type."""
     key: int
-    count: int
+    count: int  # type: ignore[assignment]  # the C field's name, shadowing tuple.count
     partner: Tuple[Optional[int], ...]
     type: Tuple[int, ...]
 
@@ -1428,7 +1473,11 @@ class Halftours:
         if h:
             _c.kt_halftours_free(h)
 
-    __del__ = close
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # at interpreter shutdown the module may be gone already
+            pass
 
     def __enter__(self) -> "Halftours":
         return self
@@ -1609,7 +1658,11 @@ class SemimagicOptions:
         if h:
             _c.kt_semimagic_opts_free(h)
 
-    __del__ = close
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # at interpreter shutdown the module may be gone already
+            pass
 
     def __enter__(self) -> "SemimagicOptions":
         return self
@@ -1685,8 +1738,8 @@ class SemimagicOptions:
             except BaseException as e:
                 err.append(e)
                 return 1
-        fn = _lib.SEMIMAGIC_FN(cb) if callback is not None else ctypes.cast(None,
-                                                                            _lib.SEMIMAGIC_FN)
+        fn = (_lib.SEMIMAGIC_FN(cb) if callback is not None
+              else ctypes.cast(None, _lib.SEMIMAGIC_FN))  # type: ignore[arg-type]
         classes, sols = ctypes.c_uint64(), ctypes.c_uint64()
         with _run(options, run) as r:
             st = _c.kt_semimagic_search(self._handle(), r.h, fn, None, ctypes.byref(classes),

@@ -11,7 +11,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import os
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 __all__: List[str] = []
 
@@ -275,6 +275,9 @@ SIGNATURES: Dict[str, Tuple[object, Sequence[object]]] = {
 
 class _Functions:
     """The C functions, each with its signature set (attribute per name)."""
+
+    def __getattr__(self, name: str) -> Any:
+        raise AttributeError(f"libknight function {name} is not declared in knight._lib")
 
 
 c = _Functions()
