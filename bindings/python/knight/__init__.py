@@ -1752,7 +1752,8 @@ class SemimagicOptions:
     def solutions(self, options: Optional[Options] = None,
                   **run: Any) -> Iterator[SemimagicSolution]:
         """The numberings as an iterator: the search runs in a worker thread and
-        waits for each solution to be taken; leaving the loop stops it."""
+        waits for each solution to be taken; leaving the loop (or Ctrl-C)
+        stops it.  A `progress` callable runs on that worker thread."""
         q: "queue.Queue[Any]" = queue.Queue(maxsize=1)
         stop = threading.Event()
         done = object()
@@ -1768,12 +1769,16 @@ class SemimagicOptions:
                     pass
             return True
 
+        user_progress = run.pop("progress", None) or (opts.progress if opts else None)
+
         def progress_stop(done_: int, total: int) -> bool:
-            return stop.is_set()
+            # also stops a search that finds nothing for a long time once the loop is left
+            return stop.is_set() or bool(user_progress is not None
+                                         and user_progress(done_, total))
 
         def worker() -> None:
             try:
-                run.setdefault("progress", progress_stop)
+                run["progress"] = progress_stop
                 result.append(self.search(cb, opts, **run))
             except BaseException as e:
                 result.append(e)

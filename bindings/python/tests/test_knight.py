@@ -144,6 +144,11 @@ class CountTests(unittest.TestCase):
         self.assertEqual(kt.Graph(5, 6).count_tours(), 8)
         self.assertEqual(kt.Graph(6, 6).count_tours(directed=True), 2 * 9862)
         self.assertEqual(kt.Graph(6, 6).count_tours(classes=True), 1245)
+        # 180-degree symmetric 6x6 tours: 5 classes of quaternary and 17 of
+        # binary symmetry (Jelliss), 2 * 5 + 4 * 17 = 78 tours
+        self.assertEqual(kt.Graph(6, 6).count_tours(symmetric=True), 78)
+        self.assertEqual(kt.Graph(6, 6).count_tours(symmetric=True, classes=True), 22)
+        self.assertEqual(kt.Graph(6, 6).count_tours(symmetric=True, directed=True), 156)
         self.assertEqual(kt.Graph(3, 4).count_tours(), 0)
 
     def test_stats_threads_shards(self):
