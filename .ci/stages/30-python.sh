@@ -27,10 +27,12 @@ if [ "$(id -u)" -eq 0 ]; then
         >/dev/null || echo "apt-get install failed"
 fi
 
-# 1. The package, offline, into a fresh venv.
+# 1. The package, offline, into a fresh venv (built from a copy: setuptools
+# writes build/ and *.egg-info/ next to pyproject.toml).
+cp -r "$ROOT/bindings/python" "$work/src"
 "$PY" -m venv --system-site-packages "$work/venv" &&
     "$work/venv/bin/python" -m pip install -q --no-build-isolation --no-index \
-        "$ROOT/bindings/python" >"$work/pip.log" 2>&1
+        "$work/src" >"$work/pip.log" 2>&1
 st=$?
 [ $st -eq 0 ] || cat "$work/pip.log"
 result pip-install $st
