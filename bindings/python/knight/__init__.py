@@ -563,10 +563,12 @@ class _Run:
                 self._old = None
         return self
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, exc_type: Any, *exc: Any) -> None:
         if self._old is not None:
             signal.signal(signal.SIGINT, self._old)
         self.opts.close()
+        if self.interrupted and exc_type is None:  # Ctrl-C just after the call returned
+            raise KeyboardInterrupt
 
     def check(self, status: int, detail: str = "") -> None:
         """Raise what the call's end means: KeyboardInterrupt after Ctrl-C, the
