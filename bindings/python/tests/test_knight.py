@@ -197,6 +197,21 @@ class CountTests(unittest.TestCase):
         with self.assertRaises(TypeError):
             g.count_tours(thread=1)  # misspelt setting
 
+    def test_options_object_in_calls(self):
+        g = kt.Graph(6, 6)
+        seen = []
+        with kt.Options(threads=1, progress=lambda d, t: seen.append(t)) as o:
+            self.assertEqual(g.count_tours(options=o), 9862)
+            self.assertTrue(seen)
+            o.progress = lambda d, t: True
+            with self.assertRaises(kt.Canceled):
+                kt.Graph(6, 8).count_tours(options=o)
+        with kt.Options(checkpoint="/nonexistent-dir/six.ckpt", checkpoint_interval=0) as o:
+            with self.assertRaises(OSError) as e:
+                g.count_tours(options=o)
+            self.assertIsInstance(e.exception, kt.KnightIOError)
+            self.assertEqual(e.exception.status, kt.Status.EIO)
+
     def test_options_object(self):
         o = kt.Options(threads=3, budget=7, shard=(2, 5))
         self.assertEqual((o.threads, o.budget, o.shard), (3, 7, (2, 5)))
@@ -342,6 +357,8 @@ class TourneyTests(unittest.TestCase):
         self.assertEqual(t.successors().count(None), 1)
         nums = t.to_text()
         self.assertEqual(kt.Tourney.parse(nums, open=True), t)
+        e = g.exhaustive_tour(open=True, start=(0, 0), end=24)
+        self.assertEqual(set(e.ends()), {0, 24})
         o = g.open_tour(start=(0, 0), end=(4, 4), seed=2)
         self.assertEqual(set(o.ends()), {0, 24})
         with self.assertRaises(kt.NoTour):
