@@ -100,6 +100,12 @@ class CoverageTests(unittest.TestCase):
         self.assertEqual(missing_doc, [])
         self.assertEqual(missing_hints, [])
 
+    def test_u128_conversion(self):
+        # counts come back as kt_u128; past 64 bits through kt_u128_to_string
+        self.assertEqual(kt._u128(_lib.U128(5, 0)), 5)
+        self.assertEqual(kt._u128(_lib.U128(3, 1)), 2**64 + 3)
+        self.assertEqual(kt._u128(_lib.U128(2**64 - 1, 2**64 - 1)), 2**128 - 1)
+
     def test_typed_marker_installed(self):
         self.assertTrue(os.path.exists(os.path.join(os.path.dirname(kt.__file__), "py.typed")))
 
