@@ -277,39 +277,60 @@ fn graph_queries_and_walks() {
 
 #[test]
 fn progress_cancel_trace_and_panics() {
+    // Progress is throttled (a few reports a second), so only the generators'
+    // documented last report (done == total, before they return) is certain.
     let g = Graph::new(6, 6).unwrap();
+    let g8 = Graph::new(8, 8).unwrap();
     let calls = AtomicU64::new(0);
     let mut last = (0, 0);
     let mut steps = 0u64;
     {
         let run = Options::new().unwrap()
-            .progress(|d, t| { calls.fetch_add(1, Ordering::Relaxed); last = (d, t); true })
+            .progress(|d, t| {
+                calls.fetch_add(1, Ordering::Relaxed);
+                assert!(t == 0 || d <= t);
+                last = (d, t);
+                true
+            })
             .trace(|_, _| steps += 1);
         assert_eq!(g.count_tours(CountFlags::default(), Some(&run)).unwrap(), 9862);
+        assert!(g8.closed_tour(3, Some(&run)).unwrap().is_closed_tour());
         assert!(format!("{:?}", run).contains("progress: true"));
     }
     assert!(calls.load(Ordering::Relaxed) >= 1);
     assert!(last.1 > 0 && last.0 == last.1, "last report {:?}", last);
-    assert!(steps >= 36);
+    assert!(steps >= 36, "{} trace steps", steps); // one per cell at least
     // a progress closure that says stop
     let stop = Options::new().unwrap().progress(|_, _| false);
-    assert_eq!(g.count_tours(CountFlags::default(), Some(&stop)).unwrap_err().kind(), ErrorKind::Canceled);
-    assert_eq!(g.closed_tour(1, Some(&stop)).unwrap_err().kind(), ErrorKind::Canceled);
+    assert_eq!(g8.closed_tour(1, Some(&stop)).unwrap_err().kind(), ErrorKind::Canceled);
+    assert_eq!(g8.divide_tour(1, Some(&stop)).unwrap_err().kind(), ErrorKind::Canceled);
+    let mut t = g8.tourney(GenMethod::FourCover, 0, None).unwrap();
+    assert_eq!(t.join(1, Some(&stop)).unwrap_err().kind(), ErrorKind::Canceled);
+    assert_eq!(t.size(), 16); // unchanged
     // a cancel flag shared with another owner
     let flag = Arc::new(std::sync::atomic::AtomicBool::new(true));
     let f2 = Arc::clone(&flag);
     let cancel = Options::new().unwrap().cancel(move || f2.load(Ordering::Relaxed));
-    assert_eq!(HalfTours::count_closed(6, 6, None, Some(&cancel)).unwrap_err().kind(), ErrorKind::Canceled);
+    assert_eq!(g8.closed_tour(2, Some(&cancel)).unwrap_err().kind(), ErrorKind::Canceled);
     flag.store(false, Ordering::Relaxed);
-    assert_eq!(HalfTours::count_closed(6, 6, None, Some(&cancel)).unwrap(), 9862);
+    assert!(g8.closed_tour(2, Some(&cancel)).unwrap().is_closed_tour());
     // a panicking closure cancels the C call and the panic comes back out
     let boom = Options::new().unwrap().progress(|_, _| panic!("boom"));
     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let _ = g.count_tours(CountFlags::default(), Some(&boom));
+        let _ = g8.closed_tour(5, Some(&boom));
     }));
     let msg = r.unwrap_err();
     assert_eq!(msg.downcast_ref::<&str>(), Some(&"boom"));
-    // and the options stay usable
+    // and a panic in a semimagic solution closure too
+    let o = SemimagicOptions::new(5).unwrap();
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let mut o = SemimagicOptions::new(5).unwrap();
+        o.set_flags(SemimagicFlags::default()).unwrap();
+        let _ = o.search(None, |_| panic!("solution"));
+    }));
+    assert_eq!(r.unwrap_err().downcast_ref::<&str>(), Some(&"solution"));
+    drop(o);
+    // the library is still fine afterwards
     let ok = Options::new().unwrap().threads(1).unwrap();
     assert_eq!(g.count_tours(CountFlags::default(), Some(&ok)).unwrap(), 9862);
     // settings read back
