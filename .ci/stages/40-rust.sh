@@ -33,7 +33,7 @@ run() {  # run NAME COMMAND...: one PASS/FAIL line, bounded in time
     local name=$1; shift
     if timeout 600 "$@" > "$tmp/$name.log" 2>&1; then
         echo "PASS $name" >> "$RESULTS"
-        grep -h "coverage:" "$tmp/$name.log" || true
+        grep -h -E "^(coverage|c_signatures):" "$tmp/$name.log" || true
         grep -h "^test result" "$tmp/$name.log" | awk '{p+=$4; f+=$6} END {print "40-rust: " p " passed, " f " failed"}'
     else
         echo "FAIL $name" >> "$RESULTS"
