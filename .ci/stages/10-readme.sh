@@ -36,6 +36,7 @@ python3 - "$copy/README.md" > "$tmp/run.sh" <<'PY'
 import re, shlex, sys
 text = open(sys.argv[1]).read()
 blocks = re.findall(r'^```sh\n(.*?)^```', text, re.S | re.M)
+print('set -o pipefail')
 print('cd "$1" || exit 1')
 print('status() { echo "$1 readme/block-$2" >> "$3"; }')
 for k, body in enumerate(blocks, 1):
