@@ -31,7 +31,7 @@ expect "keypad total" "total 1013398" "$knight" walks
 expect "keypad A" "^A 30004" "$knight" walks
 expect "stats" "relative" "$knight" stats "$tmp/t8.txt" "$tmp/t6.moves"
 # Rails: shatter, join, obfuscate, rails.
-"$knight" shatter "$tmp/t8.txt" --seed 3 -o "$tmp/s8.moves" || fail=1
+"$knight" shatter "$tmp/t8.txt" --seed 3 -o "$tmp/s8.moves" 2>/dev/null || fail=1
 expect "shatter gives a tourney" "8x8" "$knight" check "$tmp/s8.moves"
 "$knight" join "$tmp/s8.moves" -o "$tmp/j8.txt" 2>/dev/null || fail=1
 expect "join gives a closed tour" "closed tour of 8x8" "$knight" check "$tmp/j8.txt"
@@ -83,5 +83,105 @@ expect "semimagic completion" "^47  2 49 32 15 34 17 64" "$knight" semimagic --n
 expect "semimagic count" "1 symmetry class, 1 numbering" "$knight" semimagic --nested --grid "$tmp/ke.txt"
 printf '1 2 3\n4 x 6\n7 8 9\n' > "$tmp/kbad.txt"
 expect "semimagic grid error located" "kbad.txt:2:3: expected a number" "$knight" semimagic --grid "$tmp/kbad.txt"
+# Issue 13: help, exit statuses, output formats, coordinates, limits.
+status() { # status WANTED DESCRIPTION COMMAND...
+    want=$1; desc=$2; shift 2
+    "$@" >/dev/null 2>&1; rc=$?
+    [ "$rc" -eq "$want" ] || { echo "FAIL: $desc: exit status $rc, wanted $want"; fail=1; }
+}
+subs=$("$knight" help --list)
+[ "$(printf '%s\n' "$subs" | wc -l)" -ge 13 ] || { echo "FAIL: help --list: $subs"; fail=1; }
+for sub in $subs; do
+    status 0 "$sub --help" "$knight" "$sub" --help
+    status 0 "$sub -h" "$knight" "$sub" -h
+    status 0 "help $sub" "$knight" help "$sub"
+    h=$("$knight" "$sub" --help)
+    [ "$h" = "$("$knight" help "$sub")" ] || { echo "FAIL: help $sub differs from $sub --help"; fail=1; }
+    printf '%s\n' "$h" | grep -q "^usage: knight $sub" || { echo "FAIL: $sub --help has no usage line"; fail=1; }
+    printf '%s\n' "$h" | grep -q -- "--quiet" || { echo "FAIL: $sub --help omits --quiet"; fail=1; }
+done
+# Every option a subcommand's parser accepts appears in its --help.
+for pair in "tour --open --start --end --seed --method --tie --tourney --obfuscate --format -o" \
+            "check --open" "svg -o --numbers --no-board" "walks --marked --max" \
+            "join --seed --format -o" "shatter --seed --sequential --format -o" \
+            "obfuscate --rounds --seed --sequential --format -o" "rails --count" \
+            "semimagic --nested --magic --closed --any-start --first --members --all --threads --size --grid" \
+            "halftours --width --depth --other --threads --join" \
+            "count --open --directed --symmetric --classes --method --threads --shard --checkpoint --checkpoint-interval --max-states --stats --trace"; do
+    set -- $pair
+    sub=$1; shift
+    h=$("$knight" "$sub" --help)
+    for flag in "$@"; do
+        printf '%s\n' "$h" | grep -q -- "^  $flag\b" || { echo "FAIL: $sub --help omits $flag"; fail=1; }
+    done
+done
+expect "help formats" "visit number 1..N" "$knight" help formats
+expect "help coordinates" "y = h - r" "$knight" help coordinates
+status 0 "help" "$knight" help
+status 0 "--help" "$knight" --help
+status 2 "no command" "$knight"
+status 2 "unknown command" "$knight" frobnicate
+status 2 "unknown option" "$knight" tour 8x8 --frobnicate
+status 2 "missing size" "$knight" tour
+status 2 "malformed size" "$knight" count 8by8
+status 2 "missing value" "$knight" tour 8x8 --seed
+status 2 "bad threads" "$knight" count 6x6 --threads 257
+status 2 "bad threads (semimagic)" "$knight" semimagic --threads x
+status 2 "bad threads (halftours)" "$knight" halftours --threads -1
+status 2 "bad format" "$knight" tour 6x6 --format png
+status 2 "bad square" "$knight" tour 8x8 --start z9
+status 2 "square off the board" "$knight" tour 8x8 --start 8,0
+status 2 "check without file" "$knight" check
+status 2 "bad shard" "$knight" count 6x6 --shard 3/3
+status 1 "no tour" "$knight" tour 5x5
+status 1 "missing file" "$knight" check "$tmp/nonexistent.txt"
+status 1 "broken tour" "$knight" check "$tmp/bad.txt"
+status 1 "count beyond the limit" "$knight" count 9x9
+status 0 "threads 0" "$knight" count 5x6 --threads 0
+expect "file error names path and reason" "nonexistent.txt: No such file or directory" "$knight" check "$tmp/nonexistent.txt"
+status 1 "unwritable output" "$knight" tour 6x6 -o "$tmp/no/such/dir/t.txt"
+expect "output error names path and reason" "dir/t.txt: No such file or directory" "$knight" tour 6x6 -o "$tmp/no/such/dir/t.txt"
+expect "count 9x9 names the limit" "boards whose narrow side is at most 8" "$knight" count 9x9
+expect "count 8x8 --open names the limit" "7 (open tours)" "$knight" count 8x8 --open
+expect "usage error points to help" "knight count --help" "$knight" count 6x6 --bogus
+# -q: nothing on stderr; -- ends the options.
+"$knight" shatter -q "$tmp/t8.txt" --seed 3 -o "$tmp/q8.moves" 2> "$tmp/q.err" || fail=1
+[ -s "$tmp/q.err" ] && { echo "FAIL: -q still wrote to stderr:"; cat "$tmp/q.err"; fail=1; }
+"$knight" -q halftours --width 4 --depth 2 > /dev/null 2> "$tmp/q.err" || fail=1
+[ -s "$tmp/q.err" ] && { echo "FAIL: knight -q halftours wrote to stderr"; fail=1; }
+cp "$tmp/t8.txt" "$tmp/-dash.txt"
+(cd "$tmp" && "$knight" check -- -dash.txt) | grep -q "closed tour of 8x8" || { echo "FAIL: -- before a file starting with -"; fail=1; }
+status 2 "option-like operand without --" sh -c "cd '$tmp' && '$knight' check -dash.txt"
+# -o picks the format from the extension unless --format says otherwise.
+"$knight" tour 6x6 -o "$tmp/x.svg" || fail=1
+head -c 5 "$tmp/x.svg" | grep -q "<svg" || { echo "FAIL: -o x.svg did not write SVG"; fail=1; }
+expect "svg from -o reads back" "closed tour of 6x6" "$knight" check "$tmp/x.svg"
+"$knight" tour 6x6 -o "$tmp/x.moves" || fail=1
+grep -q '^[0-7]\{6\}$' "$tmp/x.moves" || { echo "FAIL: -o x.moves did not write move digits"; fail=1; }
+"$knight" tour 6x6 --format numbers -o "$tmp/y.svg" || fail=1
+grep -q "svg" "$tmp/y.svg" && { echo "FAIL: --format numbers ignored for -o y.svg"; fail=1; }
+"$knight" shatter "$tmp/t8.txt" --seed 3 -o "$tmp/s8.svg" 2>/dev/null || fail=1
+head -c 5 "$tmp/s8.svg" | grep -q "<svg" || { echo "FAIL: shatter -o s8.svg did not write SVG"; fail=1; }
+# check --open: a closed tour read as an open one.
+expect "closed by default" "closed tour of 8x8" "$knight" check "$tmp/t8.txt"
+expect "check --open" "open tour of 8x8" "$knight" check --open "$tmp/t8.txt"
+expect "tourney size" "tourney of size [0-9]* on 8x8" "$knight" check "$tmp/s8.moves"
+# Chess squares agree with numeric coordinates: a1 = 0,7 and h8 = 7,0 on 8x8; e2 = 4,3 on 6x5.
+"$knight" tour 8x8 --start a1 --end h3 > "$tmp/c1.txt" || fail=1
+"$knight" tour 8x8 --start 0,7 --end 7,5 > "$tmp/c2.txt" || fail=1
+cmp -s "$tmp/c1.txt" "$tmp/c2.txt" || { echo "FAIL: a1/h3 differ from 0,7/7,5"; fail=1; }
+first=$(awk 'NR==8 { print $1 }' "$tmp/c1.txt")
+[ "$first" = 1 ] || { echo "FAIL: --start a1 is not the bottom-left cell (got $first)"; fail=1; }
+"$knight" tour 6x5 --start e2 > "$tmp/c3.txt" || fail=1
+"$knight" tour 6x5 --start 4,3 > "$tmp/c4.txt" || fail=1
+cmp -s "$tmp/c3.txt" "$tmp/c4.txt" || { echo "FAIL: e2 differs from 4,3 on 6x5"; fail=1; }
+# Progress: a line with an ETA on a terminal (script(1) gives a pty), none with -q.
+if command -v script >/dev/null 2>&1; then
+    out=$(script -qc "'$knight' count 6x8 --threads 1" /dev/null < /dev/null | tr '\r' '\n')
+    printf '%s\n' "$out" | grep -q "100.0%  ETA" || { echo "FAIL: no progress with ETA on a terminal"; fail=1; }
+    printf '%s\n' "$out" | grep -q "55488142" || { echo "FAIL: count 6x8 on a terminal"; fail=1; }
+    out=$(script -qc "'$knight' count -q 6x8" /dev/null < /dev/null)
+    printf '%s\n' "$out" | grep -q "ETA" && { echo "FAIL: progress despite -q"; fail=1; }
+fi
 [ $fail -eq 0 ] && echo "cli: all checks passed"
 exit $fail

@@ -8,10 +8,10 @@ int cmd_check(int argc, char **argv)
     const char *path = NULL;
     for (int i = 1; i < argc; i++) {
         if (cli_opt(argc, argv, &i, "--open", NULL)) open = true;
-        else if (path == NULL) path = argv[i];
-        else return cli_fail("check: unexpected argument '%s'", argv[i]);
+        else if (path == NULL && cli_operand(argv, i)) path = argv[i];
+        else return cli_usage("check: unexpected argument '%s'", argv[i]);
     }
-    if (path == NULL) return cli_fail("check: FILE required");
+    if (path == NULL) return cli_usage("check: FILE required");
     kt_tourney *t = cli_load_tourney(path, open ? KT_IO_READ_OPEN : 0);
     if (t == NULL) return 1;
     const kt_graph *g = kt_tourney_graph(t);

@@ -26,6 +26,9 @@ typedef struct count_args {
     double checkpoint_interval;  /* negative: the library's default */
     uint64_t max_states;         /* the frontier count's budget (states of a layer) */
     bool trace;
+    bool verbose;                /* --stats */
+    const char *method;
+    uint32_t w, h;
 } count_args;
 
 /* The run settings of the frontier count. */
@@ -47,117 +50,176 @@ static kt_status frontier_options(const count_args *a, kt_options **out)
     return st;
 }
 
-int cmd_count(int argc, char **argv)
+/* --shard i/N; 0 or the usage status. */
+static int parse_shard(const char *v, count_args *a)
 {
-    const char *size = NULL, *v, *method = "frontier";
-    count_args opt = {0};
-    opt.checkpoint_interval = -1.0;
-    bool verbose = false;
+    unsigned long i, n;
+    char *end;
+    if (v == NULL) return cli_usage("--shard wants i/N (0 <= i < N)");
+    i = strtoul(v, &end, 10);
+    if (end == v || *end != '/') return cli_usage("--shard wants i/N (0 <= i < N), not '%s'", v);
+    n = strtoul(end + 1, &end, 10);
+    if (*end != '\0' || n == 0 || i >= n || n > UINT32_MAX)
+        return cli_usage("--shard wants i/N (0 <= i < N), not '%s'", v);
+    a->shard_index = (uint32_t)i;
+    a->shard_count = (uint32_t)n;
+    return 0;
+}
+
+/* The switches of `knight count`; whether argv[*i] was one. */
+static bool switch_opt(int argc, char **argv, int *i, count_args *a)
+{
+    static const struct { const char *name; unsigned flag; } flags[] = {
+        {"--open", KT_COUNT_OPEN}, {"--directed", KT_COUNT_DIRECTED},
+        {"--symmetric", KT_COUNT_SYMMETRIC}, {"--classes", KT_COUNT_CLASSES},
+    };
+    for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++)
+        if (cli_opt(argc, argv, i, flags[k].name, NULL)) {
+            a->flags |= flags[k].flag;
+            return true;
+        }
+    if (cli_opt(argc, argv, i, "--stats", NULL)) {
+        a->verbose = true;
+    } else if (cli_opt(argc, argv, i, "--trace", NULL)) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        t_start = (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+        a->trace = true;
+    } else {
+        return false;
+    }
+    return true;
+}
+
+/* One option with a value: 0 (matched or not, see *matched) or the usage status. */
+static int value_opt(int argc, char **argv, int *i, count_args *a, bool *matched)
+{
+    const char *v;
+    uint64_t t;
+    *matched = true;
+    if (cli_opt(argc, argv, i, "--max-states", &v)) {
+        if (!cli_parse_u64(v, &a->max_states)) return cli_usage("--max-states wants a number");
+    } else if (cli_opt(argc, argv, i, "--method", &v)) {
+        if (v == NULL || (strcmp(v, "frontier") != 0 && strcmp(v, "halftours") != 0))
+            return cli_usage("--method wants frontier or halftours");
+        a->method = v;
+    } else if (cli_opt(argc, argv, i, "--threads", &v)) {
+        return cli_parse_threads(v, &a->threads);
+    } else if (cli_opt(argc, argv, i, "--shard", &v)) {
+        return parse_shard(v, a);
+    } else if (cli_opt(argc, argv, i, "--checkpoint", &v)) {
+        if (v == NULL) return cli_usage("--checkpoint wants a file");
+        a->checkpoint = v;
+    } else if (cli_opt(argc, argv, i, "--checkpoint-interval", &v)) {
+        if (!cli_parse_u64(v, &t)) return cli_usage("--checkpoint-interval wants seconds");
+        a->checkpoint_interval = (double)t;
+    } else {
+        *matched = false;
+    }
+    return 0;
+}
+
+static int parse(int argc, char **argv, count_args *a)
+{
+    const char *size = NULL;
+    memset(a, 0, sizeof *a);
+    a->checkpoint_interval = -1.0;
+    a->method = "frontier";
     for (int i = 1; i < argc; i++) {
-        if (cli_opt(argc, argv, &i, "--open", NULL)) {
-            opt.flags |= KT_COUNT_OPEN;
-        } else if (cli_opt(argc, argv, &i, "--directed", NULL)) {
-            opt.flags |= KT_COUNT_DIRECTED;
-        } else if (cli_opt(argc, argv, &i, "--symmetric", NULL)) {
-            opt.flags |= KT_COUNT_SYMMETRIC;
-        } else if (cli_opt(argc, argv, &i, "--classes", NULL)) {
-            opt.flags |= KT_COUNT_CLASSES;
-        } else if (cli_opt(argc, argv, &i, "--stats", NULL)) {
-            verbose = true;
-        } else if (cli_opt(argc, argv, &i, "--trace", NULL)) {
-            struct timespec ts;
-            clock_gettime(CLOCK_MONOTONIC, &ts);
-            t_start = (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-            opt.trace = true;
-        } else if (cli_opt(argc, argv, &i, "--max-states", &v)) {
-            if (!cli_parse_u64(v, &opt.max_states)) return cli_fail("--max-states wants a number");
-        } else if (cli_opt(argc, argv, &i, "--method", &v)) {
-            if (v == NULL) return cli_fail("--method wants frontier or halftours");
-            method = v;
-        } else if (cli_opt(argc, argv, &i, "--threads", &v)) {
-            uint64_t t;
-            if (!cli_parse_u64(v, &t) || t > KT_THREADS_MAX)
-                return cli_fail("--threads wants a number up to %u", KT_THREADS_MAX);
-            opt.threads = (unsigned)t;
-        } else if (cli_opt(argc, argv, &i, "--shard", &v)) {
-            unsigned long a, b;
-            char *end;
-            if (v == NULL) return cli_fail("--shard wants i/N");
-            a = strtoul(v, &end, 10);
-            if (end == v || *end != '/') return cli_fail("--shard wants i/N (0 <= i < N)");
-            b = strtoul(end + 1, &end, 10);
-            if (*end != '\0' || b == 0 || a >= b || b > UINT32_MAX) return cli_fail("--shard wants i/N (0 <= i < N)");
-            opt.shard_index = (uint32_t)a;
-            opt.shard_count = (uint32_t)b;
-        } else if (cli_opt(argc, argv, &i, "--checkpoint", &v)) {
-            if (v == NULL) return cli_fail("--checkpoint wants a file");
-            opt.checkpoint = v;
-        } else if (cli_opt(argc, argv, &i, "--checkpoint-interval", &v)) {
-            uint64_t t;
-            if (!cli_parse_u64(v, &t)) return cli_fail("--checkpoint-interval wants seconds");
-            opt.checkpoint_interval = (double)t;
-        } else if (size == NULL && argv[i][0] != '-') {
-            size = argv[i];
-        } else {
-            return cli_fail("count: unexpected argument '%s'", argv[i]);
-        }
+        bool matched;
+        int rc = value_opt(argc, argv, &i, a, &matched);
+        if (rc) return rc;
+        if (matched || switch_opt(argc, argv, &i, a)) continue;
+        if (size == NULL && cli_operand(argv, i)) size = argv[i];
+        else return cli_usage("count: unexpected argument '%s'", argv[i]);
     }
-    uint32_t w, h;
-    if (size == NULL || !cli_parse_size(size, &w, &h)) return cli_fail("count wants a board size WxH");
-    if (strcmp(method, "halftours") == 0) {
-        /* McKay's method (halftour.h): closed tours only, cut across the
-         * middle; the rows must be at most KT_HALFTOUR_MAX_WIDTH wide. */
-        if (opt.flags & (KT_COUNT_OPEN | KT_COUNT_SYMMETRIC | KT_COUNT_CLASSES))
-            return cli_fail("count: --method halftours counts closed tours only");
-        if (opt.checkpoint != NULL)
-            return cli_fail("count: --method halftours has no --checkpoint (run it in --shard parts)");
-        if (w > KT_HALFTOUR_MAX_WIDTH || (h < w && h >= 2)) {
-            uint32_t t = w;
-            w = h;
-            h = t;
-        }
-        if (w > KT_HALFTOUR_MAX_WIDTH || h < 2) return cli_fail("count: board too wide for --method halftours");
-        /* Run settings from the flags; --max-states bounds the states of
-         * one layer of the enumeration (and the pairings of one type). */
-        kt_options *run = NULL;
-        kt_status hs = kt_options_new(&run, NULL);
-        if (hs == KT_OK) hs = kt_options_set_threads(run, opt.threads);
-        if (hs == KT_OK) hs = kt_options_set_progress(run, cli_progress, NULL);
-        if (hs == KT_OK) hs = kt_options_set_shard(run, opt.shard_index, opt.shard_count);
-        if (hs == KT_OK) hs = kt_options_set_budget(run, opt.max_states);
-        kt_u128 hv = {0, 0};
-        if (hs == KT_OK) hs = kt_halftours_count_closed(w, h, h / 2, run, &hv);
-        kt_options_free(run);
-        cli_progress_done();
-        if (hs != KT_OK) return cli_fail_status("count", hs);
-        if (opt.flags & KT_COUNT_DIRECTED) {
-            if (hv.hi >> 63) return cli_fail_status("count", KT_EOVERFLOW);
-            hv.hi = hv.hi << 1 | hv.lo >> 63;
-            hv.lo <<= 1;
-        }
-        char hb[48];
-        kt_u128_to_string(&hv, hb, sizeof hb);
-        printf("%s\n", hb);
-        return 0;
+    if (size == NULL) return cli_usage("count: board size WxH required");
+    if (!cli_parse_size(size, &a->w, &a->h)) return cli_usage("count: bad board size '%s' (want WxH)", size);
+    return 0;
+}
+
+static int print_count(kt_u128 n)
+{
+    char buf[48];
+    kt_u128_to_string(&n, buf, sizeof buf);
+    printf("%s\n", buf);
+    return 0;
+}
+
+/* McKay's method (halftour.h): closed tours only, cut across the middle;
+ * the rows must be at most KT_HALFTOUR_MAX_WIDTH wide. */
+static int count_halftours(const count_args *a)
+{
+    uint32_t w = a->w, h = a->h;
+    if (a->flags & (KT_COUNT_OPEN | KT_COUNT_SYMMETRIC | KT_COUNT_CLASSES))
+        return cli_usage("count: --method halftours counts closed tours only");
+    if (a->checkpoint != NULL)
+        return cli_usage("count: --method halftours has no --checkpoint (run it in --shard parts)");
+    if (w > KT_HALFTOUR_MAX_WIDTH || (h < w && h >= 2)) {
+        w = a->h;
+        h = a->w;
     }
-    if (strcmp(method, "frontier") != 0) return cli_fail("--method wants frontier or halftours");
+    if (w > KT_HALFTOUR_MAX_WIDTH || h < 2)
+        return cli_fail("count: --method halftours counts boards whose narrow side is at most %d (and at least 2), "
+                        "not %ux%u", KT_HALFTOUR_MAX_WIDTH, a->w, a->h);
+    /* --max-states bounds the states of one layer (and the pairings of one type). */
+    kt_options *run = NULL;
+    kt_status st = kt_options_new(&run, NULL);
+    if (st == KT_OK) st = kt_options_set_threads(run, a->threads);
+    if (st == KT_OK) st = kt_options_set_progress(run, cli_progress, NULL);
+    if (st == KT_OK) st = kt_options_set_shard(run, a->shard_index, a->shard_count);
+    if (st == KT_OK) st = kt_options_set_budget(run, a->max_states);
+    kt_u128 n = {0, 0};
+    if (st == KT_OK) st = kt_halftours_count_closed(w, h, h / 2, run, &n);
+    kt_options_free(run);
+    cli_progress_done();
+    if (st != KT_OK) return cli_fail_status("count", st);
+    if (a->flags & KT_COUNT_DIRECTED) {
+        if (n.hi >> 63) return cli_fail_status("count", KT_EOVERFLOW);
+        n.hi = n.hi << 1 | n.lo >> 63;
+        n.lo <<= 1;
+    }
+    return print_count(n);
+}
+
+/* The frontier method's limit (count.h): the narrow side at most 8, 7 for open tours. */
+static int frontier_limit(const count_args *a)
+{
+    uint32_t narrow = a->w < a->h ? a->w : a->h, max = (a->flags & KT_COUNT_OPEN) ? 7 : 8;
+    if (narrow <= max) return 0;
+    return cli_fail("count: %ux%u is too large: the frontier method counts boards whose narrow side is at most 8 "
+                    "(closed tours) or 7 (open tours); the other side may be any length", a->w, a->h);
+}
+
+static int count_frontier(const count_args *a)
+{
+    int rc = frontier_limit(a);
+    if (rc) return rc;
     kt_graph *g = NULL;
-    kt_status st = kt_graph_new(&g, w, h);
+    kt_status st = kt_graph_new(&g, a->w, a->h);
     if (st != KT_OK) return cli_fail_status("board", st);
     kt_options *run = NULL;
     kt_u128 n;
     kt_count_stats stats;
-    st = frontier_options(&opt, &run);
-    if (st == KT_OK) st = kt_count_tours(g, opt.flags, run, &n, &stats);
+    st = frontier_options(a, &run);
+    if (st == KT_OK) st = kt_count_tours(g, a->flags, run, &n, &stats);
     cli_progress_done();
     kt_options_free(run);
     kt_graph_free(g);
+    if (st == KT_EUNSUPPORTED) return cli_fail("count: %ux%u with these options is beyond the frontier method "
+                                               "(see knight count --help for its limits)", a->w, a->h);
     if (st != KT_OK) return cli_fail_status("count", st);
-    char buf[48];
-    kt_u128_to_string(&n, buf, sizeof buf);
-    if (verbose)
+    if (a->verbose)
         fprintf(stderr, "frontier %u cells, peak %llu states, %llu bytes of layers\n", stats.frontier,
                 (unsigned long long)stats.peak_states, (unsigned long long)stats.peak_bytes);
-    printf("%s\n", buf);
-    return 0;
+    return print_count(n);
+}
+
+int cmd_count(int argc, char **argv)
+{
+    count_args a;
+    int rc = parse(argc, argv, &a);
+    if (rc) return rc;
+    if (strcmp(a.method, "halftours") == 0) return count_halftours(&a);
+    return count_frontier(&a);
 }

@@ -14,7 +14,7 @@ typedef struct rails_args {
     bool sequential;     /* the shatter of Parberry's code */
 } rails_args;
 
-/* Common options: FILE [-o OUT] [--format F] [--seed N] [--rounds K] [--count]. */
+/* Common options: FILE [-o OUT] [--format F] [--seed N] [--rounds K]; rails: FILE [--count]. */
 static int parse(int argc, char **argv, rails_args *a, bool rounds_ok, bool list_ok)
 {
     const char *v;
@@ -22,38 +22,39 @@ static int parse(int argc, char **argv, rails_args *a, bool rounds_ok, bool list
     a->fmt = KT_IO_MOVES;
     a->list = list_ok;
     for (int i = 1; i < argc; i++) {
-        if (cli_opt(argc, argv, &i, "--seed", &v)) {
-            if (v == NULL || !cli_parse_u64(v, &a->seed)) return cli_fail("--seed wants a number");
+        if (list_ok && !cli_operand(argv, i) && strcmp(argv[i], "--count") != 0) {
+            return cli_usage("rails: unexpected argument '%s'", argv[i]);
+        } else if (cli_opt(argc, argv, &i, "--seed", &v)) {
+            if (v == NULL || !cli_parse_u64(v, &a->seed)) return cli_usage("--seed wants a number");
         } else if (rounds_ok && cli_opt(argc, argv, &i, "--rounds", &v)) {
             if (v == NULL || !cli_parse_u64(v, &a->rounds) || a->rounds > 1000000)
-                return cli_fail("--rounds wants a number up to 1000000");
+                return cli_usage("--rounds wants a number up to 1000000");
         } else if (cli_opt(argc, argv, &i, "--format", &v)) {
             if (v == NULL || !cli_parse_format(v, &a->fmt))
-                return cli_fail("--format wants numbers, moves or svg");
+                return cli_usage("--format wants numbers, moves or svg");
             a->fmt_given = true;
-        } else if (cli_opt(argc, argv, &i, "-o", &v)) {
-            if (v == NULL) return cli_fail("-o wants a file name");
+        } else if (cli_opt(argc, argv, &i, "-o", &v) || cli_opt(argc, argv, &i, "--output", &v)) {
+            if (v == NULL) return cli_usage("-o wants a file name");
             a->out = v;
         } else if (cli_opt(argc, argv, &i, "--sequential", NULL)) {
             a->sequential = true;
         } else if (list_ok && cli_opt(argc, argv, &i, "--count", NULL)) {
             a->list = false;
-        } else if ((argv[i][0] != '-' || strcmp(argv[i], "-") == 0) && a->in == NULL) {
+        } else if (cli_operand(argv, i) && a->in == NULL) {
             a->in = argv[i];
         } else {
-            return cli_fail("%s: unexpected argument '%s'", argv[0], argv[i]);
+            return cli_usage("%s: unexpected argument '%s'", argv[0], argv[i]);
         }
     }
-    if (a->in == NULL) return cli_fail("%s: FILE required", argv[0]);
+    if (a->in == NULL) return cli_usage("%s: FILE required", argv[0]);
     return 0;
 }
 
 /* Write the result: a closed tour in numbers format unless told otherwise. */
 static int save(const kt_tourney *t, rails_args *a)
 {
-    kt_io_format f = a->fmt;
-    if (!a->fmt_given && kt_tourney_is_closed_tour(t)) f = KT_IO_NUMBERS;
-    return cli_save_tourney(t, f, 0, a->out);
+    kt_io_format dflt = kt_tourney_is_closed_tour(t) ? KT_IO_NUMBERS : KT_IO_MOVES;
+    return cli_save_tourney(t, cli_output_format(a->out, a->fmt_given, a->fmt, dflt), 0, KT_CELL_NONE, a->out);
 }
 
 static int run(int argc, char **argv, int op)
@@ -61,7 +62,7 @@ static int run(int argc, char **argv, int op)
     rails_args a;
     int rc = parse(argc, argv, &a, op == 2, false);
     if (rc) return rc;
-    if (op == 0 && a.sequential) return cli_fail("join: --sequential is for shatter and obfuscate");
+    if (op == 0 && a.sequential) return cli_usage("join: --sequential is for shatter and obfuscate");
     kt_tourney *t = cli_load_tourney(a.in, 0);
     if (t == NULL) return 1;
     size_t before = kt_tourney_size(t);
@@ -87,7 +88,7 @@ static int run(int argc, char **argv, int op)
         kt_tourney_free(t);
         return cli_fail_status(argv[0], st);
     }
-    fprintf(stderr, "%s: %zu cycle(s) -> %zu cycle(s)\n", argv[0], before, kt_tourney_size(t));
+    cli_info("%s: %zu cycle(s) -> %zu cycle(s)\n", argv[0], before, kt_tourney_size(t));
     rc = save(t, &a);
     kt_tourney_free(t);
     return rc;

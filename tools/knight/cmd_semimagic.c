@@ -6,74 +6,77 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A grid being read: the cells so far (row-major, rows of 8). */
+typedef struct grid_reader {
+    const char *path;
+    uint32_t *out;
+    uint32_t rows, cols;
+    size_t line;
+} grid_reader;
+
+static bool blank(char ch)
+{
+    return ch == ' ' || ch == '\t' || ch == '\r';
+}
+
+/* One cell at text[*i] (a number 1..64 or '.'): 0 on success, else 1 after a message. */
+static int grid_cell(const grid_reader *g, const char *text, size_t len, size_t *i, size_t col, uint32_t *v)
+{
+    *v = 0;
+    if (text[*i] == '.') {
+        ++*i;
+        return 0;
+    }
+    if (!isdigit((unsigned char)text[*i])) return cli_fail("%s:%zu:%zu: expected a number or '.'", g->path, g->line, col);
+    for (; *i < len && isdigit((unsigned char)text[*i]); ++*i) {
+        *v = *v * 10 + (uint32_t)(text[*i] - '0');
+        if (*v > 64) return cli_fail("%s:%zu:%zu: number too large", g->path, g->line, col);
+    }
+    if (*v == 0) return cli_fail("%s:%zu:%zu: numbers start at 1 (use '.' for a free cell)", g->path, g->line, col);
+    return 0;
+}
+
+/* The line starting at text[*i]; *i ends on its newline (or len). */
+static int grid_line(grid_reader *g, const char *text, size_t len, size_t *i)
+{
+    uint32_t c = 0, v;
+    size_t start = *i;
+    while (*i < len && text[*i] != '\n') {
+        size_t col = *i - start + 1;
+        if (blank(text[*i])) {
+            ++*i;
+            continue;
+        }
+        if (grid_cell(g, text, len, i, col, &v)) return 1;
+        if (*i < len && !blank(text[*i]) && text[*i] != '\n')
+            return cli_fail("%s:%zu:%zu: expected a space after a cell", g->path, g->line, *i - start + 1);
+        if (g->rows >= 8 || c >= 8)
+            return cli_fail("%s:%zu:%zu: the board has at most 8 rows and columns", g->path, g->line, col);
+        g->out[g->rows * 8 + c++] = v;
+    }
+    if (c == 0) return 0;
+    if (g->rows > 0 && c != g->cols)
+        return cli_fail("%s:%zu:%zu: row has %u cells, expected %u", g->path, g->line, *i - start + 1, c, g->cols);
+    g->cols = c;
+    g->rows++;
+    return 0;
+}
+
 /* Parse a grid: one board row per line, a number or '.' per cell.  Returns
  * the side n (rows == columns, 3..8) or 0 after printing a diagnostic. */
 static uint32_t parse_grid(const char *path, const char *text, size_t len, uint32_t *out)
 {
-    uint32_t rows = 0, cols = 0;
-    size_t line = 1, i = 0;
-    while (i < len) {
-        /* one line */
-        uint32_t c = 0;
-        size_t start = i;
-        bool blank = true;
-        while (i < len && text[i] != '\n') {
-            char ch = text[i];
-            size_t col = i - start + 1;
-            if (ch == ' ' || ch == '\t' || ch == '\r') {
-                i++;
-                continue;
-            }
-            blank = false;
-            uint32_t v = 0;
-            if (ch == '.') {
-                i++;
-            } else if (isdigit((unsigned char)ch)) {
-                while (i < len && isdigit((unsigned char)text[i])) {
-                    v = v * 10 + (uint32_t)(text[i] - '0');
-                    if (v > 64) {
-                        cli_fail("%s:%zu:%zu: number too large", path, line, col);
-                        return 0;
-                    }
-                    i++;
-                }
-                if (v == 0) {
-                    cli_fail("%s:%zu:%zu: numbers start at 1 (use '.' for a free cell)", path, line, col);
-                    return 0;
-                }
-            } else {
-                cli_fail("%s:%zu:%zu: expected a number or '.'", path, line, col);
-                return 0;
-            }
-            if (i < len && text[i] != ' ' && text[i] != '\t' && text[i] != '\r' && text[i] != '\n') {
-                cli_fail("%s:%zu:%zu: expected a space after a cell", path, line, i - start + 1);
-                return 0;
-            }
-            if (rows >= 8 || c >= 8) {
-                cli_fail("%s:%zu:%zu: the board has at most 8 rows and columns", path, line, col);
-                return 0;
-            }
-            out[rows * 8 + c++] = v;
-        }
-        if (!blank) {
-            if (rows > 0 && c != cols) {
-                cli_fail("%s:%zu:%zu: row has %u cells, expected %u", path, line, i - start + 1, c, cols);
-                return 0;
-            }
-            cols = c;
-            rows++;
-        }
-        if (i < len) i++; /* newline */
-        line++;
-    }
-    if (rows != cols || rows < 3) {
-        cli_fail("%s: the grid must be square with 3 to 8 rows (got %u x %u)", path, cols, rows);
+    grid_reader g = {path, out, 0, 0, 1};
+    for (size_t i = 0; i < len; i++, g.line++)
+        if (grid_line(&g, text, len, &i)) return 0;
+    if (g.rows != g.cols || g.rows < 3) {
+        cli_fail("%s: the grid must be square with 3 to 8 rows (got %u x %u)", path, g.cols, g.rows);
         return 0;
     }
     /* compact to n x n */
-    for (uint32_t y = 0; y < rows; y++)
-        for (uint32_t x = 0; x < rows; x++) out[y * rows + x] = out[y * 8 + x];
-    return rows;
+    for (uint32_t y = 0; y < g.rows; y++)
+        for (uint32_t x = 0; x < g.rows; x++) out[y * g.rows + x] = out[y * 8 + x];
+    return g.rows;
 }
 
 typedef struct sm_print {
@@ -106,103 +109,126 @@ static int print_solution(void *user, const kt_semimagic_solution *s)
     return 0;
 }
 
-int cmd_semimagic(int argc, char **argv)
+/* The command line of `knight semimagic`. */
+typedef struct sm_args {
+    unsigned flags;
+    bool any_start, first;
+    unsigned threads;    /* 0 = one thread per core */
+    uint64_t size;
+    const char *gridpath;
+    kt_semimagic_symmetry sym;
+} sm_args;
+
+/* The switches; whether argv[*i] was one. */
+static bool switch_opt(int argc, char **argv, int *i, sm_args *a)
 {
-    unsigned flags = KT_SEMIMAGIC_LINES;
-    bool any_start = false, first = false;
-    uint64_t threads = 0, size = 8; /* 0 = one thread per core */
-    const char *gridpath = NULL, *v;
-    kt_semimagic_symmetry sym = KT_SEMIMAGIC_CLASSES;
+    if (cli_opt(argc, argv, i, "--nested", NULL)) a->flags |= KT_SEMIMAGIC_NESTED;
+    else if (cli_opt(argc, argv, i, "--magic", NULL)) a->flags |= KT_SEMIMAGIC_MAGIC;
+    else if (cli_opt(argc, argv, i, "--closed", NULL)) a->flags |= KT_SEMIMAGIC_CLOSED;
+    else if (cli_opt(argc, argv, i, "--any-start", NULL)) a->any_start = true;
+    else if (cli_opt(argc, argv, i, "--first", NULL)) a->first = true;
+    else if (cli_opt(argc, argv, i, "--members", NULL)) a->sym = KT_SEMIMAGIC_MEMBERS;
+    else if (cli_opt(argc, argv, i, "--all", NULL)) a->sym = KT_SEMIMAGIC_ALL;
+    else return false;
+    return true;
+}
+
+static int parse(int argc, char **argv, sm_args *a)
+{
+    const char *v;
+    *a = (sm_args){KT_SEMIMAGIC_LINES, false, false, 0, 8, NULL, KT_SEMIMAGIC_CLASSES};
     for (int i = 1; i < argc; i++) {
-        if (cli_opt(argc, argv, &i, "--nested", NULL)) {
-            flags |= KT_SEMIMAGIC_NESTED;
-        } else if (cli_opt(argc, argv, &i, "--magic", NULL)) {
-            flags |= KT_SEMIMAGIC_MAGIC;
-        } else if (cli_opt(argc, argv, &i, "--closed", NULL)) {
-            flags |= KT_SEMIMAGIC_CLOSED;
-        } else if (cli_opt(argc, argv, &i, "--any-start", NULL)) {
-            any_start = true;
-        } else if (cli_opt(argc, argv, &i, "--first", NULL)) {
-            first = true;
-        } else if (cli_opt(argc, argv, &i, "--members", NULL)) {
-            sym = KT_SEMIMAGIC_MEMBERS;
-        } else if (cli_opt(argc, argv, &i, "--all", NULL)) {
-            sym = KT_SEMIMAGIC_ALL;
-        } else if (cli_opt(argc, argv, &i, "--threads", &v)) {
-            if (v == NULL || !cli_parse_u64(v, &threads) || threads > KT_THREADS_MAX)
-                return cli_fail("--threads wants a number from 0 (all cores) to %u", KT_THREADS_MAX);
+        if (switch_opt(argc, argv, &i, a)) continue;
+        if (cli_opt(argc, argv, &i, "--threads", &v)) {
+            int rc = cli_parse_threads(v, &a->threads);
+            if (rc) return rc;
         } else if (cli_opt(argc, argv, &i, "--size", &v)) {
-            if (v == NULL || !cli_parse_u64(v, &size) || size < 3 || size > 8)
-                return cli_fail("--size wants a number from 3 to 8");
+            if (!cli_parse_u64(v, &a->size) || a->size < 3 || a->size > 8)
+                return cli_usage("--size wants a number from 3 to 8");
         } else if (cli_opt(argc, argv, &i, "--grid", &v)) {
-            if (v == NULL) return cli_fail("--grid wants a file");
-            gridpath = v;
+            if (v == NULL) return cli_usage("--grid wants a file");
+            a->gridpath = v;
         } else {
-            return cli_fail("semimagic: unexpected argument '%s'", argv[i]);
+            return cli_usage("semimagic: unexpected argument '%s'", argv[i]);
         }
     }
-    uint32_t grid[64];
-    memset(grid, 0, sizeof grid);
-    uint32_t n = (uint32_t)size;
-    if (gridpath != NULL) {
-        size_t len = 0;
-        char *text = cli_read_file(gridpath, &len);
-        if (text == NULL) return 1;
-        n = parse_grid(gridpath, text, len, grid);
-        free(text);
-        if (n == 0) return 1;
-    }
+    return 0;
+}
+
+/* The constraints: 0, or the exit status after a message. */
+static int make_opts(const sm_args *a, const uint32_t *grid, uint32_t n, kt_semimagic_opts **out)
+{
     kt_semimagic_opts *o = NULL;
     kt_status st = kt_semimagic_opts_new(&o, n, NULL);
-    if (st != KT_OK) return cli_fail_status("semimagic", st);
-    st = kt_semimagic_opts_set_flags(o, flags);
-    if (st == KT_EUNSUPPORTED) {
-        kt_semimagic_opts_free(o);
-        return cli_fail("--nested needs a board side divisible by 4");
-    }
-    if (st == KT_OK && !any_start) st = kt_semimagic_opts_set_puzzle_rule(o);
-    if (st == KT_OK && gridpath != NULL) {
+    if (st == KT_OK) st = kt_semimagic_opts_set_flags(o, a->flags);
+    int rc = st == KT_EUNSUPPORTED ? cli_usage("--nested needs a board side divisible by 4") : 0;
+    if (st == KT_OK && !a->any_start) st = kt_semimagic_opts_set_puzzle_rule(o);
+    if (st == KT_OK && a->gridpath != NULL) {
         st = kt_semimagic_opts_set_grid(o, grid, (size_t)n * n);
-        if (st == KT_EINVAL) {
-            kt_semimagic_opts_free(o);
-            return cli_fail("%s: a number is repeated or larger than %u", gridpath, n * n);
-        }
+        if (st == KT_EINVAL) rc = cli_fail("%s: a number is repeated or larger than %u", a->gridpath, n * n);
     }
-    if (st == KT_OK) st = kt_semimagic_opts_set_symmetry(o, sym);
-    kt_options *run = NULL;
-    if (st == KT_OK) st = kt_options_new(&run, NULL);
-    if (st == KT_OK) st = kt_options_set_threads(run, (unsigned)threads);
-    if (st == KT_OK) st = kt_options_set_progress(run, cli_progress, NULL);
-    if (st != KT_OK) {
-        kt_options_free(run);
+    if (st == KT_OK) st = kt_semimagic_opts_set_symmetry(o, a->sym);
+    if (st != KT_OK && rc == 0) rc = cli_fail_status("semimagic", st);
+    if (rc) {
         kt_semimagic_opts_free(o);
-        return cli_fail_status("semimagic", st);
+        o = NULL;
     }
+    *out = o;
+    return rc;
+}
+
+/* --first: one numbering or "none exists". */
+static kt_status find_first(const kt_semimagic_opts *o, const kt_options *run, uint32_t n)
+{
+    int exists = 0;
+    uint32_t w[64];
+    kt_status st = kt_semimagic_exists(o, run, &exists, w);
+    cli_progress_done();
+    if (st != KT_OK) return st;
+    if (!exists) printf("none exists\n");
+    for (uint32_t y = 0; exists && y < n; y++) {
+        for (uint32_t x = 0; x < n; x++) printf("%s%2u", x ? " " : "", w[y * n + x]);
+        printf("\n");
+    }
+    return KT_OK;
+}
+
+static kt_status search_all(const kt_semimagic_opts *o, const kt_options *run)
+{
     sm_print p = {0};
     uint64_t classes = 0, sols = 0;
-    if (first) {
-        int exists = 0;
-        uint32_t w[64];
-        st = kt_semimagic_exists(o, run, &exists, w);
-        cli_progress_done();
-        if (st == KT_OK && exists) {
-            for (uint32_t y = 0; y < n; y++) {
-                for (uint32_t x = 0; x < n; x++) printf("%s%2u", x ? " " : "", w[y * n + x]);
-                printf("\n");
-            }
-        } else if (st == KT_OK) {
-            printf("none exists\n");
-        }
-    } else {
-        st = kt_semimagic_search(o, run, print_solution, &p, &classes, &sols);
-        cli_progress_done();
-        if (st == KT_OK)
-            printf("%llu symmetry class%s, %llu numbering%s satisfying the constraints\n",
-                   (unsigned long long)classes, classes == 1 ? "" : "es", (unsigned long long)sols,
-                   sols == 1 ? "" : "s");
+    kt_status st = kt_semimagic_search(o, run, print_solution, &p, &classes, &sols);
+    cli_progress_done();
+    if (st == KT_OK)
+        printf("%llu symmetry class%s, %llu numbering%s satisfying the constraints\n",
+               (unsigned long long)classes, classes == 1 ? "" : "es", (unsigned long long)sols,
+               sols == 1 ? "" : "s");
+    return st;
+}
+
+int cmd_semimagic(int argc, char **argv)
+{
+    sm_args a;
+    int rc = parse(argc, argv, &a);
+    if (rc) return rc;
+    uint32_t grid[64] = {0};
+    uint32_t n = (uint32_t)a.size;
+    if (a.gridpath != NULL) {
+        size_t len = 0;
+        char *text = cli_read_file(a.gridpath, &len);
+        if (text == NULL) return CLI_FAIL;
+        n = parse_grid(a.gridpath, text, len, grid);
+        free(text);
+        if (n == 0) return CLI_FAIL;
     }
+    kt_semimagic_opts *o = NULL;
+    if ((rc = make_opts(&a, grid, n, &o)) != 0) return rc;
+    kt_options *run = NULL;
+    kt_status st = kt_options_new(&run, NULL);
+    if (st == KT_OK) st = kt_options_set_threads(run, a.threads);
+    if (st == KT_OK) st = kt_options_set_progress(run, cli_progress, NULL);
+    if (st == KT_OK) st = a.first ? find_first(o, run, n) : search_all(o, run);
     kt_options_free(run);
     kt_semimagic_opts_free(o);
-    if (st != KT_OK) return cli_fail_status("semimagic", st);
-    return 0;
+    return st == KT_OK ? 0 : cli_fail_status("semimagic", st);
 }

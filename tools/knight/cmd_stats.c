@@ -12,7 +12,9 @@ static void row(const char *name, const double v[8], bool skip4)
 
 int cmd_stats(int argc, char **argv)
 {
-    if (argc < 2) return cli_fail("stats: FILE... required");
+    if (argc < 2) return cli_usage("stats: FILE... required");
+    for (int i = 1; i < argc; i++)
+        if (!cli_operand(argv, i)) return cli_usage("stats: unexpected option '%s'", argv[i]);
     kt_stats *s = NULL;
     kt_status st = kt_stats_new(&s, NULL);
     if (st != KT_OK) return cli_fail_status("stats", st);

@@ -4,6 +4,18 @@
 
 #include <string.h>
 
+/* The command line of `knight tour`. */
+typedef struct tour_args {
+    uint32_t w, h;
+    const char *start, *end;     /* cells as given (X,Y or a chess square) */
+    bool open, tourney, obfuscate, have_method, have_format;
+    kt_io_format fmt;
+    kt_generate_method method;
+    kt_generate_tiebreak tie;
+    const char *outpath;
+    uint64_t seed;
+} tour_args;
+
 static bool parse_tie(const char *s, kt_generate_tiebreak *tie)
 {
     for (unsigned k = 0; k < KT_GENERATE_TIE_COUNT; k++)
@@ -14,108 +26,139 @@ static bool parse_tie(const char *s, kt_generate_tiebreak *tie)
     return false;
 }
 
+/* One option with a value; 0, or the usage status after a message. */
+static int value_opt(int argc, char **argv, int *i, tour_args *a, bool *matched)
+{
+    const char *v;
+    *matched = true;
+    if (cli_opt(argc, argv, i, "--start", &v)) {
+        if (v == NULL) return cli_usage("--start wants X,Y or a chess square");
+        a->start = v;
+        a->open = true;
+    } else if (cli_opt(argc, argv, i, "--end", &v)) {
+        if (v == NULL) return cli_usage("--end wants X,Y or a chess square");
+        a->end = v;
+        a->open = true;
+    } else if (cli_opt(argc, argv, i, "--seed", &v)) {
+        if (!cli_parse_u64(v, &a->seed)) return cli_usage("--seed wants a number");
+    } else if (cli_opt(argc, argv, i, "--method", &v)) {
+        if (v == NULL || kt_generate_method_parse(v, &a->method) != KT_OK)
+            return cli_usage("--method wants blocks, warnsdorff, neural, divide, braid or four-cover");
+        a->have_method = true;
+    } else if (cli_opt(argc, argv, i, "--tie", &v)) {
+        if (!parse_tie(v, &a->tie)) return cli_usage("--tie wants first, random, pohl or roth");
+    } else if (cli_opt(argc, argv, i, "--format", &v)) {
+        if (!cli_parse_format(v, &a->fmt)) return cli_usage("--format wants numbers, moves or svg");
+        a->have_format = true;
+    } else if (cli_opt(argc, argv, i, "-o", &v) || cli_opt(argc, argv, i, "--output", &v)) {
+        if (v == NULL) return cli_usage("-o wants a file name");
+        a->outpath = v;
+    } else {
+        *matched = false;
+    }
+    return 0;
+}
+
+static int parse(int argc, char **argv, tour_args *a)
+{
+    memset(a, 0, sizeof *a);
+    a->fmt = KT_IO_NUMBERS;
+    a->method = KT_GENERATE_BLOCKS;
+    a->tie = KT_GENERATE_TIE_ROTH;
+    for (int i = 1; i < argc; i++) {
+        bool matched;
+        int rc = value_opt(argc, argv, &i, a, &matched);
+        if (rc) return rc;
+        if (matched) continue;
+        if (cli_opt(argc, argv, &i, "--open", NULL)) a->open = true;
+        else if (cli_opt(argc, argv, &i, "--tourney", NULL)) a->tourney = true;
+        else if (cli_opt(argc, argv, &i, "--obfuscate", NULL)) a->obfuscate = true;
+        else if (cli_operand(argv, i) && a->w == 0) {
+            if (!cli_parse_size(argv[i], &a->w, &a->h))
+                return cli_usage("bad board size '%s' (want WxH)", argv[i]);
+        } else {
+            return cli_usage("tour: unexpected argument '%s'", argv[i]);
+        }
+    }
+    if (a->w == 0) return cli_usage("tour: board size WxH required");
+    if (a->tourney && a->open) return cli_usage("tour: --tourney and an open tour exclude each other");
+    if (a->obfuscate && (a->open || a->tourney))
+        return cli_usage("tour: --obfuscate applies to closed tours only");
+    if (a->open && a->have_method && a->method != KT_GENERATE_WARNSDORFF && a->method != KT_GENERATE_BLOCKS)
+        return cli_usage("tour: --method %s makes tourneys, not open tours", kt_generate_method_name(a->method));
+    if (a->end != NULL && a->have_method && a->method == KT_GENERATE_WARNSDORFF)
+        return cli_usage("tour: --method warnsdorff takes --start only");
+    return 0;
+}
+
+/* A cell given as X,Y or a chess square; 0 or the usage status. */
+static int cell_arg(const kt_graph *g, const char *flag, const char *s, kt_cell *c)
+{
+    uint32_t x, y;
+    if (s == NULL) return 0;
+    if (!cli_parse_square(s, kt_graph_height(g), &x, &y))
+        return cli_usage("%s wants X,Y (0-based from the top-left) or a chess square such as a1, not '%s'", flag, s);
+    *c = kt_graph_cell(g, x, y);
+    if (*c == KT_CELL_NONE) return cli_usage("%s %s is off the %ux%u board", flag, s, kt_graph_width(g), kt_graph_height(g));
+    return 0;
+}
+
+/* A tourney of a method, joined into a closed tour unless --tourney. */
+static kt_status method_tour(kt_tourney **t, const kt_graph *g, const tour_args *a)
+{
+    kt_status st = kt_generate_tourney(t, g, a->method, a->seed, NULL);
+    if (st == KT_OK && !a->tourney && (st = kt_rails_join(*t, a->seed, NULL)) != KT_OK) {
+        kt_tourney_free(*t);
+        *t = NULL;
+    }
+    return st;
+}
+
+static kt_status generate(kt_tourney **t, const kt_graph *g, const tour_args *a, kt_cell start, kt_cell end)
+{
+    if (a->have_method && a->method == KT_GENERATE_WARNSDORFF && !a->tourney)
+        return kt_generate_warnsdorff_tour(t, g, a->open ? KT_SHAPE_PATH : KT_SHAPE_CYCLES, start, a->tie,
+                                           a->seed, NULL);
+    if (a->have_method && a->method == KT_GENERATE_DIVIDE && !a->tourney && !a->open)
+        return kt_generate_divide_tour(t, g, a->seed, NULL); /* structured base tours, joined */
+    if (a->have_method && (a->tourney || a->method != KT_GENERATE_BLOCKS)) return method_tour(t, g, a);
+    if (a->tourney) return kt_generate_tourney(t, g, KT_GENERATE_BLOCKS, a->seed, NULL);
+    if (a->open) return kt_generate_open_tour(t, g, start, end, a->seed, NULL);
+    return kt_generate_closed_tour(t, g, a->seed, NULL);
+}
+
+static int report(kt_status st, const tour_args *a)
+{
+    const char *what = a->tourney ? "tourney" : a->open ? "open tour" : "closed tour";
+    if (st == KT_ENOTOUR)
+        return cli_fail("no %s exists on %ux%u%s", what, a->w, a->h, (a->start || a->end) ? " with these ends" : "");
+    if (st == KT_EUNSUPPORTED)
+        return cli_fail("method %s does not apply to %ux%u", kt_generate_method_name(a->method), a->w, a->h);
+    return cli_fail_status("tour", st);
+}
+
 int cmd_tour(int argc, char **argv)
 {
-    uint32_t w = 0, h = 0, sx, sy, ex, ey;
-    bool open = false, have_start = false, have_end = false, tourney = false, have_method = false;
-    bool have_format = false, obfuscate = false;
-    kt_io_format fmt = KT_IO_NUMBERS;
-    kt_generate_method method = KT_GENERATE_BLOCKS;
-    kt_generate_tiebreak tie = KT_GENERATE_TIE_ROTH;
-    const char *outpath = NULL, *v;
-    uint64_t seed = 0;
-    for (int i = 1; i < argc; i++) {
-        if (cli_opt(argc, argv, &i, "--open", NULL)) open = true;
-        else if (cli_opt(argc, argv, &i, "--tourney", NULL)) tourney = true;
-        else if (cli_opt(argc, argv, &i, "--obfuscate", NULL)) obfuscate = true;
-        else if (cli_opt(argc, argv, &i, "--start", &v)) {
-            if (!cli_parse_xy(v, &sx, &sy)) return cli_fail("--start wants X,Y");
-            have_start = open = true;
-        } else if (cli_opt(argc, argv, &i, "--end", &v)) {
-            if (!cli_parse_xy(v, &ex, &ey)) return cli_fail("--end wants X,Y");
-            have_end = open = true;
-        } else if (cli_opt(argc, argv, &i, "--seed", &v)) {
-            if (!cli_parse_u64(v, &seed)) return cli_fail("--seed wants a number");
-        } else if (cli_opt(argc, argv, &i, "--method", &v)) {
-            if (v == NULL || kt_generate_method_parse(v, &method) != KT_OK)
-                return cli_fail("--method wants blocks, warnsdorff, neural, divide, braid or four-cover");
-            have_method = true;
-        } else if (cli_opt(argc, argv, &i, "--tie", &v)) {
-            if (!parse_tie(v, &tie)) return cli_fail("--tie wants first, random, pohl or roth");
-        } else if (cli_opt(argc, argv, &i, "--format", &v)) {
-            if (v == NULL || !cli_parse_format(v, &fmt)) return cli_fail("--format wants numbers, moves or svg");
-            have_format = true;
-        } else if (cli_opt(argc, argv, &i, "-o", &v)) {
-            if (v == NULL) return cli_fail("-o wants a file name");
-            outpath = v;
-        } else if (argv[i][0] != '-' && w == 0) {
-            if (!cli_parse_size(argv[i], &w, &h)) return cli_fail("bad board size '%s' (want WxH)", argv[i]);
-        } else {
-            return cli_fail("tour: unexpected argument '%s'", argv[i]);
-        }
-    }
-    if (w == 0) return cli_fail("tour: board size WxH required");
-    if (tourney && open) return cli_fail("tour: --tourney and an open tour exclude each other");
-    if (obfuscate && (open || tourney)) return cli_fail("tour: --obfuscate applies to closed tours only");
+    tour_args a;
+    int rc = parse(argc, argv, &a);
+    if (rc) return rc;
     kt_graph *g = NULL;
-    kt_status st = kt_graph_new(&g, w, h);
+    kt_status st = kt_graph_new(&g, a.w, a.h);
     if (st != KT_OK) return cli_fail_status("board", st);
     kt_cell start = KT_CELL_NONE, end = KT_CELL_NONE;
-    if (have_start && (start = kt_graph_cell(g, sx, sy)) == KT_CELL_NONE) {
-        kt_graph_free(g);
-        return cli_fail("--start %u,%u is off the board", sx, sy);
-    }
-    if (have_end && (end = kt_graph_cell(g, ex, ey)) == KT_CELL_NONE) {
-        kt_graph_free(g);
-        return cli_fail("--end %u,%u is off the board", ex, ey);
-    }
     kt_tourney *t = NULL;
-    const char *what = open ? "open tour" : "closed tour";
-    if (have_method && method == KT_GENERATE_WARNSDORFF && !tourney) {
-        if (have_end) {
-            kt_graph_free(g);
-            return cli_fail("tour: --method warnsdorff takes --start only");
-        }
-        st = kt_generate_warnsdorff_tour(&t, g, open ? KT_SHAPE_PATH : KT_SHAPE_CYCLES, start, tie, seed, NULL);
-    } else if (have_method && method == KT_GENERATE_DIVIDE && !tourney && !open) {
-        st = kt_generate_divide_tour(&t, g, seed, NULL); /* structured base tours, joined */
-    } else if (have_method && (tourney || method != KT_GENERATE_BLOCKS)) {
-        if (open) {
-            kt_graph_free(g);
-            return cli_fail("tour: --method %s makes tourneys, not open tours", kt_generate_method_name(method));
-        }
-        st = kt_generate_tourney(&t, g, method, seed, NULL);
-        if (tourney) {
-            what = "tourney";
-        } else if (st == KT_OK) {
-            /* A tourney becomes a closed tour by joining its cycles. */
-            st = kt_rails_join(t, seed, NULL);
-            if (st != KT_OK) {
-                kt_tourney_free(t);
-                t = NULL;
-            }
-        }
-    } else if (tourney) {
-        what = "tourney";
-        st = kt_generate_tourney(&t, g, KT_GENERATE_BLOCKS, seed, NULL);
-    } else if (open) {
-        st = kt_generate_open_tour(&t, g, start, end, seed, NULL);
-    } else {
-        st = kt_generate_closed_tour(&t, g, seed, NULL);
-    }
+    rc = cell_arg(g, "--start", a.start, &start);
+    if (rc == 0) rc = cell_arg(g, "--end", a.end, &end);
+    if (rc == 0 && (st = generate(&t, g, &a, start, end)) != KT_OK) rc = report(st, &a);
     kt_graph_free(g);
-    if (st == KT_ENOTOUR)
-        return cli_fail("no %s exists on %ux%u%s", what, w, h, (have_start || have_end) ? " with these ends" : "");
-    if (st == KT_EUNSUPPORTED)
-        return cli_fail("method %s does not apply to %ux%u", kt_generate_method_name(method), w, h);
-    if (st != KT_OK) return cli_fail_status("tour", st);
-    if (obfuscate && (st = kt_rails_obfuscate(t, 0, seed, NULL)) != KT_OK) {
+    if (rc) return rc;
+    if (a.obfuscate && (st = kt_rails_obfuscate(t, 0, a.seed, NULL)) != KT_OK) {
         kt_tourney_free(t);
         return cli_fail_status("obfuscate", st);
     }
     /* visit numbers need a single tour: tourneys default to the moves format */
-    if (!have_format && kt_tourney_size(t) > 1) fmt = KT_IO_MOVES;
-    int rc = cli_save_tourney(t, fmt, 0, outpath);
+    kt_io_format dflt = kt_tourney_size(t) > 1 ? KT_IO_MOVES : KT_IO_NUMBERS;
+    rc = cli_save_tourney(t, cli_output_format(a.outpath, a.have_format, a.fmt, dflt), 0, start, a.outpath);
     kt_tourney_free(t);
     return rc;
 }

@@ -8,85 +8,99 @@
 /* A phone-style keypad: 5 columns by 4 rows, the bottom corners missing. */
 static const char keypad[] = "ABCDE\nFGHIJ\nKLMNO\n.123.\n";
 
-int cmd_walks(int argc, char **argv)
+/* The command line of `knight walks`. */
+typedef struct walks_args {
+    const char *maskpath, *marked;
+    uint64_t length, max;
+} walks_args;
+
+static int parse(int argc, char **argv, walks_args *a)
 {
-    const char *maskpath = NULL, *marked_keys = "AEIO", *v;
-    uint64_t length = 10, maxm = 2;
+    const char *v;
     bool have_len = false;
+    *a = (walks_args){NULL, "AEIO", 10, 2};
     for (int i = 1; i < argc; i++) {
         if (cli_opt(argc, argv, &i, "--marked", &v)) {
-            if (v == NULL) return cli_fail("--marked wants the labels of the marked cells");
-            marked_keys = v;
+            if (v == NULL) return cli_usage("--marked wants the labels of the marked cells");
+            a->marked = v;
         } else if (cli_opt(argc, argv, &i, "--max", &v)) {
-            if (!cli_parse_u64(v, &maxm) || maxm > UINT32_MAX) return cli_fail("--max wants a number");
-        } else if (maskpath == NULL && argv[i][0] != '-') {
-            maskpath = argv[i];
-        } else if (!have_len && argv[i][0] != '-') {
-            if (!cli_parse_u64(argv[i], &length) || length == 0 || length > UINT32_MAX)
-                return cli_fail("walk length must be a positive number");
+            if (!cli_parse_u64(v, &a->max) || a->max > UINT32_MAX) return cli_usage("--max wants a number");
+        } else if (a->maskpath == NULL && cli_operand(argv, i)) {
+            a->maskpath = argv[i];
+        } else if (!have_len && cli_operand(argv, i)) {
+            if (!cli_parse_u64(argv[i], &a->length) || a->length == 0 || a->length > UINT32_MAX)
+                return cli_usage("walk length must be a positive number, not '%s'", argv[i]);
             have_len = true;
         } else {
-            return cli_fail("walks: unexpected argument '%s'", argv[i]);
+            return cli_usage("walks: unexpected argument '%s'", argv[i]);
         }
     }
-    char *text = NULL;
-    size_t len = 0;
-    if (maskpath != NULL) {
-        text = cli_read_file(maskpath, &len);
-        if (text == NULL) return 1;
-    } else {
-        text = malloc(sizeof keypad);
-        if (text == NULL) return cli_fail("out of memory");
-        memcpy(text, keypad, sizeof keypad);
-        len = sizeof keypad - 1;
+    return 0;
+}
+
+/* The board text: MASKFILE or the keypad; NULL after a message. */
+static char *board_text(const char *maskpath, size_t *len)
+{
+    if (maskpath != NULL) return cli_read_file(maskpath, len);
+    char *text = malloc(sizeof keypad);
+    if (text == NULL) {
+        cli_fail("out of memory");
+        return NULL;
     }
+    memcpy(text, keypad, sizeof keypad);
+    *len = sizeof keypad - 1;
+    return text;
+}
+
+/* Count on g (labels in cell order) and print the walks per start cell. */
+static int count_walks(const kt_graph *g, const char *label, const walks_args *a)
+{
+    size_t n = kt_graph_cell_count(g);
+    uint8_t *marked = calloc(n, 1);
+    uint64_t *per = calloc(n, sizeof *per), total = 0;
+    kt_options *run = NULL;
+    kt_status st = marked && per ? kt_options_new(&run, NULL) : KT_ENOMEM;
+    for (size_t c = 0; st == KT_OK && c < n; c++)
+        marked[c] = kt_graph_is_cell(g, (kt_cell)c) && strchr(a->marked, label[c]) != NULL;
+    /* A progress bar for long walks (a length of 2^32 - 1 takes minutes). */
+    if (st == KT_OK) st = kt_options_set_progress(run, cli_progress, NULL);
+    if (st == KT_OK) st = kt_walks_count(g, (uint32_t)a->length, marked, (uint32_t)a->max, run, per, n, &total);
+    cli_progress_done();
+    kt_options_free(run);
+    if (st == KT_OK) {
+        printf("%llu-cell walks with at most %llu visits to {%s}\n", (unsigned long long)a->length,
+               (unsigned long long)a->max, a->marked);
+        for (size_t c = 0; c < n; c++)
+            if (kt_graph_is_cell(g, (kt_cell)c)) printf("%c %llu\n", label[c], (unsigned long long)per[c]);
+        printf("total %llu\n", (unsigned long long)total);
+    }
+    free(marked);
+    free(per);
+    return st == KT_OK ? 0 : cli_fail_status("walks", st);
+}
+
+int cmd_walks(int argc, char **argv)
+{
+    walks_args a;
+    int rc = parse(argc, argv, &a);
+    if (rc) return rc;
+    size_t len = 0;
+    char *text = board_text(a.maskpath, &len);
+    if (text == NULL) return CLI_FAIL;
     kt_graph *g = NULL;
     kt_diag d;
     kt_status st = kt_graph_parse_mask(&g, text, len, 2, 1, NULL, &d);
-    if (st == KT_EPARSE) {
-        free(text);
-        return cli_fail("%s:%llu:%llu: malformed board", maskpath ? maskpath : "keypad",
-                        (unsigned long long)d.line, (unsigned long long)d.column);
-    }
-    if (st != KT_OK) {
-        free(text);
-        return cli_fail_status("board", st);
-    }
+    if (st == KT_EPARSE) rc = cli_fail("%s:%llu:%llu: malformed board", a.maskpath ? a.maskpath : "keypad",
+                                       (unsigned long long)d.line, (unsigned long long)d.column);
+    else if (st != KT_OK) rc = cli_fail_status(a.maskpath ? a.maskpath : "board", st);
     /* Labels in cell order (the text without line breaks). */
-    size_t n = kt_graph_cell_count(g);
-    char *label = malloc(n + 1);
-    uint8_t *marked = calloc(n, 1);
-    uint64_t *per = calloc(n, sizeof *per);
-    int rc = 0;
-    if (label == NULL || marked == NULL || per == NULL) {
-        rc = cli_fail("out of memory");
-        goto out;
-    }
-    size_t k = 0;
-    for (size_t i = 0; i < len && k < n; i++)
+    size_t n = st == KT_OK ? kt_graph_cell_count(g) : 0, k = 0;
+    char *label = st == KT_OK ? malloc(n + 1) : NULL;
+    if (st == KT_OK && label == NULL) rc = cli_fail("out of memory");
+    for (size_t i = 0; label != NULL && i < len && k < n; i++)
         if (text[i] != '\n' && text[i] != '\r') label[k++] = text[i];
-    for (size_t c = 0; c < n; c++) marked[c] = kt_graph_is_cell(g, (kt_cell)c) && strchr(marked_keys, label[c]) != NULL;
-    uint64_t total = 0;
-    /* A progress bar for long walks (a length of 2^32 - 1 takes minutes). */
-    kt_options *run = NULL;
-    st = kt_options_new(&run, NULL);
-    if (st == KT_OK) st = kt_options_set_progress(run, cli_progress, NULL);
-    if (st == KT_OK) st = kt_walks_count(g, (uint32_t)length, marked, (uint32_t)maxm, run, per, n, &total);
-    cli_progress_done();
-    kt_options_free(run);
-    if (st != KT_OK) {
-        rc = cli_fail_status("walks", st);
-        goto out;
-    }
-    printf("%llu-cell walks with at most %llu visits to {%s}\n", (unsigned long long)length,
-           (unsigned long long)maxm, marked_keys);
-    for (size_t c = 0; c < n; c++)
-        if (kt_graph_is_cell(g, (kt_cell)c)) printf("%c %llu\n", label[c], (unsigned long long)per[c]);
-    printf("total %llu\n", (unsigned long long)total);
-out:
+    if (label != NULL) rc = count_walks(g, label, &a);
     free(label);
-    free(marked);
-    free(per);
     free(text);
     kt_graph_free(g);
     return rc;

@@ -1,60 +1,106 @@
 /* SPDX-License-Identifier: MIT */
-/* knight: the libknight demo client.  Each subcommand lives in its own file. */
+/* knight: the libknight demo client.  Each subcommand lives in its own file;
+ * the help text of all of them is the table in help.c. */
 #include "cli.h"
+#include "help.h"
 
 #include <string.h>
 
-static const cli_command commands[] = {
-    {"tour", cmd_tour,
-     "WxH [--open] [--start X,Y] [--end X,Y] [--seed N] [--method M] [--tie T] [--tourney] [--obfuscate] [--format F] [-o FILE]",
-     "make a closed (default) or open tour"},
-    {"check", cmd_check, "FILE", "say whether FILE holds a closed tour, an open tour or a tourney"},
-    {"svg", cmd_svg, "FILE [-o OUT.svg] [--numbers]", "draw a tour or tourney as SVG"},
-    {"stats", cmd_stats, "FILE...", "move and relative-move distributions"},
-    {"walks", cmd_walks, "[MASKFILE LENGTH [--marked LETTERS] [--max K]]",
-     "count leaper walks (no arguments: the keypad example)"},
-    {"join", cmd_join, "FILE [--seed N] [--format F] [-o FILE]", "join a tourney into one closed tour"},
-    {"shatter", cmd_shatter, "FILE [--seed N] [--sequential] [--format F] [-o FILE]",
-     "switch a random set of vertex-disjoint rails"},
-    {"obfuscate", cmd_obfuscate, "FILE [--rounds K] [--seed N] [--sequential] [--format F] [-o FILE]",
-     "shatter K times (default 16), then join"},
-    {"rails", cmd_rails, "FILE [--count]", "count and list the rails and the rail graph"},
-    {"semimagic", cmd_semimagic,
-     "[--nested] [--magic] [--closed] [--any-start] [--threads T] [--grid FILE] [--size N] [--members|--all] [--first]",
-     "semimagic numbered tours (default: start left, end right); --grid completes a puzzle"},
-    {"halftours", cmd_halftours, "[--width W] [--depth D] [--other D2] [--threads T] [--join]",
-     "McKay's half-tour statistics (default 8x8); --join counts closed tours"},
-    {"count", cmd_count,
-     "WxH [--open] [--directed] [--symmetric] [--classes] [--method frontier|halftours] [--threads T] [--shard i/N] [--checkpoint FILE] [--stats] [--trace] [--max-states N]",
-     "exact number of closed (default) or open tours"},
-};
+static int cmd_help(int argc, char **argv);
 
-static void usage(FILE *f)
+static const cli_command commands[] = {
+    {"tour", cmd_tour},           {"check", cmd_check},       {"svg", cmd_svg},
+    {"stats", cmd_stats},         {"walks", cmd_walks},       {"join", cmd_join},
+    {"shatter", cmd_shatter},     {"obfuscate", cmd_obfuscate}, {"rails", cmd_rails},
+    {"semimagic", cmd_semimagic}, {"halftours", cmd_halftours}, {"count", cmd_count},
+    {"help", cmd_help},
+};
+#define N_COMMANDS (sizeof commands / sizeof commands[0])
+
+static bool is_help(const char *a)
 {
-    fprintf(f, "usage: knight COMMAND [ARGS]\n\ncommands:\n");
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        fprintf(f, "  %-9s %s\n  %-9s   %s\n", commands[i].name, commands[i].usage, "",
-                commands[i].help);
-    fprintf(f, "\nFormats: numbers (visit numbers), moves (Parberry's digits), svg.\n"
-               "libknight %s\n", kt_version_string());
+    return strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0;
+}
+
+static bool is_quiet(const char *a)
+{
+    return strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0;
+}
+
+/* knight help [SUB|TOPIC] (also --list: the subcommand names). */
+static int cmd_help(int argc, char **argv)
+{
+    if (argc < 2) {
+        help_print_overview(stdout, kt_version_string());
+        return CLI_OK;
+    }
+    if (argc > 2) return cli_usage("help takes one argument");
+    const help_cmd *c = help_find(argv[1]);
+    const help_section *s = help_find_section(argv[1]);
+    if (strcmp(argv[1], "--list") == 0) {
+        for (size_t i = 0; i < N_COMMANDS; i++) printf("%s\n", commands[i].name);
+    } else if (c != NULL) {
+        help_print_command(stdout, c);
+    } else if (s != NULL) {
+        help_print_section(stdout, s);
+    } else {
+        return cli_usage("no help on '%s' (a subcommand, formats, coordinates or exit)", argv[1]);
+    }
+    return CLI_OK;
+}
+
+/* Take out the common options (-q, -h, --) before the subcommand's own
+ * parser runs; *help is set for -h/--help.  Returns the new argc. */
+static int common_options(int argc, char **argv, bool *help)
+{
+    int out = 1;
+    for (int i = 1; i < argc; i++) {
+        if (cli_operands_from <= out) {
+            argv[out++] = argv[i];
+        } else if (strcmp(argv[i], "--") == 0) {
+            cli_operands_from = out;
+        } else if (is_quiet(argv[i])) {
+            cli_quiet = true;
+        } else {
+            if (is_help(argv[i])) *help = true;
+            argv[out++] = argv[i];
+        }
+    }
+    if (cli_operands_from > out) cli_operands_from = out;
+    argv[out] = NULL;
+    return out;
+}
+
+static int run(const cli_command *c, int argc, char **argv)
+{
+    bool help = false;
+    cli_command_name = c->name;
+    argc = common_options(argc, argv, &help);
+    if (help) {
+        help_print_command(stdout, help_find(c->name));
+        return CLI_OK;
+    }
+    return c->run(argc, argv);
 }
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        usage(stderr);
-        return 2;
+    int first = 1;
+    while (first < argc && is_quiet(argv[first])) {
+        cli_quiet = true;
+        first++;
     }
-    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
-        usage(stdout);
-        return 0;
+    if (first >= argc) {
+        help_print_overview(stderr, kt_version_string());
+        return CLI_USAGE;
     }
-    if (strcmp(argv[1], "--version") == 0) {
+    const char *name = argv[first];
+    if (is_help(name)) return cmd_help(1, argv);
+    if (strcmp(name, "--version") == 0) {
         printf("knight (libknight) %s\n", kt_version_string());
-        return 0;
+        return CLI_OK;
     }
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (strcmp(argv[1], commands[i].name) == 0) return commands[i].run(argc - 1, argv + 1);
-    cli_fail("unknown command '%s' (try 'knight --help')", argv[1]);
-    return 2;
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        if (strcmp(name, commands[i].name) == 0) return run(&commands[i], argc - first, argv + first);
+    return cli_usage("unknown command '%s'", name);
 }
