@@ -280,7 +280,8 @@ KT_EXPORT kt_status kt_rails_switch(kt_rails *r, kt_rail rail, kt_rails_effect *
  * @param seed Seed of the scan directions, rail choices and perturbations
  *             (the result is reproducible).
  * @param run  Run settings, or NULL for the defaults (no progress, no budget).
- * @return ::KT_OK; ::KT_ENOTOUR when the board has no closed tour;
+ * @return ::KT_OK; ::KT_ENOTOUR when the board has no closed tour
+ *         (also a board without cells: its empty tourney is no tour);
  *         ::KT_ENOTFOUND when the built-in bounds above ran out;
  *         ::KT_ELIMIT when the budget ran out; ::KT_ECANCELED;
  *         ::KT_EUNSUPPORTED for an open tour; ::KT_EINVAL; ::KT_ENOMEM.

@@ -523,8 +523,12 @@ static kt_status tourney_attempt(tctx *T, kti_progress *pr, uint64_t attempt, ui
             cycle_store(T, len);
             continue;
         }
-        if (++repairs > max_repairs || !cycles_dissolve_around(T, s)) return KT_ENOTFOUND;
+        if (++repairs > max_repairs || !cycles_dissolve_around(T, s)) break;
     }
+    /* A lost bucket entry changes the walk: a failed allocation anywhere in
+     * the attempt is KT_ENOMEM, never a restart (which would give another
+     * tourney for the same seed, or KT_ELIMIT). */
+    if (!T->mem) return KT_ENOMEM;
     return T->done == T->w.n ? KT_OK : KT_ENOTFOUND;
 }
 

@@ -774,6 +774,7 @@ kt_status kt_rails_join(kt_tourney *t, uint64_t seed, const kt_options *run)
 {
     kti_run r;
     KTI_TRY(long_call_check(t, run, &r));
+    if (t->g->nverts == 0) return KT_ENOTOUR; /* no cells: no tour of them */
     if (t->size <= 1) return report_trivial(&r);
     if (!board_may_have_tour(t->g)) return KT_ENOTOUR;
     work W;
@@ -808,7 +809,7 @@ kt_status kt_rails_obfuscate(kt_tourney *t, unsigned rounds, uint64_t seed, cons
 {
     kti_run r;
     KTI_TRY(long_call_check(t, run, &r));
-    if (!board_may_have_tour(t->g)) return KT_ENOTOUR;
+    if (t->g->nverts == 0 || !board_may_have_tour(t->g)) return KT_ENOTOUR;
     if (rounds == 0) rounds = KT_RAILS_OBFUSCATE_ROUNDS;
     work W;
     KTI_TRY(work_init(&W, t, true, seed));
