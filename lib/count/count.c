@@ -428,6 +428,10 @@ static void ctx_init(ctx *c, const orient *o, const kt_options *run)
     c->fo.progress_user = c->run.progress_user;
     c->fo.alloc = &o->g->alloc;   /* the graph's, as for every call on a graph */
     c->fo.budget = c->run.budget;
+    if (c->run.budget != 0)
+        c->fo.lookahead_bytes = c->run.budget < KTI_LOOKAHEAD_BYTES / KTI_LOOKAHEAD_PER_STATE
+                                    ? (size_t)c->run.budget * KTI_LOOKAHEAD_PER_STATE
+                                    : KTI_LOOKAHEAD_BYTES;
     c->fo.trace = c->run.trace;
     c->fo.trace_user = c->run.trace_user;
 }

@@ -384,7 +384,9 @@ static kt_status tctx_init(tctx *T, const kt_graph *g, uint64_t seed)
 }
 
 /* Start an attempt from scratch: nothing visited, every cell in its bucket. */
-static void tctx_reset(tctx *T)
+/* A fresh attempt; true when the progress callback asked to stop (filling
+ * the buckets of a large board takes a while: 10^8 cells, seconds). */
+static bool tctx_reset(tctx *T, kti_progress *pr, uint64_t done, uint64_t total)
 {
     size_t n = T->w.n;
     w_reset(&T->w);
@@ -392,7 +394,11 @@ static void tctx_reset(tctx *T)
     T->ncyc = T->live = T->used = T->done = 0;
     T->mem = true;
     for (unsigned d = 0; d <= 8; d++) T->bk[d].len = 0;
-    for (size_t c = 0; c < n; c++) T->mem &= bk_push(&T->w.g->alloc, &T->bk[T->w.deg[c]], (kt_cell)c);
+    for (size_t c = 0; c < n; c++) {
+        if ((c & (TICK_WORK - 1)) == 0 && kti_gen_tick(pr, done, total)) return true;
+        T->mem &= bk_push(&T->w.g->alloc, &T->bk[T->w.deg[c]], (kt_cell)c);
+    }
+    return false;
 }
 
 /* One random walk from s that is closed as soon as it lands a move away
@@ -504,7 +510,7 @@ static bool cycles_dissolve_around(tctx *T, kt_cell s)
  * KT_ECANCELED. */
 static kt_status tourney_attempt(tctx *T, kti_progress *pr, uint64_t attempt, uint64_t restarts)
 {
-    tctx_reset(T);
+    if (tctx_reset(T, pr, attempt, restarts)) return KT_ECANCELED;
     uint64_t repairs = 0, max_repairs = T->w.n / 64 + 64;
     for (;;) {
         if (!T->mem) return KT_ENOMEM;
