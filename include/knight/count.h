@@ -129,7 +129,10 @@ typedef struct kt_count_stats {
  * @param[out] stats NULL, or receives statistics of the run.
  * @return ::KT_OK; ::KT_EINVAL for NULL @p g or @p out, an unknown flag,
  *         or shards with ::KT_COUNT_CLASSES; ::KT_EUNSUPPORTED when the
- *         frontier does not fit the state encoding (board too wide), the
+ *         frontier does not fit the state encoding (board too wide;
+ *         decided from the size alone, before any allocation, for a board
+ *         without holes whose smaller side exceeds 17 plus twice the
+ *         longer leap), the
  *         symmetry does not apply, or ::KT_COUNT_OPEN comes with
  *         ::KT_COUNT_SYMMETRIC or ::KT_COUNT_CLASSES; ::KT_ECANCELED;
  *         ::KT_ELIMIT when a layer passes the budget; ::KT_ENOMEM;

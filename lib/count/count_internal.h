@@ -64,6 +64,8 @@ KTI_HIDDEN kt_status kti_path_exists(const kt_graph *g, kt_cell a, kt_cell b, ui
  * per layer builds at most B * this much lookahead, so a small budget gives
  * KT_ELIMIT at once instead of after a 1 GiB build (8x8: 10 s). */
 #define KTI_LOOKAHEAD_PER_STATE 64u
+/* The widest frontier the state encoding holds (MAXS of frontier.c). */
+#define KTI_FRONTIER_MAX_SLOTS 17u
 /* Progress units per vertex. */
 #define KTI_FRONTIER_UNITS 1024u
 

@@ -38,6 +38,7 @@
 #include <stdio.h>
 
 #define MAXS 17
+_Static_assert(MAXS == KTI_FRONTIER_MAX_SLOTS, "count.c's early width check");
 #define MAXW 18
 #define MAXB 16
 #define MAXSUCC (1 + MAXB + MAXB * (MAXB - 1) / 2)
@@ -205,7 +206,7 @@ static bool la_step(const step *s, const uint64_t *cur, uint64_t *prev, kti_prog
                 hd[k] = 0;
             }
         }
-        if ((hi & 255u) == 0 && pr->fn != NULL && kti_progress_tick(pr, done, total)) return true;
+        if ((hi & 15u) == 0 && pr->fn != NULL && kti_progress_tick(pr, done, total)) return true;
         if ((cur[hi * 2] | cur[hi * 2 + 1]) == 0) continue;
         for (unsigned lo = 0; lo < nlo; lo++) {
             if (!(cur[hi * 2 + (lo >> 6)] >> (lo & 63) & 1u)) continue;
@@ -272,7 +273,16 @@ static kt_status la_build(plan *p, const kt_allocator *al, size_t budget, kti_pr
     for (uint32_t t = p->n - 1; t >= first; t--) {
         uint64_t *prev = mem + off;
         size_t w = la_words(p->st[t - 1].npost);
-        memset(prev, 0, w * sizeof *prev);
+        /* a step's bitset reaches hundreds of MB: zeroed in 1M-word
+         * slices (8 MB, a few ms each), with a progress check between */
+        for (size_t z = 0; z < w; z += (size_t)1 << 20) {
+            size_t part = w - z < ((size_t)1 << 20) ? w - z : (size_t)1 << 20;
+            memset(prev + z, 0, part * sizeof *prev);
+            if (pr->fn != NULL && kti_progress_tick(pr, done, total)) {
+                p->feas_mem = mem;
+                return KT_ECANCELED;
+            }
+        }
         off += w;
         p->feas_mem = mem; /* plan_free releases it, whatever happens next */
         if (la_step(&p->st[t], cur, prev, pr, done, total)) return KT_ECANCELED;

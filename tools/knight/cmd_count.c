@@ -141,6 +141,10 @@ int cmd_count(int argc, char **argv)
         return 0;
     }
     if (strcmp(method, "frontier") != 0) return cli_fail("--method wants frontier or halftours");
+    /* kt_count_tours() refuses a full board whose smaller side exceeds 17
+     * plus twice the leap (21 for the knight) before building anything;
+     * refuse it before the graph too (3000x3000 would build 1.4 GB first). */
+    if ((w < h ? w : h) > 21) return cli_fail_status("count", KT_EUNSUPPORTED);
     kt_graph *g = NULL;
     kt_status st = kt_graph_new(&g, w, h);
     if (st != KT_OK) return cli_fail_status("board", st);
