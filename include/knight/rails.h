@@ -27,7 +27,10 @@
  *   Parberry's join it never loops: when no rail joins two cycles
  *   it perturbs the neighbourhood of the stuck cycles (a local shatter)
  *   and joins again, a bounded number of times, and on small boards it
- *   falls back to a bounded exact search.
+ *   falls back to a bounded exact search.  On a full knight board that
+ *   has a closed tour, when all of that gave up (boards of 3 rows, where
+ *   rails rarely join the cycles of a Warnsdorff tourney), the very last
+ *   resort is the construction of kt_generate_closed_tour().
  * - kt_rails_shatter() switches a random set of pairwise vertex-disjoint rails.
  * - kt_rails_obfuscate() shatters a closed tour several times and joins it.
  *
