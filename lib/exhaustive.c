@@ -117,11 +117,11 @@ static void candidates(search *s, uint32_t d, uint32_t v, uint32_t remaining)
     s->next[d] = 0;
 }
 
-/* Whether the caller asks to stop: the callback at most five times a
+/* Whether the caller asks to stop: the callback about ten times a
  * second (also when the budget, the total, is 0 = unknown). */
 static bool tick(kti_progress *pr, uint64_t done, uint64_t total)
 {
-    if (pr == NULL || pr->fn == NULL || kti_now() - pr->last < 0.2) return false;
+    if (pr == NULL || pr->fn == NULL || kti_now() - pr->last < KTI_PROGRESS_PERIOD) return false;
     return kti_progress_tick(pr, done, total);
 }
 

@@ -382,7 +382,8 @@ int kt_tourney_is_closed_tour(const kt_tourney *t)
 {
     if (t == NULL) return 0;
     CHECK_TOURNEY(t);
-    return t->shape == KT_SHAPE_CYCLES && t->size == 1;
+    /* A board without cells has an empty cover, not a tour. */
+    return t->shape == KT_SHAPE_CYCLES && t->size == 1 && t->g->nverts > 0;
 }
 
 int kt_tourney_is_open_tour(const kt_tourney *t)

@@ -187,8 +187,8 @@ typedef struct kt_allocator {
 /**
  * @brief Progress report for long computations.
  *
- * Called from the thread that started the work (never from workers), at
- * most a few times per second.
+ * Called from the thread that started the work (never from workers), about
+ * ten times per second, the first time within about 100 ms of the start.
  * @param user  The pointer given with the callback.
  * @param done  Work finished so far, in units of @p total.
  * @param total Total work; 0 when unknown.

@@ -102,11 +102,15 @@ typedef struct kt_count_stats {
  * - threads: the worker threads that expand a layer (0 = one per core);
  *   the count is the same for any number;
  * - progress: called on the calling thread, in units of 1/1024 of a cell
- *   over all the cells of the count; non-zero cancels (::KT_ECANCELED);
+ *   over all the cells of the count, also while the lookahead is built
+ *   (done = 0 then); non-zero cancels (::KT_ECANCELED);
  * - shard i of N: the count of shard i; the N shard counts sum exactly
  *   to the whole count (not with ::KT_COUNT_CLASSES);
  * - budget: the most frontier states one layer may hold; a layer that
- *   would hold more stops the call with ::KT_ELIMIT (0 = no bound);
+ *   would hold more stops the call with ::KT_ELIMIT (0 = no bound).  A
+ *   budget of B states also bounds the lookahead below to 64 B bytes, so
+ *   a small budget fails in milliseconds instead of after building the
+ *   lookahead (a smaller lookahead keeps more states per layer);
  * - checkpoint path and interval: the layer is saved to the file every
  *   interval seconds and after the last cell, and a call with the same
  *   file resumes from it.  A file belongs to one board, one kind of count
@@ -129,7 +133,10 @@ typedef struct kt_count_stats {
  * @param[out] stats NULL, or receives statistics of the run.
  * @return ::KT_OK; ::KT_EINVAL for NULL @p g or @p out, an unknown flag,
  *         or shards with ::KT_COUNT_CLASSES; ::KT_EUNSUPPORTED when the
- *         frontier does not fit the state encoding (board too wide), the
+ *         frontier does not fit the state encoding (board too wide;
+ *         decided from the size alone, before any allocation, for a board
+ *         without holes whose smaller side exceeds 17 plus twice the
+ *         longer leap), the
  *         symmetry does not apply, or ::KT_COUNT_OPEN comes with
  *         ::KT_COUNT_SYMMETRIC or ::KT_COUNT_CLASSES; ::KT_ECANCELED;
  *         ::KT_ELIMIT when a layer passes the budget; ::KT_ENOMEM;

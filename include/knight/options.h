@@ -20,9 +20,10 @@
  *   how many threads started.  Worker threads are joined before the call
  *   returns.
  * - **Progress**: the callback runs on the calling thread, never on a
- *   worker, at most a few times a second; returning non-zero stops the
- *   call, which then returns ::KT_ECANCELED and leaves its inputs as they
- *   were.
+ *   worker, about ten times a second (the first call within about 100 ms
+ *   of the start, setup phases included); returning non-zero stops the
+ *   call, which then returns ::KT_ECANCELED promptly and leaves its inputs
+ *   as they were.
  * - **Shards**: shard i of N computes a part of the answer such that the
  *   N parts sum exactly to the whole (counts), so shards can run as a
  *   cluster job array; calls that cannot be sharded reject N > 1 with

@@ -27,7 +27,10 @@
  *   Parberry's join it never loops: when no rail joins two cycles
  *   it perturbs the neighbourhood of the stuck cycles (a local shatter)
  *   and joins again, a bounded number of times, and on small boards it
- *   falls back to a bounded exact search.
+ *   falls back to a bounded exact search.  On a full knight board that
+ *   has a closed tour, when all of that gave up (boards of 3 rows, where
+ *   rails rarely join the cycles of a Warnsdorff tourney), the very last
+ *   resort is the construction of kt_generate_closed_tour().
  * - kt_rails_shatter() switches a random set of pairwise vertex-disjoint rails.
  * - kt_rails_obfuscate() shatters a closed tour several times and joins it.
  *
@@ -280,7 +283,8 @@ KT_EXPORT kt_status kt_rails_switch(kt_rails *r, kt_rail rail, kt_rails_effect *
  * @param seed Seed of the scan directions, rail choices and perturbations
  *             (the result is reproducible).
  * @param run  Run settings, or NULL for the defaults (no progress, no budget).
- * @return ::KT_OK; ::KT_ENOTOUR when the board has no closed tour;
+ * @return ::KT_OK; ::KT_ENOTOUR when the board has no closed tour
+ *         (also a board without cells: its empty tourney is no tour);
  *         ::KT_ENOTFOUND when the built-in bounds above ran out;
  *         ::KT_ELIMIT when the budget ran out; ::KT_ECANCELED;
  *         ::KT_EUNSUPPORTED for an open tour; ::KT_EINVAL; ::KT_ENOMEM.

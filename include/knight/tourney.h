@@ -135,7 +135,13 @@ KT_EXPORT kt_shape kt_tourney_shape(const kt_tourney *t);
  */
 KT_EXPORT size_t kt_tourney_size(const kt_tourney *t);
 
-/** @brief Whether @p t is a closed tour (a cycle cover of size 1). @param t The tourney. @return 1 or 0 (0 for NULL). */
+/**
+ * @brief Whether @p t is a closed tour (a cycle cover of size 1).
+ *
+ * The empty tourney of a board without cells (all holes) is not a tour.
+ * @param t The tourney.
+ * @return 1 or 0 (0 for NULL and for a board without cells).
+ */
 KT_EXPORT int kt_tourney_is_closed_tour(const kt_tourney *t);
 /** @brief Whether @p t is an open tour. @param t The tourney. @return 1 or 0 (0 for NULL). */
 KT_EXPORT int kt_tourney_is_open_tour(const kt_tourney *t);

@@ -428,8 +428,27 @@ static void ctx_init(ctx *c, const orient *o, const kt_options *run)
     c->fo.progress_user = c->run.progress_user;
     c->fo.alloc = &o->g->alloc;   /* the graph's, as for every call on a graph */
     c->fo.budget = c->run.budget;
+    if (c->run.budget != 0)
+        c->fo.lookahead_bytes = c->run.budget < KTI_LOOKAHEAD_BYTES / KTI_LOOKAHEAD_PER_STATE
+                                    ? (size_t)c->run.budget * KTI_LOOKAHEAD_PER_STATE
+                                    : KTI_LOOKAHEAD_BYTES;
     c->fo.trace = c->run.trace;
     c->fo.trace_user = c->run.trace_user;
+}
+
+/* Whether the board is certainly too wide for the state encoding, decided
+ * from its size alone, before anything proportional to the board is built
+ * (a 10000 x 10000 board would otherwise fail with KT_ENOMEM, a 3000 x 3000
+ * one only after building a 1.4 GB compiled graph).  Without holes, every
+ * processing order has a frontier of at least m - 2r cells, m the smaller
+ * side and r the longer leap: the last m cells processed of a full row
+ * band, less the r at each end that may have no unprocessed neighbour. */
+static bool too_wide(const kt_graph *g)
+{
+    if (g->mask != NULL) return false;
+    uint64_t m = g->width < g->height ? g->width : g->height;
+    uint64_t r = g->a > g->b ? g->a : g->b;
+    return m > 2 * r + KTI_FRONTIER_MAX_SLOTS;
 }
 
 kt_status kt_count_tours(const kt_graph *g, unsigned flags, const kt_options *run, kt_u128 *out,
@@ -446,6 +465,7 @@ kt_status kt_count_tours(const kt_graph *g, unsigned flags, const kt_options *ru
     if (open && (sym || classes)) return KT_EUNSUPPORTED;
     if (classes && c.run.nshards > 1) return KT_EINVAL;
     if ((sym || classes) && (g->mask != NULL || g->a != 2 || g->b != 1)) return KT_EUNSUPPORTED;
+    if (too_wide(g)) return KT_EUNSUPPORTED;
 
     kti_u128 r = 0;
     kt_status st = KT_OK;

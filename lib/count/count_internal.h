@@ -37,6 +37,7 @@ typedef struct kti_frontier_opts {
     uint64_t progress_total;    /* 0: this run alone */
     const kt_allocator *alloc;
     uint64_t budget;            /* 0: no limit, else KT_ELIMIT when a layer holds more states */
+    size_t lookahead_bytes;     /* 0: KTI_LOOKAHEAD_BYTES */
     bool exists_only;           /* counts clamped to 0/1 after every layer */
     kt_trace_fn trace;          /* NULL, or called after each vertex with the layer size */
     void *trace_user;
@@ -59,6 +60,12 @@ KTI_HIDDEN kt_status kti_path_exists(const kt_graph *g, kt_cell a, kt_cell b, ui
                                      bool *yes);
 /* Memory for the demand-vector lookahead (bitsets of the last steps). */
 #define KTI_LOOKAHEAD_BYTES ((size_t)1 << 30)
+/* Lookahead bytes per state of a caller's budget: a count allowed B states
+ * per layer builds at most B * this much lookahead, so a small budget gives
+ * KT_ELIMIT at once instead of after a 1 GiB build (8x8: 10 s). */
+#define KTI_LOOKAHEAD_PER_STATE 64u
+/* The widest frontier the state encoding holds (MAXS of frontier.c). */
+#define KTI_FRONTIER_MAX_SLOTS 17u
 /* Progress units per vertex. */
 #define KTI_FRONTIER_UNITS 1024u
 

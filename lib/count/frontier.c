@@ -38,6 +38,7 @@
 #include <stdio.h>
 
 #define MAXS 17
+_Static_assert(MAXS == KTI_FRONTIER_MAX_SLOTS, "count.c's early width check");
 #define MAXW 18
 #define MAXB 16
 #define MAXSUCC (1 + MAXB + MAXB * (MAXB - 1) / 2)
@@ -186,7 +187,11 @@ static inline size_t la_bit(const uint8_t *d, unsigned np)
     return hi << 7 | lo;
 }
 
-static void la_step(const step *s, const uint64_t *cur, uint64_t *prev)
+/* One backward step of the lookahead; true when the progress callback
+ * asked to cancel (the build of a large board's tables takes seconds, so it
+ * reports progress, with done = the count's start, on the calling thread). */
+static bool la_step(const step *s, const uint64_t *cur, uint64_t *prev, kti_progress *pr,
+                    uint64_t done, uint64_t total)
 {
     unsigned np = s->npost, nw = s->npre;
     uint8_t d[MAXS], b[MAXW];
@@ -201,6 +206,7 @@ static void la_step(const step *s, const uint64_t *cur, uint64_t *prev)
                 hd[k] = 0;
             }
         }
+        if ((hi & 15u) == 0 && pr->fn != NULL && kti_progress_tick(pr, done, total)) return true;
         if ((cur[hi * 2] | cur[hi * 2 + 1]) == 0) continue;
         for (unsigned lo = 0; lo < nlo; lo++) {
             if (!(cur[hi * 2 + (lo >> 6)] >> (lo & 63) & 1u)) continue;
@@ -235,13 +241,16 @@ static void la_step(const step *s, const uint64_t *cur, uint64_t *prev)
             }
         }
     }
+    return false;
 }
 
 /* Builds the feas bitsets of the last steps, newest first, while they fit
- * in budget bytes; earlier steps go unfiltered. */
-static void la_build(plan *p, const kt_allocator *al, size_t budget)
+ * in budget bytes; earlier steps go unfiltered.  KT_OK (also when memory
+ * runs out: the lookahead is an optimisation only) or KT_ECANCELED. */
+static kt_status la_build(plan *p, const kt_allocator *al, size_t budget, kti_progress *pr,
+                          uint64_t done, uint64_t total)
 {
-    if (p->open || p->n < 2) return;
+    if (p->open || p->n < 2) return KT_OK;
     size_t words = 0;
     uint32_t first = p->n;
     while (first > 1) {
@@ -251,21 +260,36 @@ static void la_build(plan *p, const kt_allocator *al, size_t budget)
         first--;
     }
     /* steps first-1 .. n-2 get a bitset (the last step needs none) */
-    if (first >= p->n) return;
-    uint64_t *mem = kti_calloc(al, words + 2, sizeof *mem);
-    if (mem == NULL) return;           /* an optimisation only: go without */
+    if (first >= p->n) return KT_OK;
+    /* Zeroed step by step below, not at once: a 1 GiB memset would delay
+     * the first progress report by most of a second. */
+    uint64_t *mem = kti_alloc(al, (words + 2) * sizeof *mem);
+    if (mem == NULL) return KT_OK;     /* an optimisation only: go without */
     kti_advise_huge(mem, (words + 2) * sizeof *mem);
+    memset(mem + words, 0, 2 * sizeof *mem);
     uint64_t last[2] = {1u, 0u};        /* R_{n-1} = {0} */
     const uint64_t *cur = last;
     size_t off = 0;
     for (uint32_t t = p->n - 1; t >= first; t--) {
         uint64_t *prev = mem + off;
-        off += la_words(p->st[t - 1].npost);
-        la_step(&p->st[t], cur, prev);
+        size_t w = la_words(p->st[t - 1].npost);
+        /* a step's bitset reaches hundreds of MB: zeroed in 1M-word
+         * slices (8 MB, a few ms each), with a progress check between */
+        for (size_t z = 0; z < w; z += (size_t)1 << 20) {
+            size_t part = w - z < ((size_t)1 << 20) ? w - z : (size_t)1 << 20;
+            memset(prev + z, 0, part * sizeof *prev);
+            if (pr->fn != NULL && kti_progress_tick(pr, done, total)) {
+                p->feas_mem = mem;
+                return KT_ECANCELED;
+            }
+        }
+        off += w;
+        p->feas_mem = mem; /* plan_free releases it, whatever happens next */
+        if (la_step(&p->st[t], cur, prev, pr, done, total)) return KT_ECANCELED;
         p->st[t - 1].feas = prev;
         cur = prev;
     }
-    p->feas_mem = mem;
+    return KT_OK;
 }
 
 static void plan_free(plan *p, const kt_allocator *al)
@@ -885,7 +909,10 @@ static kt_status fc_init(fcount *f, const kti_cgraph *cg, kti_frontier_opts *o)
     f->o = o;
     f->al = o->alloc;
     KTI_TRY(plan_build(cg, f->al, &f->p));
-    la_build(&f->p, f->al, KTI_LOOKAHEAD_BYTES);
+    kti_progress_init(&f->prog, o->progress, o->progress_user);
+    f->ptotal = o->progress_total ? o->progress_total : (uint64_t)cg->n * KTI_FRONTIER_UNITS;
+    KTI_TRY(la_build(&f->p, f->al, o->lookahead_bytes ? o->lookahead_bytes : KTI_LOOKAHEAD_BYTES,
+                     &f->prog, o->progress_base, f->ptotal));
     o->max_slots = f->p.max_slots;
     f->sn = o->shard_count ? o->shard_count : 1;
     f->si = o->shard_index;
@@ -893,8 +920,6 @@ static kt_status fc_init(fcount *f, const kti_cgraph *cg, kti_frontier_opts *o)
     if (f->nth > KT_THREADS_MAX) f->nth = KT_THREADS_MAX;
     f->last_n = 1;
     f->split_done = f->sn == 1;
-    kti_progress_init(&f->prog, o->progress, o->progress_user);
-    f->ptotal = o->progress_total ? o->progress_total : (uint64_t)cg->n * KTI_FRONTIER_UNITS;
     f->last_ck = kti_now();
     kt_status st = side_init(&f->sside);
     if (st == KT_OK) {

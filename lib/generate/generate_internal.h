@@ -18,12 +18,12 @@ static inline bool kti_gen_plain(const kt_graph *g)
 
 /* Whether the caller asks to stop.  Costs a test when no callback is set;
  * otherwise reads the clock, so callers tick every few thousand units of
- * work.  The callback runs at most five times a second, also when the
+ * work.  The callback runs about ten times a second, also when the
  * total is unknown (0), which kti_progress_tick alone would not ensure. */
 static inline bool kti_gen_tick(kti_progress *p, uint64_t done, uint64_t total)
 {
     if (p == NULL || p->fn == NULL) return false;
-    if (kti_now() - p->last < 0.2) return false;
+    if (kti_now() - p->last < KTI_PROGRESS_PERIOD) return false;
     return kti_progress_tick(p, done, total);
 }
 

@@ -83,11 +83,14 @@ typedef struct braid {
 } braid;
 
 /* Queue every cell of the rings with its moves inside its own ring. */
-static void braid_init(braid *B, size_t rings)
+/* The available edges of every ring cell; seconds on 10^8 cells, so it
+ * reports progress (unknown total).  KT_OK or KT_ECANCELED. */
+static kt_status braid_init(braid *B, size_t rings, kti_progress *pr)
 {
     const kt_graph *g = B->g;
     size_t n = g->width;
     for (size_t c = 0; c < g->ncells; c++) {
+        if ((c & 0xFFFFu) == 0 && kti_gen_tick(pr, 0, 0)) return KT_ECANCELED;
         size_t r = ring_of(n, c % n, c / n);
         if (r >= rings) continue;
         unsigned a = 0;
@@ -99,6 +102,7 @@ static void braid_init(braid *B, size_t rings)
         B->stack[B->sp++] = (kt_cell)c;
         B->inq[c] = 1;
     }
+    return KT_OK;
 }
 
 static inline void braid_queue(braid *B, kt_cell c)
@@ -188,8 +192,8 @@ kt_status kti_braid_tourney(kt_tourney **out, const kt_graph *g, kti_progress *p
                kti_calloc(&g->alloc, N, 1), kti_calloc(&g->alloc, N, sizeof(kt_cell)), 0};
     kt_status st = KT_ENOMEM;
     if (B.avail && B.chosen && B.inq && B.stack) {
-        braid_init(&B, rings);
-        st = braid_propagate(&B, pr);
+        st = braid_init(&B, rings, pr);
+        if (st == KT_OK) st = braid_propagate(&B, pr);
     }
     if (st == KT_OK) st = braid_store(&B, t->mv, rings);
     if (st == KT_OK) {

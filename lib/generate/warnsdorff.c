@@ -44,7 +44,9 @@ static void w_free(wctx *w)
     kti_free(al, w->pos);
 }
 
-static kt_status w_init(wctx *w, const kt_graph *g, uint64_t seed)
+/* The walk state; the move masks of a large board take a while (10^8
+ * cells: seconds), so the setup reports progress (unknown total) too. */
+static kt_status w_init(wctx *w, const kt_graph *g, uint64_t seed, kti_progress *pr)
 {
     memset(w, 0, sizeof *w);
     w->g = g;
@@ -60,6 +62,10 @@ static kt_status w_init(wctx *w, const kt_graph *g, uint64_t seed)
         return KT_ENOMEM;
     }
     for (size_t c = 0; c < w->n; c++) {
+        if ((c & 0xFFFFu) == 0 && kti_gen_tick(pr, 0, 0)) {
+            w_free(w);
+            return KT_ECANCELED;
+        }
         unsigned m = 0;
         for (int k = 0; k < 8; k++)
             if (kti_step(g, (kt_cell)c, k) != KT_CELL_NONE) m |= 1u << k;
@@ -267,7 +273,7 @@ kt_status kti_warnsdorff_tour(kt_tourney **out, const kt_graph *g, kt_shape shap
 {
     if (g->ncells == 1) return kt_tourney_from_order(out, g, &(kt_cell){0}, 1, shape, NULL);
     wctx w;
-    KTI_TRY(w_init(&w, g, seed));
+    KTI_TRY(w_init(&w, g, seed, pr));
     kt_cell s0 = start == KT_CELL_NONE ? 0 : start;
     kt_status st = KT_ELIMIT;
     for (uint64_t a = 0; a < attempts; a++) {
@@ -365,10 +371,10 @@ static void tctx_free(tctx *T)
     kt_tourney_free(T->t);
 }
 
-static kt_status tctx_init(tctx *T, const kt_graph *g, uint64_t seed)
+static kt_status tctx_init(tctx *T, const kt_graph *g, uint64_t seed, kti_progress *pr)
 {
     memset(T, 0, sizeof *T);
-    KTI_TRY(w_init(&T->w, g, seed));
+    KTI_TRY(w_init(&T->w, g, seed, pr));
     size_t n = g->ncells;
     const kt_allocator *al = &g->alloc;
     T->maxcyc = n / 4 + 2; /* cycles have at least 4 cells */
@@ -383,8 +389,10 @@ static kt_status tctx_init(tctx *T, const kt_graph *g, uint64_t seed)
     return KT_OK;
 }
 
-/* Start an attempt from scratch: nothing visited, every cell in its bucket. */
-static void tctx_reset(tctx *T)
+/* Start an attempt from scratch: nothing visited, every cell in its
+ * bucket.  True when the progress callback asked to stop (filling the
+ * buckets of a large board takes a while: 10^8 cells, seconds). */
+static bool tctx_reset(tctx *T, kti_progress *pr, uint64_t done, uint64_t total)
 {
     size_t n = T->w.n;
     w_reset(&T->w);
@@ -392,7 +400,11 @@ static void tctx_reset(tctx *T)
     T->ncyc = T->live = T->used = T->done = 0;
     T->mem = true;
     for (unsigned d = 0; d <= 8; d++) T->bk[d].len = 0;
-    for (size_t c = 0; c < n; c++) T->mem &= bk_push(&T->w.g->alloc, &T->bk[T->w.deg[c]], (kt_cell)c);
+    for (size_t c = 0; c < n; c++) {
+        if ((c & (TICK_WORK - 1)) == 0 && kti_gen_tick(pr, done, total)) return true;
+        T->mem &= bk_push(&T->w.g->alloc, &T->bk[T->w.deg[c]], (kt_cell)c);
+    }
+    return false;
 }
 
 /* One random walk from s that is closed as soon as it lands a move away
@@ -504,7 +516,7 @@ static bool cycles_dissolve_around(tctx *T, kt_cell s)
  * KT_ECANCELED. */
 static kt_status tourney_attempt(tctx *T, kti_progress *pr, uint64_t attempt, uint64_t restarts)
 {
-    tctx_reset(T);
+    if (tctx_reset(T, pr, attempt, restarts)) return KT_ECANCELED;
     uint64_t repairs = 0, max_repairs = T->w.n / 64 + 64;
     for (;;) {
         if (!T->mem) return KT_ENOMEM;
@@ -523,8 +535,12 @@ static kt_status tourney_attempt(tctx *T, kti_progress *pr, uint64_t attempt, ui
             cycle_store(T, len);
             continue;
         }
-        if (++repairs > max_repairs || !cycles_dissolve_around(T, s)) return KT_ENOTFOUND;
+        if (++repairs > max_repairs || !cycles_dissolve_around(T, s)) break;
     }
+    /* A lost bucket entry changes the walk: a failed allocation anywhere in
+     * the attempt is KT_ENOMEM, never a restart (which would give another
+     * tourney for the same seed, or KT_ELIMIT). */
+    if (!T->mem) return KT_ENOMEM;
     return T->done == T->w.n ? KT_OK : KT_ENOTFOUND;
 }
 
@@ -543,7 +559,7 @@ kt_status kti_warnsdorff_tourney(kt_tourney **out, const kt_graph *g, uint64_t s
      * tourney; nor has a board with a side below 3 */
     if ((g->ncells & 1) || g->width < 3 || g->height < 3) return KT_EUNSUPPORTED;
     tctx T;
-    KTI_TRY(tctx_init(&T, g, seed));
+    KTI_TRY(tctx_init(&T, g, seed, pr));
     kt_status st = KT_ELIMIT;
     for (uint64_t attempt = 0; attempt < restarts; attempt++) {
         st = tourney_attempt(&T, pr, attempt, restarts);

@@ -17,6 +17,8 @@
 #include "count/count_internal.h"
 #include "internal.h"
 
+#include <knight/generate.h>
+
 #include "util/util.h"
 #include "rails_internal.h"
 
@@ -537,6 +539,25 @@ static kt_status exact_fallback(work *W)
     return ex == KT_OK && !yes ? KT_ENOTOUR : KT_ENOTFOUND;
 }
 
+/* A full board of the knight (no holes, moves (2, 1)). */
+static bool plain_knight(const kt_graph *g)
+{
+    return g->mask == NULL && g->a == 2 && g->b == 1;
+}
+
+/* Boards of 3 or 5 rows (or columns): their closed tours are few and rigid,
+ * and Warnsdorff tourneys on them are often stuck with cycles that no rail
+ * or local perturbation joins (measured: 3 x n for n >= 22 nearly never
+ * joined).  Their rounds stop early, after this many failures in a row,
+ * since the construction below ends the join anyway. */
+#define NARROW_STUCK_ROUNDS 256u
+
+static bool narrow_board(const kt_graph *g)
+{
+    uint32_t m = g->width < g->height ? g->width : g->height;
+    return plain_knight(g) && m <= 5;
+}
+
 /* Rounds of perturbation and rail passes while cycles remain, each round
  * undone when it leaves more cycles than before; the radius of the
  * perturbation grows with the failures in a row.  Progress unit `base`
@@ -549,8 +570,8 @@ static kt_status join_rounds(work *W, uint64_t base)
         if (W->backup == NULL) return KT_ENOMEM;
     }
     uint64_t rounds = round_limit(n);
-    uint32_t fails = 0;
-    for (uint64_t it = 0; it < rounds && W->ncyc > 1; it++) {
+    uint32_t fails = 0, stuck = narrow_board(W->g) ? NARROW_STUCK_ROUNDS : UINT32_MAX;
+    for (uint64_t it = 0; it < rounds && W->ncyc > 1 && fails < stuck; it++) {
         KTI_TRY(work_tick(W, base + it));
         size_t before = W->ncyc;
         memcpy(W->backup, W->mv, n);
@@ -570,6 +591,24 @@ static kt_status join_rounds(work *W, uint64_t base)
     return KT_OK;
 }
 
+/* The very last resort, when rails, perturbations and the exact search all
+ * gave up on a full knight board that has a closed tour (Schwenk 1991):
+ * the linear construction of kt_generate_closed_tour() with the join's
+ * seed.  The join promises a closed tour whenever one exists; this keeps
+ * the promise on the narrow boards above, where rails do not suffice. */
+static kt_status construct_fallback(work *W)
+{
+    if (!plain_knight(W->g) || !kt_graph_board_has_closed_tour(W->g->width, W->g->height))
+        return KT_ENOTFOUND;
+    kt_tourney *u = NULL;
+    kt_status st = kt_generate_closed_tour(&u, W->g, kti_rng_next(&W->rng), NULL);
+    if (st != KT_OK) return st == KT_ENOMEM ? st : KT_ENOTFOUND;
+    memcpy(W->mv, u->mv, W->G.n);
+    W->ncyc = 1;
+    kt_tourney_free(u);
+    return KT_OK;
+}
+
 /* The whole join on the working copy: KT_OK with one cycle, KT_ENOTFOUND
  * when the built-in bounds ran out, KT_ENOTOUR, KT_ELIMIT, KT_ECANCELED,
  * KT_ENOMEM.  Progress units from `base`: the rounds, then one for the
@@ -580,7 +619,9 @@ static kt_status join_work(work *W, uint64_t base)
     if (W->ncyc <= 1) return KT_OK;
     KTI_TRY(join_rounds(W, base));
     if (W->ncyc == 1) return KT_OK;
-    return exact_fallback(W);
+    kt_status st = exact_fallback(W);
+    if (st == KT_ENOTFOUND) st = construct_fallback(W);
+    return st;
 }
 
 /* ------------------------------------------------------------------ */
@@ -774,6 +815,7 @@ kt_status kt_rails_join(kt_tourney *t, uint64_t seed, const kt_options *run)
 {
     kti_run r;
     KTI_TRY(long_call_check(t, run, &r));
+    if (t->g->nverts == 0) return KT_ENOTOUR; /* no cells: no tour of them */
     if (t->size <= 1) return report_trivial(&r);
     if (!board_may_have_tour(t->g)) return KT_ENOTOUR;
     work W;
@@ -808,7 +850,7 @@ kt_status kt_rails_obfuscate(kt_tourney *t, unsigned rounds, uint64_t seed, cons
 {
     kti_run r;
     KTI_TRY(long_call_check(t, run, &r));
-    if (!board_may_have_tour(t->g)) return KT_ENOTOUR;
+    if (t->g->nverts == 0 || !board_may_have_tour(t->g)) return KT_ENOTOUR;
     if (rounds == 0) rounds = KT_RAILS_OBFUSCATE_ROUNDS;
     work W;
     KTI_TRY(work_init(&W, t, true, seed));

@@ -173,6 +173,8 @@ static inline double kti_rng_double(kti_rng *r)
 
 /* ---- clock and progress throttle (util/progress.c) ---- */
 KTI_HIDDEN double kti_now(void);
+/* Seconds between two progress calls (the first comes after about 50 ms). */
+#define KTI_PROGRESS_PERIOD 0.1
 typedef struct kti_progress {
     kt_progress_fn fn;
     void *user;
