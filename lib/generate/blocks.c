@@ -650,7 +650,10 @@ kt_status kti_blocks_tourney(kt_tourney **out, const kt_graph *g, uint64_t seed,
  * uint16_t arrays on the stack); larger boards keep the tiled tour, whose
  * many blocks and partitions already vary with the seed. */
 #define SHUFFLE_MAX_CELLS 4096u
-/* The moves' total work (cells walked or scanned) on one board. */
+/* Boards up to this many cells (16 x 16) take many moves of both kinds,
+ * at most SHUFFLE_WORK cells walked or scanned in all; larger ones take 8
+ * 2-opt moves. */
+#define SHUFFLE_SMALL_CELLS 256u
 #define SHUFFLE_WORK ((size_t)1 << 17)
 
 typedef struct shuffler {
@@ -757,19 +760,41 @@ static size_t shuffle_split_merge(shuffler *sh)
     }
     KTI_ASSERT(seen > 0); /* undoing the split is one of them */
     shuffle_switch(sh, pick[0], pick[1], pick[2], pick[3]);
-    return 32 * (len + 1);
+    shuffle_walk(sh);
+    return 32 * (len + 1) + n;
+}
+
+/* Reverse ord over the cyclic range of positions p..q (in +1 direction)
+ * and update pos.  Returns the range's length. */
+static size_t shuffle_reverse(shuffler *sh, size_t p, size_t q)
+{
+    size_t n = sh->n, len = (q + n - p) % n + 1;
+    for (size_t k = 0; k < len / 2; k++) {
+        size_t i = (p + k) % n, j = (q + n - k) % n;
+        uint16_t x = sh->ord[i], y = sh->ord[j];
+        sh->ord[i] = y;
+        sh->ord[j] = x;
+        sh->pos[y] = (uint16_t)i;
+        sh->pos[x] = (uint16_t)j;
+    }
+    return len;
 }
 
 /* A 2-opt move: a-b, c-d (b after a, d after c) become a-c and b-d, which
- * reverses the path b..c, so the tour stays one cycle.  Returns whether
- * the move was made. */
-static bool shuffle_two_opt(shuffler *sh)
+ * reverses the path b..c (or, the same cycle, d..a), so the tour stays one
+ * cycle; ord and pos follow by reversing the shorter of the two.  Returns
+ * the work done, 0 when the draw fails. */
+static size_t shuffle_two_opt(shuffler *sh)
 {
-    size_t dir;
+    size_t dir, n = sh->n;
     kt_cell b, c, d, a = shuffle_draw(sh, false, &dir, &b, &c, &d);
-    if (a == KT_CELL_NONE || kti_move_between(sh->t->g, b, d) < 0) return false;
+    if (a == KT_CELL_NONE || kti_move_between(sh->t->g, b, d) < 0) return 0;
     shuffle_switch(sh, a, b, c, d);
-    return true;
+    kt_cell p1 = dir == 1 ? b : c, q1 = dir == 1 ? c : b; /* b..c in +1 order */
+    kt_cell p2 = dir == 1 ? d : a, q2 = dir == 1 ? a : d; /* d..a in +1 order */
+    size_t l1 = (sh->pos[q1] + n - sh->pos[p1]) % n;
+    if (2 * l1 <= n) return 1 + shuffle_reverse(sh, sh->pos[p1], sh->pos[q1]);
+    return 1 + shuffle_reverse(sh, sh->pos[p2], sh->pos[q2]);
 }
 
 /* Map the tour on t by symmetry `sym` of the board: bit 0 mirrors x, bit 1
@@ -805,13 +830,15 @@ kt_status kti_blocks_shuffle(kt_tourney *t, uint64_t seed)
     unsigned sym = (unsigned)kti_rng_below(&sh->rng, t->g->width == t->g->height ? 8 : 4);
     if (sym != 0) shuffle_symmetry(t, sym, (uint8_t *)sh->ord); /* 2n bytes, free here */
     shuffle_walk(sh);
-    size_t work = 0, moves = 8 * n;
-    for (size_t k = 0; k < 64 * moves && moves > 0 && work < SHUFFLE_WORK; k++) {
-        size_t w = (kti_rng_next(&sh->rng) & 1) ? shuffle_split_merge(sh)
-                                                 : (shuffle_two_opt(sh) ? 1 : 0);
+    /* boards of a few blocks need many moves to vary; larger ones, whose
+     * tilings vary already, take a few 2-opt moves */
+    bool small = n <= SHUFFLE_SMALL_CELLS;
+    size_t work = 0, moves = small ? 8 * n : 8, budget = small ? SHUFFLE_WORK : 8 * (n + 1);
+    for (size_t k = 0; k < 64 * moves && moves > 0 && work < budget; k++) {
+        size_t w = (small && (kti_rng_next(&sh->rng) & 1)) ? shuffle_split_merge(sh)
+                                                            : shuffle_two_opt(sh);
         if (w == 0) continue;
-        shuffle_walk(sh);
-        work += w + n;
+        work += w;
         moves--;
     }
     kti_free(&t->g->alloc, sh);
