@@ -698,8 +698,10 @@ static void test_closed_seeds(void)
         if (k < want) printf("%ux%u: %zu distinct tours of 200 seeds\n", boards[i][0], boards[i][1], k);
         CHECK(k >= want);
     }
-    /* 5 x 6 has 8 closed tours in all: 200 seeds reach every one */
+    /* 5 x 6 and 3 x 10 have 8 and 16 closed tours in all: 200 seeds reach
+     * every one */
     CHECK(distinct_tours(5, 6, 200) == 8);
+    CHECK(distinct_tours(3, 10, 200) == 16);
 }
 
 int main(void)

@@ -661,6 +661,7 @@ typedef struct shuffler {
     size_t n;
     uint16_t ord[SHUFFLE_MAX_CELLS]; /* the tour as a cyclic order from cell 0 */
     uint16_t pos[SHUFFLE_MAX_CELLS]; /* its inverse */
+    uint8_t save[SHUFFLE_SMALL_CELLS]; /* the tour before a wander */
     kti_rng rng;
 } shuffler;
 
@@ -797,6 +798,117 @@ static size_t shuffle_two_opt(shuffler *sh)
     return 1 + shuffle_reverse(sh, sh->pos[p2], sh->pos[q2]);
 }
 
+/* The cycle of every cell (label, in ord) of the cycles on t; their
+ * number. */
+static size_t shuffle_label(shuffler *sh)
+{
+    uint16_t *label = sh->ord;
+    size_t n = sh->n, k = 0;
+    for (size_t i = 0; i < n; i++) label[i] = UINT16_MAX;
+    for (size_t s = 0; s < n; s++) {
+        if (label[s] != UINT16_MAX) continue;
+        kt_cell prev = KT_CELL_NONE, c = (kt_cell)s;
+        do {
+            label[c] = (uint16_t)k;
+            kt_cell d = kti_next(sh->t, c, prev);
+            prev = c;
+            c = d;
+        } while (c != (kt_cell)s);
+        k++;
+    }
+    return k;
+}
+
+/* A random switch u-v, x-y -> u-x, v-y between cells of different cycles
+ * (labels in ord), which merges them; false when there is none. */
+static bool shuffle_merge_any(shuffler *sh)
+{
+    const kt_graph *g = sh->t->g;
+    const uint16_t *label = sh->ord;
+    kt_cell pick[4] = {KT_CELL_NONE};
+    uint64_t seen = 0;
+    for (kt_cell u = 0; u < sh->n; u++)
+        for (int m = 0; m < 8; m++) {
+            kt_cell x = kti_step(g, u, m);
+            if (x == KT_CELL_NONE || x < u || label[x] == label[u]) continue;
+            for (int k = 0; k < 4; k++) {
+                unsigned pu = sh->t->mv[u], px = sh->t->mv[x];
+                kt_cell v = kti_step(g, u, (int)((k & 1) ? pu >> 4 : pu & 0xF));
+                kt_cell y = kti_step(g, x, (int)((k & 2) ? px >> 4 : px & 0xF));
+                if (kti_move_between(g, v, y) < 0) continue;
+                if (kti_rng_below(&sh->rng, ++seen) == 0) {
+                    pick[0] = u, pick[1] = v, pick[2] = x, pick[3] = y;
+                }
+            }
+        }
+    if (seen == 0) return false;
+    shuffle_switch(sh, pick[0], pick[1], pick[2], pick[3]);
+    return true;
+}
+
+/* Exchange along a random alternating cycle of 2 len cells (len 2 or 3):
+ * tour edges a[i]-b[i] are replaced by moves b[i]-a[i+1] off the tour.
+ * The result is a set of cycles covering the board, maybe more than one.
+ * Returns whether the exchange was made. */
+static bool shuffle_exchange(shuffler *sh, unsigned len)
+{
+    const kt_graph *g = sh->t->g;
+    kt_cell a[3], b[3];
+    uint64_t r = kti_rng_next(&sh->rng);
+    a[0] = (kt_cell)kti_rng_below(&sh->rng, sh->n);
+    for (unsigned i = 0; i < len; i++, r >>= 4) {
+        unsigned p = sh->t->mv[a[i]];
+        b[i] = kti_step(g, a[i], (int)((r & 1) ? p >> 4 : p & 0xF));
+        if (i + 1 < len) {
+            a[i + 1] = kti_step(g, b[i], (int)((r >> 1) & 7));
+            if (a[i + 1] == KT_CELL_NONE) return false;
+        }
+    }
+    for (unsigned i = 0; i < len; i++) { /* 2 len distinct cells, new edges off the tour */
+        for (unsigned j = 0; j < i; j++)
+            if (a[i] == a[j] || a[i] == b[j] || b[i] == a[j] || b[i] == b[j]) return false;
+        if (a[i] == b[i]) return false;
+        kt_cell nx = a[(i + 1) % len];
+        if (kti_move_between(g, b[i], nx) < 0 || kt_tourney_has_edge(sh->t, b[i], nx)) return false;
+    }
+    for (unsigned i = 0; i < len; i++) {
+        kt_cell nx = a[(i + 1) % len], pv = b[(i + len - 1) % len];
+        kti_pair_replace(sh->t->mv, a[i], (unsigned)kti_move_between(g, a[i], b[i]),
+                         (unsigned)kti_move_between(g, a[i], pv));
+        kti_pair_replace(sh->t->mv, b[i], (unsigned)kti_move_between(g, b[i], a[i]),
+                         (unsigned)kti_move_between(g, b[i], nx));
+    }
+    return true;
+}
+
+/* Up to three random exchanges (alternating cycles of 4 or 6 cells),
+ * whatever they do to the number of cycles, then random merges down to
+ * one cycle; when that fails, the tour goes back to what it was (*moved
+ * false).  Reaches tours that 2-opt moves and split-merges do not (on
+ * 3 x n boards they reach 4 of the 16 closed tours of 3 x 10, this all
+ * 16).  Returns the work done. */
+static size_t shuffle_wander(shuffler *sh, bool *moved)
+{
+    size_t n = sh->n, work = 2 * n;
+    memcpy(sh->save, sh->t->mv, n);
+    unsigned switches = 1 + (unsigned)kti_rng_below(&sh->rng, 3);
+    *moved = false;
+    for (unsigned i = 0; i < switches; i++)
+        *moved |= shuffle_exchange(sh, 2 + (unsigned)kti_rng_below(&sh->rng, 2));
+    if (!*moved) return 1;
+    for (size_t k = shuffle_label(sh); k > 1; k--) {
+        work += 32 * n;
+        if (!shuffle_merge_any(sh)) {
+            memcpy(sh->t->mv, sh->save, n);
+            *moved = false;
+            break;
+        }
+        shuffle_label(sh);
+    }
+    shuffle_walk(sh);
+    return work;
+}
+
 /* Map the tour on t by symmetry `sym` of the board: bit 0 mirrors x, bit 1
  * mirrors y, bit 2 (square boards only) then transposes.  tmp: n bytes. */
 static void shuffle_symmetry(kt_tourney *t, unsigned sym, uint8_t *tmp)
@@ -835,11 +947,12 @@ kt_status kti_blocks_shuffle(kt_tourney *t, uint64_t seed)
     bool small = n <= SHUFFLE_SMALL_CELLS;
     size_t work = 0, moves = small ? 8 * n : 8, budget = small ? SHUFFLE_WORK : 8 * (n + 1);
     for (size_t k = 0; k < 64 * moves && moves > 0 && work < budget; k++) {
-        size_t w = (small && (kti_rng_next(&sh->rng) & 1)) ? shuffle_split_merge(sh)
-                                                            : shuffle_two_opt(sh);
-        if (w == 0) continue;
-        work += w;
-        moves--;
+        unsigned kind = small ? (unsigned)(kti_rng_next(&sh->rng) & 3) : 0;
+        bool moved = true;
+        size_t w = kind == 0 ? shuffle_two_opt(sh)
+                 : kind == 3 ? shuffle_wander(sh, &moved) : shuffle_split_merge(sh);
+        work += w; /* a wander that failed costs work but makes no move */
+        if (w != 0 && moved) moves--;
     }
     kti_free(&t->g->alloc, sh);
     return KT_OK;
