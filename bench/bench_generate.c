@@ -14,6 +14,9 @@
  *                                   128, 256, ...: runs, success rate, average
  *                                   cycles, ns per cell; each method stops when
  *                                   its total time passes secs (default 60).
+ *   bench_generate seeds [count]    kt_generate_closed_tour on small and middle
+ *                                   boards for seeds 0..count-1 (default 200):
+ *                                   distinct tours and the mean time per tour.
  *   bench_generate pairs W H [step]  kt_generate_open_tour with both ends
  *                                   given, for every start cell and every
  *                                   step-th end cell of the other colour (or
@@ -246,15 +249,64 @@ static int bench_pairs(uint32_t w, uint32_t h, uint32_t step)
     return gaveup != 0;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Issue 17: how many different tours `count` seeds give, and at what cost. */
+static int bench_seeds(size_t count)
+{
+    static const uint32_t boards[][2] = {{5, 6},   {3, 10},  {3, 12},  {5, 8},   {6, 6},
+                                         {6, 8},   {8, 8},   {7, 10},  {10, 10}, {12, 12},
+                                         {16, 16}, {32, 32}, {64, 64}, {65, 66}, {100, 100}};
+    printf("closed tours by seed, kt_generate_closed_tour (seeds 0..%zu)\n", count - 1);
+    uint64_t *hs = malloc(count * sizeof *hs);
+    if (hs == NULL) return 1;
+    for (size_t i = 0; i < sizeof boards / sizeof boards[0]; i++) {
+        uint32_t w = boards[i][0], h = boards[i][1];
+        size_t cells = (size_t)w * h, distinct = 0;
+        kt_graph *g = NULL;
+        uint8_t *buf = malloc(cells);
+        if (buf == NULL || kt_graph_new(&g, w, h) != KT_OK) return 1;
+        double total = 0;
+        for (size_t s = 0; s < count; s++) {
+            kt_tourney *t = NULL;
+            double t0 = bench_now();
+            kt_status st = kt_generate_closed_tour(&t, g, s, NULL);
+            total += bench_now() - t0;
+            if (st != KT_OK || !kt_tourney_is_closed_tour(t)) return 1;
+            if (kt_tourney_move_pairs(t, buf, cells) != KT_OK) return 1;
+            uint64_t x = 0xcbf29ce484222325u; /* FNV-1a of the canonical move pairs */
+            for (size_t c = 0; c < cells; c++) x = (x ^ buf[c]) * 0x100000001b3u;
+            hs[s] = x;
+            kt_tourney_free(t);
+        }
+        qsort(hs, count, sizeof *hs, cmp_u64);
+        for (size_t s = 0; s < count; s++) distinct += s == 0 || hs[s] != hs[s - 1];
+        printf("  %4ux%-4u %6zu cells  %6zu distinct of %zu   %9.1f us per tour\n", w, h, cells,
+               distinct, count, total / (double)count * 1e6);
+        free(buf);
+        kt_graph_free(g);
+    }
+    free(hs);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc >= 4 && strcmp(argv[1], "pairs") == 0)
         return bench_pairs((uint32_t)atoi(argv[2]), (uint32_t)atoi(argv[3]),
                            argc >= 5 ? (uint32_t)atoi(argv[4]) : 1u);
     if (argc >= 2 && strcmp(argv[1], "closed") == 0) return bench_closed(argc - 2, argv + 2);
+    if (argc >= 2 && strcmp(argv[1], "seeds") == 0) {
+        long count = argc >= 3 ? atol(argv[2]) : 200;
+        return bench_seeds(count > 0 ? (size_t)count : 200);
+    }
     if (argc >= 2 && strcmp(argv[1], "methods") == 0)
         return bench_methods(argc >= 3 ? atof(argv[2]) : 60.0, argc >= 4 ? argv[3] : NULL);
-    fprintf(stderr, "usage: bench_generate closed [n ...] | methods [seconds per method [name part]] | "
+    fprintf(stderr, "usage: bench_generate closed [n ...] | seeds [count] | methods [seconds per method [name part]] | "
                     "pairs W H [step]\n");
     return 2;
 }

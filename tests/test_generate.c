@@ -638,9 +638,76 @@ static void test_exhaustive_budget(void)
     kt_graph_free(g);
 }
 
+/* FNV-1a of a tour's move-pair bytes: the bytes of a tour on a given board
+ * are canonical (each cell's two moves, sorted), so equal tours hash alike. */
+static uint64_t tour_hash(const kt_tourney *t, uint8_t *buf, size_t n)
+{
+    CHECK_OK(kt_tourney_move_pairs(t, buf, n));
+    uint64_t h = 0xcbf29ce484222325u;
+    for (size_t i = 0; i < n; i++) h = (h ^ buf[i]) * 0x100000001b3u;
+    return h;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* How many distinct closed tours seeds 0..nseeds-1 give on w x h; every
+ * tour is checked, and seed s run twice gives the same tour. */
+static size_t distinct_tours(uint32_t w, uint32_t h, size_t nseeds)
+{
+    kt_graph *g = NULL;
+    CHECK_OK(kt_graph_new(&g, w, h));
+    size_t n = (size_t)w * h, k = 0;
+    uint8_t *buf = malloc(n);
+    uint64_t *hs = malloc(nseeds * sizeof *hs);
+    CHECK(buf != NULL && hs != NULL);
+    for (size_t s = 0; s < nseeds; s++) {
+        kt_tourney *t = NULL, *u = NULL;
+        CHECK_OK(kt_generate_closed_tour(&t, g, s, NULL));
+        CHECK(kt_tourney_is_closed_tour(t));
+        if (s % 50 == 0) { /* reproducible */
+            CHECK_OK(kt_generate_closed_tour(&u, g, s, NULL));
+            CHECK(kt_tourney_equal(t, u));
+            kt_tourney_free(u);
+        }
+        hs[s] = tour_hash(t, buf, n);
+        kt_tourney_free(t);
+    }
+    qsort(hs, nseeds, sizeof *hs, cmp_u64);
+    for (size_t s = 0; s < nseeds; s++) k += s == 0 || hs[s] != hs[s - 1];
+    free(hs);
+    free(buf);
+    kt_graph_free(g);
+    return k;
+}
+
+/* Issue 17: a different tour for (nearly) every seed, on small boards too. */
+static void test_closed_seeds(void)
+{
+    static const uint32_t boards[][2] = {{6, 6},   {6, 8},   {8, 8},   {10, 10}, {12, 12},
+                                         {7, 10},  {16, 16}, {32, 32}, {64, 64}};
+    for (size_t i = 0; i < sizeof boards / sizeof boards[0]; i++) {
+        size_t k = distinct_tours(boards[i][0], boards[i][1], 200);
+        /* 6 x 6 has only 9862 closed tours: even uniform draws repeat about
+         * twice in 200 (birthday bound; 7 or more repeats: p < 0.005), so allow
+         * a few repeats there */
+        size_t want = boards[i][0] == 6 && boards[i][1] == 6 ? 194 : 199;
+        if (k < want) printf("%ux%u: %zu distinct tours of 200 seeds\n", boards[i][0], boards[i][1], k);
+        CHECK(k >= want);
+    }
+    /* 5 x 6 and 3 x 10 have 8 and 16 closed tours in all: 200 seeds reach
+     * every one */
+    CHECK(distinct_tours(5, 6, 200) == 8);
+    CHECK(distinct_tours(3, 10, 200) == 16);
+}
+
 int main(void)
 {
     test_closed();
+    test_closed_seeds();
     test_open();
     test_warnsdorff();
     test_tourneys();

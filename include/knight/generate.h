@@ -100,8 +100,12 @@ typedef enum kt_generate_method {
  * every block takes one of several precomputed closed tours, and
  * neighbouring blocks are merged by switching two parallel edges (as the
  * blocks of Parberry 1997 are joined); 3 x n boards are built from 3 x k
- * paths inserted into a cycle.  Different seeds give different tours, the
- * same seed the same tour.  Progress is reported per band of block rows.
+ * paths inserted into a cycle.  Boards of up to 4096 cells then take a
+ * seeded symmetry of the board and seeded moves that keep one cycle (2-opt
+ * moves and edge exchanges; at most about 2^17 cells of work), so small
+ * boards vary too.  Different seeds give different tours (on boards with
+ * few tours, as many as there are: all 8 of 5 x 6), the same seed the
+ * same tour.  Progress is reported per band of block rows.
  * @param[out] out Receives the tour; set to NULL on failure.
  * @param g        A full knight's board.
  * @param seed     Any value.

@@ -643,3 +643,317 @@ kt_status kti_blocks_tourney(kt_tourney **out, const kt_graph *g, uint64_t seed,
     *out = t;
     return KT_OK;
 }
+
+/* ---- seeded tour moves on small boards ---- */
+
+/* Boards up to this many cells take the random moves below (positions fit
+ * uint16_t arrays on the stack); larger boards keep the tiled tour, whose
+ * many blocks and partitions already vary with the seed. */
+#define SHUFFLE_MAX_CELLS 4096u
+/* Boards up to this many cells (16 x 16) take many moves of both kinds,
+ * at most SHUFFLE_WORK cells walked or scanned in all; larger ones take 8
+ * 2-opt moves. */
+#define SHUFFLE_SMALL_CELLS 256u
+#define SHUFFLE_WORK ((size_t)1 << 17)
+
+typedef struct shuffler {
+    kt_tourney *t;
+    size_t n;
+    uint16_t ord[SHUFFLE_MAX_CELLS]; /* the tour as a cyclic order from cell 0 */
+    uint16_t pos[SHUFFLE_MAX_CELLS]; /* its inverse */
+    uint8_t save[SHUFFLE_SMALL_CELLS]; /* the tour before a wander */
+    kti_rng rng;
+} shuffler;
+
+static void shuffle_walk(shuffler *sh)
+{
+    kt_cell prev = KT_CELL_NONE, c = 0;
+    for (size_t i = 0; i < sh->n; i++) {
+        sh->ord[i] = (uint16_t)c;
+        sh->pos[c] = (uint16_t)i;
+        kt_cell d = kti_next(sh->t, c, prev);
+        prev = c;
+        c = d;
+    }
+}
+
+/* The cell after c along ord in direction dir (1 or n - 1). */
+static inline kt_cell shuffle_at(const shuffler *sh, kt_cell c, size_t dir)
+{
+    return sh->ord[(sh->pos[c] + dir) % sh->n];
+}
+
+/* Switch the edges a-b and c-d (on the tour) for a-c and b-d (moves off
+ * it). */
+static void shuffle_switch(const shuffler *sh, kt_cell a, kt_cell b, kt_cell c, kt_cell d)
+{
+    const kt_graph *g = sh->t->g;
+    uint8_t *mv = sh->t->mv;
+    int mac = kti_move_between(g, a, c), mbd = kti_move_between(g, b, d);
+    KTI_ASSERT(mac >= 0 && mbd >= 0);
+    kti_pair_replace(mv, a, (unsigned)kti_move_between(g, a, b), (unsigned)mac);
+    kti_pair_replace(mv, b, (unsigned)kti_move_between(g, b, a), (unsigned)mbd);
+    kti_pair_replace(mv, c, (unsigned)kti_move_between(g, c, d), (unsigned)(mac + 4) & 7);
+    kti_pair_replace(mv, d, (unsigned)kti_move_between(g, d, c), (unsigned)(mbd + 4) & 7);
+}
+
+/* A random a, b after a (direction *dir) and c a move from b (split) or
+ * from a (2-opt) off the tour, d after c; KT_CELL_NONE for a when the draw
+ * fails. */
+static kt_cell shuffle_draw(shuffler *sh, bool split, size_t *dir, kt_cell *b, kt_cell *c,
+                            kt_cell *d)
+{
+    size_t n = sh->n;
+    kt_cell a = (kt_cell)kti_rng_below(&sh->rng, n);
+    uint64_t r = kti_rng_next(&sh->rng);
+    *dir = (r & 1) ? 1 : n - 1;
+    *b = shuffle_at(sh, a, *dir);
+    kt_cell from = split ? *b : a;
+    *c = kti_step(sh->t->g, from, (int)((r >> 1) & 7));
+    if (*c == KT_CELL_NONE || *c == a || *c == *b) return KT_CELL_NONE;
+    if (*c == shuffle_at(sh, from, split ? *dir : n - *dir)) return KT_CELL_NONE; /* on the tour */
+    *d = shuffle_at(sh, *c, *dir);
+    return a;
+}
+
+/* Whether x lies on the path b..c (direction dir) of the tour as walked. */
+static inline bool shuffle_in(const shuffler *sh, kt_cell x, kt_cell b, size_t len, size_t dir)
+{
+    size_t n = sh->n, off = dir == 1 ? (sh->pos[x] + n - sh->pos[b]) % n
+                                     : (sh->pos[b] + n - sh->pos[x]) % n;
+    return off <= len;
+}
+
+/* Split the tour in two (a-b, c-d become b-c and a-d, so the path b..c
+ * closes on itself) and merge the two cycles again by a random switch
+ * between them.  Returns the work done, 0 when the draw fails. */
+static size_t shuffle_split_merge(shuffler *sh)
+{
+    const kt_graph *g = sh->t->g;
+    size_t n = sh->n, dir;
+    kt_cell b, c, d, a = shuffle_draw(sh, true, &dir, &b, &c, &d);
+    if (a == KT_CELL_NONE || d == a || kti_move_between(g, a, d) < 0) return 0;
+    size_t len = dir == 1 ? (sh->pos[c] + n - sh->pos[b]) % n : (sh->pos[b] + n - sh->pos[c]) % n;
+    shuffle_switch(sh, b, a, c, d); /* b-a, c-d -> b-c, a-d */
+    /* every switch u-v, x-y -> u-x, v-y with u on the cycle b..c and x off
+     * it merges; pick one uniformly (reservoir sampling) */
+    kt_cell pick[4] = {KT_CELL_NONE};
+    uint64_t seen = 0;
+    for (size_t i = 0; i <= len; i++) {
+        kt_cell u = sh->ord[(sh->pos[b] + i * dir) % n];
+        for (int m = 0; m < 8; m++) {
+            kt_cell x = kti_step(g, u, m);
+            if (x == KT_CELL_NONE || shuffle_in(sh, x, b, len, dir)) continue;
+            kt_cell vs[2], ys[2];
+            for (int k = 0; k < 2; k++) {
+                unsigned pu = sh->t->mv[u], px = sh->t->mv[x];
+                vs[k] = kti_step(g, u, (int)(k ? pu >> 4 : pu & 0xF));
+                ys[k] = kti_step(g, x, (int)(k ? px >> 4 : px & 0xF));
+            }
+            for (int k = 0; k < 4; k++) {
+                kt_cell v = vs[k & 1], y = ys[k >> 1];
+                if (kti_move_between(g, v, y) < 0) continue;
+                if (kti_rng_below(&sh->rng, ++seen) == 0) {
+                    pick[0] = u, pick[1] = v, pick[2] = x, pick[3] = y;
+                }
+            }
+        }
+    }
+    KTI_ASSERT(seen > 0); /* undoing the split is one of them */
+    shuffle_switch(sh, pick[0], pick[1], pick[2], pick[3]);
+    shuffle_walk(sh);
+    return 32 * (len + 1) + n;
+}
+
+/* Reverse ord over the cyclic range of positions p..q (in +1 direction)
+ * and update pos.  Returns the range's length. */
+static size_t shuffle_reverse(shuffler *sh, size_t p, size_t q)
+{
+    size_t n = sh->n, len = (q + n - p) % n + 1;
+    for (size_t k = 0; k < len / 2; k++) {
+        size_t i = (p + k) % n, j = (q + n - k) % n;
+        uint16_t x = sh->ord[i], y = sh->ord[j];
+        sh->ord[i] = y;
+        sh->ord[j] = x;
+        sh->pos[y] = (uint16_t)i;
+        sh->pos[x] = (uint16_t)j;
+    }
+    return len;
+}
+
+/* A 2-opt move: a-b, c-d (b after a, d after c) become a-c and b-d, which
+ * reverses the path b..c (or, the same cycle, d..a), so the tour stays one
+ * cycle; ord and pos follow by reversing the shorter of the two.  Returns
+ * the work done, 0 when the draw fails. */
+static size_t shuffle_two_opt(shuffler *sh)
+{
+    size_t dir, n = sh->n;
+    kt_cell b, c, d, a = shuffle_draw(sh, false, &dir, &b, &c, &d);
+    if (a == KT_CELL_NONE || kti_move_between(sh->t->g, b, d) < 0) return 0;
+    shuffle_switch(sh, a, b, c, d);
+    kt_cell p1 = dir == 1 ? b : c, q1 = dir == 1 ? c : b; /* b..c in +1 order */
+    kt_cell p2 = dir == 1 ? d : a, q2 = dir == 1 ? a : d; /* d..a in +1 order */
+    size_t l1 = (sh->pos[q1] + n - sh->pos[p1]) % n;
+    if (2 * l1 <= n) return 1 + shuffle_reverse(sh, sh->pos[p1], sh->pos[q1]);
+    return 1 + shuffle_reverse(sh, sh->pos[p2], sh->pos[q2]);
+}
+
+/* The cycle of every cell (label, in ord) of the cycles on t; their
+ * number. */
+static size_t shuffle_label(shuffler *sh)
+{
+    uint16_t *label = sh->ord;
+    size_t n = sh->n, k = 0;
+    for (size_t i = 0; i < n; i++) label[i] = UINT16_MAX;
+    for (size_t s = 0; s < n; s++) {
+        if (label[s] != UINT16_MAX) continue;
+        kt_cell prev = KT_CELL_NONE, c = (kt_cell)s;
+        do {
+            label[c] = (uint16_t)k;
+            kt_cell d = kti_next(sh->t, c, prev);
+            prev = c;
+            c = d;
+        } while (c != (kt_cell)s);
+        k++;
+    }
+    return k;
+}
+
+/* A random switch u-v, x-y -> u-x, v-y between cells of different cycles
+ * (labels in ord), which merges them; false when there is none. */
+static bool shuffle_merge_any(shuffler *sh)
+{
+    const kt_graph *g = sh->t->g;
+    const uint16_t *label = sh->ord;
+    kt_cell pick[4] = {KT_CELL_NONE};
+    uint64_t seen = 0;
+    for (kt_cell u = 0; u < sh->n; u++)
+        for (int m = 0; m < 8; m++) {
+            kt_cell x = kti_step(g, u, m);
+            if (x == KT_CELL_NONE || x < u || label[x] == label[u]) continue;
+            for (int k = 0; k < 4; k++) {
+                unsigned pu = sh->t->mv[u], px = sh->t->mv[x];
+                kt_cell v = kti_step(g, u, (int)((k & 1) ? pu >> 4 : pu & 0xF));
+                kt_cell y = kti_step(g, x, (int)((k & 2) ? px >> 4 : px & 0xF));
+                if (kti_move_between(g, v, y) < 0) continue;
+                if (kti_rng_below(&sh->rng, ++seen) == 0) {
+                    pick[0] = u, pick[1] = v, pick[2] = x, pick[3] = y;
+                }
+            }
+        }
+    if (seen == 0) return false;
+    shuffle_switch(sh, pick[0], pick[1], pick[2], pick[3]);
+    return true;
+}
+
+/* Exchange along a random alternating cycle of 2 len cells (len 2 or 3):
+ * tour edges a[i]-b[i] are replaced by moves b[i]-a[i+1] off the tour.
+ * The result is a set of cycles covering the board, maybe more than one.
+ * Returns whether the exchange was made. */
+static bool shuffle_exchange(shuffler *sh, unsigned len)
+{
+    const kt_graph *g = sh->t->g;
+    kt_cell a[3], b[3];
+    uint64_t r = kti_rng_next(&sh->rng);
+    a[0] = (kt_cell)kti_rng_below(&sh->rng, sh->n);
+    for (unsigned i = 0; i < len; i++, r >>= 4) {
+        unsigned p = sh->t->mv[a[i]];
+        b[i] = kti_step(g, a[i], (int)((r & 1) ? p >> 4 : p & 0xF));
+        if (i + 1 < len) {
+            a[i + 1] = kti_step(g, b[i], (int)((r >> 1) & 7));
+            if (a[i + 1] == KT_CELL_NONE) return false;
+        }
+    }
+    for (unsigned i = 0; i < len; i++) { /* 2 len distinct cells, new edges off the tour */
+        for (unsigned j = 0; j < i; j++)
+            if (a[i] == a[j] || a[i] == b[j] || b[i] == a[j] || b[i] == b[j]) return false;
+        if (a[i] == b[i]) return false;
+        kt_cell nx = a[(i + 1) % len];
+        if (kti_move_between(g, b[i], nx) < 0 || kt_tourney_has_edge(sh->t, b[i], nx)) return false;
+    }
+    for (unsigned i = 0; i < len; i++) {
+        kt_cell nx = a[(i + 1) % len], pv = b[(i + len - 1) % len];
+        kti_pair_replace(sh->t->mv, a[i], (unsigned)kti_move_between(g, a[i], b[i]),
+                         (unsigned)kti_move_between(g, a[i], pv));
+        kti_pair_replace(sh->t->mv, b[i], (unsigned)kti_move_between(g, b[i], a[i]),
+                         (unsigned)kti_move_between(g, b[i], nx));
+    }
+    return true;
+}
+
+/* Up to three random exchanges (alternating cycles of 4 or 6 cells),
+ * whatever they do to the number of cycles, then random merges down to
+ * one cycle; when that fails, the tour goes back to what it was (*moved
+ * false).  Reaches tours that 2-opt moves and split-merges do not (on
+ * 3 x n boards they reach 4 of the 16 closed tours of 3 x 10, this all
+ * 16).  Returns the work done. */
+static size_t shuffle_wander(shuffler *sh, bool *moved)
+{
+    size_t n = sh->n, work = 2 * n;
+    memcpy(sh->save, sh->t->mv, n);
+    unsigned switches = 1 + (unsigned)kti_rng_below(&sh->rng, 3);
+    *moved = false;
+    for (unsigned i = 0; i < switches; i++)
+        *moved |= shuffle_exchange(sh, 2 + (unsigned)kti_rng_below(&sh->rng, 2));
+    if (!*moved) return 1;
+    for (size_t k = shuffle_label(sh); k > 1; k--) {
+        work += 32 * n;
+        if (!shuffle_merge_any(sh)) {
+            memcpy(sh->t->mv, sh->save, n);
+            *moved = false;
+            break;
+        }
+        shuffle_label(sh);
+    }
+    shuffle_walk(sh);
+    return work;
+}
+
+/* Map the tour on t by symmetry `sym` of the board: bit 0 mirrors x, bit 1
+ * mirrors y, bit 2 (square boards only) then transposes.  tmp: n bytes. */
+static void shuffle_symmetry(kt_tourney *t, unsigned sym, uint8_t *tmp)
+{
+    const kt_graph *g = t->g;
+    size_t W = g->width, H = g->height, n = g->ncells;
+    uint8_t map[16];
+    for (unsigned m = 0; m < 16; m++) map[m] = (uint8_t)m;
+    for (unsigned m = 0; m < 8; m++) {
+        int dx = (sym & 1) ? -g->dx[m] : g->dx[m], dy = (sym & 2) ? -g->dy[m] : g->dy[m];
+        map[m] = (uint8_t)((sym & 4) ? kti_knight_move(dy, dx) : kti_knight_move(dx, dy));
+    }
+    for (size_t c = 0; c < n; c++) {
+        size_t x = c % W, y = c / W;
+        if (sym & 1) x = W - 1 - x;
+        if (sym & 2) y = H - 1 - y;
+        tmp[(sym & 4) ? x * W + y : y * W + x] = map_byte(t->mv[c], map);
+    }
+    memcpy(t->mv, tmp, n);
+}
+
+kt_status kti_blocks_shuffle(kt_tourney *t, uint64_t seed)
+{
+    size_t n = t->g->ncells;
+    if (n < 5 || n > SHUFFLE_MAX_CELLS) return KT_OK;
+    shuffler *sh = kti_alloc(&t->g->alloc, sizeof *sh);
+    if (sh == NULL) return KT_ENOMEM;
+    sh->t = t;
+    sh->n = n;
+    kti_rng_seed(&sh->rng, kti_mix64(seed ^ 0x5eed5eed5eed5eedull));
+    unsigned sym = (unsigned)kti_rng_below(&sh->rng, t->g->width == t->g->height ? 8 : 4);
+    if (sym != 0) shuffle_symmetry(t, sym, (uint8_t *)sh->ord); /* 2n bytes, free here */
+    shuffle_walk(sh);
+    /* boards of a few blocks need many moves to vary; larger ones, whose
+     * tilings vary already, take a few 2-opt moves */
+    bool small = n <= SHUFFLE_SMALL_CELLS;
+    size_t work = 0, moves = small ? 8 * n : 8, budget = small ? SHUFFLE_WORK : 8 * (n + 1);
+    for (size_t k = 0; k < 64 * moves && moves > 0 && work < budget; k++) {
+        unsigned kind = small ? (unsigned)(kti_rng_next(&sh->rng) & 3) : 0;
+        bool moved = true;
+        size_t w = kind == 0 ? shuffle_two_opt(sh)
+                 : kind == 3 ? shuffle_wander(sh, &moved) : shuffle_split_merge(sh);
+        work += w; /* a wander that failed costs work but makes no move */
+        if (w != 0 && moved) moves--;
+    }
+    kti_free(&t->g->alloc, sh);
+    return KT_OK;
+}

@@ -114,6 +114,7 @@ static kt_status closed_common(kt_tourney **out, const kt_graph *g, uint64_t see
     kt_tourney *t = NULL;
     KTI_TRY(alloc_for_overwrite(&t, g));
     kt_status st = kti_blocks_closed(t, seed, divide, &pr); /* writes every cell */
+    if (st == KT_OK && !divide) st = kti_blocks_shuffle(t, seed); /* small boards: vary it */
     return deliver(out, t, st, &pr, g->height); /* progress: rows */
 }
 

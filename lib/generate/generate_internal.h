@@ -91,6 +91,15 @@ KTI_HIDDEN extern const size_t kti_block_count;
 KTI_HIDDEN kt_status kti_blocks_closed(kt_tourney *t, uint64_t seed, bool divide,
                                        kti_progress *pr);
 
+/* Vary the closed tour on t (from kti_blocks_closed) on boards of up to
+ * 4096 cells: a seeded symmetry of the board, then seeded moves that keep
+ * one cycle (2-opt moves, and switches that split the tour followed by
+ * switches that merge it again; boards over 256 cells take only 8 2-opt
+ * moves).  Larger boards are left as they are.  At most about 2^17 cells
+ * of work in all.  KT_OK or KT_ENOMEM (t is
+ * unchanged then). */
+KTI_HIDDEN kt_status kti_blocks_shuffle(kt_tourney *t, uint64_t seed);
+
 /* Fill t->mv with an open tour for the boards that have an open tour but no
  * closed one and that the tilings cover (odd x odd >= 5, 3 x n).  start,
  * when not KT_CELL_NONE, is made an end when the construction allows it:
