@@ -1030,7 +1030,8 @@ static void fc_free(fcount *f)
     plan_free(&f->p, al);
 }
 
-/* The plan with its lookahead, the settings, and the side tables. */
+/* The plan, the settings, and the side tables (the lookahead comes after
+ * the checkpoint is read: a bad file fails before that work). */
 static kt_status fc_init(fcount *f, const kti_cgraph *cg, kti_frontier_opts *o)
 {
     memset(f, 0, sizeof *f);
@@ -1038,7 +1039,6 @@ static kt_status fc_init(fcount *f, const kti_cgraph *cg, kti_frontier_opts *o)
     f->o = o;
     f->al = o->alloc;
     KTI_TRY(plan_build(cg, f->al, &f->p));
-    la_build(&f->p, f->al, KTI_LOOKAHEAD_BYTES);
     o->max_slots = f->p.max_slots;
     f->sn = o->shard_count ? o->shard_count : 1;
     f->si = o->shard_index;
@@ -1268,6 +1268,7 @@ kt_status kti_frontier_count(const kti_cgraph *cg, kti_frontier_opts *o, kti_u12
         return KT_OK;
     }
     if (st == KT_OK) st = fc_resume(&f);
+    if (st == KT_OK) la_build(&f.p, f.al, KTI_LOOKAHEAD_BYTES);
     for (uint64_t t = f.t0; st == KT_OK && t < cg->n; t++) {
         st = fc_step(&f, t);
         if (st != KT_OK) break;
