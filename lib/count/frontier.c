@@ -889,6 +889,7 @@ static bool key_valid(uint64_t key, unsigned np, bool impl, unsigned q, bool ope
 static kt_status ck_verify(FILE *f, uint64_t *h)
 {
     struct stat sb;
+    memset(&sb, 0, sizeof sb);   /* for MemorySanitizer, which may not see fstat write it */
     if (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) return KT_EIO;
     ckio io;
     io.f = f;
