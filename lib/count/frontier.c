@@ -553,6 +553,25 @@ static uint64_t side_get(const side *s, uint64_t key)
     return 0;
 }
 
+/* Forgets the high word of key (a state dropped by the shard split). */
+static void side_zero(side *s, uint64_t key)
+{
+    if (s->n == 0) return;
+    size_t i = (size_t)kti_mix64(key) & (s->cap - 1);
+    while (s->key[i] != EMPTY) {
+        if (s->key[i] == key) s->hi[i] = 0;
+        i = (i + 1) & (s->cap - 1);
+    }
+}
+
+/* High words that are not zero (the ones a checkpoint holds). */
+static uint64_t side_live(const side *s)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < s->cap; i++) n += s->key[i] != EMPTY && s->hi[i] != 0;
+    return n;
+}
+
 /* Adds hi to the high word of key; caller holds the lock (or is alone). */
 static bool side_add_locked(side *s, uint64_t key, uint64_t hi, const kt_allocator *al, bool *overflow)
 {
@@ -838,7 +857,7 @@ static kt_status ck_write(const char *path, const uint64_t *h, const table *t, c
     for (size_t i = 0; ok && i < t->cap; i++)
         if (t->e[i].key != EMPTY) ok = ck_put(&io, t->e[i].key) && ck_put(&io, t->e[i].cnt);
     for (size_t i = 0; ok && i < s->cap; i++)
-        if (s->key[i] != EMPTY) ok = ck_put(&io, s->key[i]) && ck_put(&io, s->hi[i]);
+        if (s->key[i] != EMPTY && s->hi[i] != 0) ok = ck_put(&io, s->key[i]) && ck_put(&io, s->hi[i]);
     ok = ok && ck_put(&io, io.hash) && ck_flush(&io) && fflush(io.f) == 0 && fsync(fileno(io.f)) == 0;
     if (fclose(io.f) != 0) ok = false;
     if (ok && rename(tmp, path) != 0) ok = false;
@@ -1213,6 +1232,7 @@ static void fc_split(fcount *f, uint64_t t)
     if (f->split_done || (f->src.used < 4096u * (uint64_t)f->sn && t + 2 < f->cg->n)) return;
     for (size_t i = 0; i < f->src.cap; i++)
         if (f->src.e[i].key != EMPTY && kti_mix64(f->src.e[i].key ^ 0x5bd1e995u) % f->sn != f->si) {
+            side_zero(&f->sside, f->src.e[i].key);
             f->src.e[i].key = EMPTY;
             f->src.used--;
         }
@@ -1232,7 +1252,7 @@ static kt_status fc_save(fcount *f, uint64_t t)
         [CK_NVERTS] = f->cg->n, [CK_Q] = f->p.q,
         [CK_MODE] = (f->p.open ? 1u : 0u) | (o->exists_only ? 2u : 0u), [CK_KIND] = o->kind,
         [CK_SHARD_I] = f->si, [CK_SHARD_N] = f->sn, [CK_SPLIT] = f->split_done, [CK_STEPS] = t + 1,
-        [CK_NSTATES] = f->src.used, [CK_NSIDE] = f->sside.n, [CK_TOTAL_LO] = (uint64_t)f->total,
+        [CK_NSTATES] = f->src.used, [CK_NSIDE] = side_live(&f->sside), [CK_TOTAL_LO] = (uint64_t)f->total,
         [CK_TOTAL_HI] = (uint64_t)(f->total >> 64), [CK_LAST_N] = f->last_n};
     kt_status st = ck_write(o->checkpoint, h, &f->src, &f->sside, f->al);
     f->last_ck = kti_now();
