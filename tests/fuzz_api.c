@@ -236,6 +236,14 @@ static void op_semimagic(in *s)
     if (byte(s) & 1u) ok_or_error(kt_semimagic_opts_set_start_column(m, upto(s, 12)));
     if (byte(s) & 1u) ok_or_error(kt_semimagic_opts_set_end_column(m, upto(s, 12)));
     if (byte(s) & 1u) ok_or_error(kt_semimagic_opts_set_puzzle_rule(m));
+    uint32_t grid[100];
+    size_t cells = upto(s, 100);
+    for (size_t i = 0; i < cells; i++) grid[i] = byte(s) ? upto(s, 101) : KT_SEMIMAGIC_ANY;
+    if (cells > 0) {
+        int ok;
+        ok_or_error(kt_semimagic_check(m, grid, cells, &ok));
+        if (byte(s) & 1u) ok_or_error(kt_semimagic_opts_set_grid(m, grid, cells));
+    }
     kt_options *o = options(s, 1 + upto(s, 20000));
     unsigned calls = 0;
     uint64_t classes, sols;
