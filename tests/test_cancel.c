@@ -68,9 +68,10 @@ static void measure(const char *name, call_fn fn, void *arg, unsigned threads, u
         double end = now();
         kt_options_free(run);
         double first = p.first - p.start, lat = end - p.cancel_at;
-        if (st == KT_OK && p.calls < p.cancel_on && p.calls > 0) {
-            /* finished before the call that would cancel: only the delay
-             * to the first call counts */
+        if (st != KT_ECANCELED && p.calls < p.cancel_on && p.calls > 0) {
+            /* ended before the call that would cancel (a result, or a
+             * heuristic that gave up within its budget): only the delay to
+             * the first call counts */
             printf("%-30s done after %u calls: first call after %6.1f ms\n", name, p.calls,
                    first * 1e3);
             CHECK(first <= LIMIT);
@@ -208,7 +209,7 @@ int main(void)
 {
     board b;
     memset(&b, 0, sizeof b);
-    uint64_t seed = (uint64_t)time(NULL);
+    uint64_t seed = 20261124; /* fixed: the run is reproducible */
 
     /* 7x8: a lookahead of about 100 MB.  8x8 builds 1 GiB with huge-page
      * advice; alone it makes its first call after 50-70 ms, but on a loaded

@@ -115,7 +115,14 @@ typedef struct kt_count_stats {
  *   interval seconds and after the last cell, and a call with the same
  *   file resumes from it.  A file belongs to one board, one kind of count
  *   and one shard; with several counts (classes, symmetric tours) the file
- *   name gets a suffix per symmetry (".r180", ".mirx", ...);
+ *   name gets a suffix per symmetry (".r180", ".mirx", ...).  The file is
+ *   written to "<path>.tmp", flushed to disk and renamed over @p path, so
+ *   a crash leaves the previous file whole.  Reading it trusts nothing:
+ *   its length must be what its header announces (checked before any
+ *   allocation), a 64-bit checksum covers all of it, and every state is
+ *   decoded and checked; a damaged file gives ::KT_EPARSE (never a wrong
+ *   count), a path that cannot be read (a directory) ::KT_EIO, and a sound
+ *   file of another board, count kind or shard ::KT_EMISMATCH;
  * - trace: called after each cell with the cell's index in the processing
  *   order (per quotient count) and the number of states kept.
  * The allocator of @p run is not used: memory comes from the graph's.

@@ -244,6 +244,7 @@ static kt_status run_one(ctx *c, enum sym s, bool open, const char *suffix, kti_
         return KT_ENOMEM;
     }
     c->fo.checkpoint = path;
+    c->fo.kind = (uint32_t)s | (open ? 0x100u : 0u);
     c->fo.peak_states = c->fo.peak_bytes = 0;
     c->fo.max_slots = 0;
     st = kti_frontier_count(&cg, &c->fo, out);

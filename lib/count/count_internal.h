@@ -31,6 +31,7 @@ typedef struct kti_frontier_opts {
     uint32_t shard_index, shard_count; /* shard_count >= 1 */
     const char *checkpoint;     /* NULL: none */
     double checkpoint_interval; /* seconds between checkpoint writes */
+    uint32_t kind;              /* which count (quotient, open), recorded in the checkpoint */
     kt_progress_fn progress;
     void *progress_user;
     uint64_t progress_base;     /* added to done; total is progress_total */

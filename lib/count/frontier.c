@@ -36,6 +36,8 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define MAXS 17
 _Static_assert(MAXS == KTI_FRONTIER_MAX_SLOTS, "count.c's early width check");
@@ -575,6 +577,25 @@ static uint64_t side_get(const side *s, uint64_t key)
     return 0;
 }
 
+/* Forgets the high word of key (a state dropped by the shard split). */
+static void side_zero(side *s, uint64_t key)
+{
+    if (s->n == 0) return;
+    size_t i = (size_t)kti_mix64(key) & (s->cap - 1);
+    while (s->key[i] != EMPTY) {
+        if (s->key[i] == key) s->hi[i] = 0;
+        i = (i + 1) & (s->cap - 1);
+    }
+}
+
+/* High words that are not zero (the ones a checkpoint holds). */
+static uint64_t side_live(const side *s)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < s->cap; i++) n += s->key[i] != EMPTY && s->hi[i] != 0;
+    return n;
+}
+
 /* Adds hi to the high word of key; caller holds the lock (or is alone). */
 static bool side_add_locked(side *s, uint64_t key, uint64_t hi, const kt_allocator *al, bool *overflow)
 {
@@ -770,42 +791,99 @@ static kt_status table_grow(table *t, size_t ncap, const kt_allocator *al)
 
 /* ---------------------------------------------------------- checkpoint */
 
-#define CK_MAGIC "KTCOUNT1"
+/*
+ * Format (version 2), every field a little-endian 64-bit word:
+ *   header   CK_HWORDS words (see ck_field), beginning with the magic;
+ *   states   nstates pairs (key, low word of the count);
+ *   side     nside pairs (key, high word of the count);
+ *   checksum FNV-1a over the preceding words, a word at a time.
+ * The reader trusts nothing: the file's length must be exactly what the
+ * header announces (checked before anything is allocated), the checksum
+ * must match, the header must describe this very count (else
+ * KT_EMISMATCH), and every key must be a canonical state of the layer it
+ * claims to be (else KT_EPARSE); so a damaged file gives an error, never
+ * a crash or a wrong count.  It is written to a temporary file, flushed
+ * to disk and renamed over the old one.
+ */
+#define CK_MAGIC 0x32544E554F43544Bull   /* "KTCOUNT2" */
+#define CK_VERSION 2u
+#define CK_FNV_BASIS 0xCBF29CE484222325ull
+#define CK_FNV_PRIME 0x00000100000001B3ull
 
-typedef struct ckhead {
-    char magic[8];
+enum ck_field {
+    CK_MAGIC_W, CK_VERSION_W, CK_TAG, CK_NVERTS, CK_Q, CK_MODE, CK_KIND, CK_SHARD_I, CK_SHARD_N,
+    CK_SPLIT, CK_STEPS, CK_NSTATES, CK_NSIDE, CK_TOTAL_LO, CK_TOTAL_HI, CK_LAST_N, CK_HWORDS
+};
+
+/* What the file must belong to. */
+typedef struct ck_want {
     uint64_t tag;
-    uint64_t steps_done;
-    uint64_t shard_index, shard_count, split_done;
-    uint64_t n, nside;
-    uint64_t total_lo, total_hi;
-    uint64_t last_n;
-} ckhead;
+    uint32_t kind, si, sn;
+    bool exists_only;
+} ck_want;
 
-/* Writes to path.tmp and renames it over path, so a crash mid-write leaves
- * the previous checkpoint intact. */
-static kt_status ck_write(const char *path, const ckhead *h, const table *t, const side *s,
+typedef struct ckio {
+    FILE *f;
+    uint64_t hash;
+    size_t n;                 /* words buffered (writer) */
+    uint8_t buf[4096];
+} ckio;
+
+static uint64_t ck_get(const uint8_t *b)
+{
+    uint64_t w = 0;
+    for (int i = 7; i >= 0; i--) w = w << 8 | b[i];
+    return w;
+}
+
+static bool ck_flush(ckio *io)
+{
+    bool ok = io->n == 0 || fwrite(io->buf, 8, io->n, io->f) == io->n;
+    io->n = 0;
+    return ok;
+}
+
+static bool ck_put(ckio *io, uint64_t w)
+{
+    io->hash = (io->hash ^ w) * CK_FNV_PRIME;
+    for (int i = 0; i < 8; i++) io->buf[io->n * 8 + (size_t)i] = (uint8_t)(w >> (8 * i));
+    return ++io->n < sizeof io->buf / 8 || ck_flush(io);
+}
+
+/* Reads n words (n * 8 <= sizeof buf) into w and hashes them; KT_EIO on a
+ * read error, KT_EPARSE at an early end (the file changed under us). */
+static kt_status ck_take(ckio *io, uint64_t *w, size_t n)
+{
+    size_t got = fread(io->buf, 8, n, io->f);
+    if (got != n) return ferror(io->f) ? KT_EIO : KT_EPARSE;
+    for (size_t i = 0; i < n; i++) {
+        w[i] = ck_get(io->buf + 8 * i);
+        io->hash = (io->hash ^ w[i]) * CK_FNV_PRIME;
+    }
+    return KT_OK;
+}
+
+static kt_status ck_write(const char *path, const uint64_t *h, const table *t, const side *s,
                           const kt_allocator *al)
 {
     char *tmp = kti_strcat2(al, path, ".tmp");
     if (tmp == NULL) return KT_ENOMEM;
-    FILE *f = fopen(tmp, "wb");
-    if (f == NULL) {
+    ckio io;
+    io.f = fopen(tmp, "wb");
+    if (io.f == NULL) {
         kti_free(al, tmp);
         return KT_EIO;
     }
-    bool ok = fwrite(h, sizeof *h, 1, f) == 1;
-    for (size_t i = 0; ok && i < t->cap; i++) {
-        if (t->e[i].key == EMPTY) continue;
-        uint64_t rec[2] = {t->e[i].key, t->e[i].cnt};
-        ok = fwrite(rec, sizeof rec, 1, f) == 1;
-    }
-    for (size_t i = 0; ok && i < s->cap; i++) {
-        if (s->key[i] == EMPTY) continue;
-        uint64_t rec[2] = {s->key[i], s->hi[i]};
-        ok = fwrite(rec, sizeof rec, 1, f) == 1;
-    }
-    if (fclose(f) != 0) ok = false;
+    io.hash = CK_FNV_BASIS;
+    io.n = 0;
+    bool ok = true;
+    for (unsigned i = 0; ok && i < CK_HWORDS; i++) ok = ck_put(&io, h[i]);
+    for (size_t i = 0; ok && i < t->cap; i++)
+        if (t->e[i].key != EMPTY) ok = ck_put(&io, t->e[i].key) && ck_put(&io, t->e[i].cnt);
+    for (size_t i = 0; ok && i < s->cap; i++)
+        if (s->key[i] != EMPTY && s->hi[i] != 0) ok = ck_put(&io, s->key[i]) && ck_put(&io, s->hi[i]);
+    ok = ok && ck_put(&io, io.hash) && ck_flush(&io) && fflush(io.f) == 0 && fsync(fileno(io.f)) == 0;
+    if (fclose(io.f) != 0) ok = false;
     if (ok && rename(tmp, path) != 0) ok = false;
     if (!ok) remove(tmp);
     kti_free(al, tmp);
@@ -819,33 +897,128 @@ static size_t cap_for(uint64_t n)
     return (size_t)c;
 }
 
-/* Reads a checkpoint; KT_ENOTFOUND if there is none. */
-static kt_status ck_read(const char *path, ckhead *h, table *t, side *s, const kt_allocator *al,
-                         uint64_t tag, uint32_t si, uint32_t sn)
+/* Whether key is a state the encoder can produce for a frontier of np
+ * slots (the first implicit if impl): no digit beyond the frontier, each
+ * digit within the encoding, every closer naming an opener still open,
+ * every opener closed, at most one closer of the implicit slot. */
+static bool key_valid(uint64_t key, unsigned np, bool impl, unsigned q, bool open)
+{
+    unsigned base = impl ? 1u : 0u, nexp = np - base;
+    if (np < base || nexp > 16 || (nexp < 16 && key >> (4 * nexp) != 0)) return false;
+    uint32_t closed = 0;
+    unsigned nop = 0;
+    bool implseen = false;
+    for (unsigned s = 0; s < nexp; s++) {
+        unsigned dig = (unsigned)(key >> (4 * s)) & 15u;
+        if (dig <= 1) continue;
+        if (dig == DIG_TERM) {
+            if (!open) return false;
+        } else if (dig == DIG_IMPL || dig == DIG_IMPL1) {
+            if (!impl || implseen || (dig == DIG_IMPL1 && q != 2)) return false;
+            implseen = true;
+        } else if (dig < 2 + q) {
+            nop++;
+        } else {
+            unsigned k = dig - 2 - q;
+            if (k >= nop || (closed >> k & 1u)) return false;
+            closed |= 1u << k;
+        }
+    }
+    return closed == (nop ? (uint32_t)((1ull << nop) - 1) : 0u);
+}
+
+/* Pass 1: the length announced by the header is the file's, and the
+ * checksum over everything matches.  Nothing is allocated. */
+static kt_status ck_verify(FILE *f, uint64_t *h)
+{
+    struct stat sb;
+    memset(&sb, 0, sizeof sb);   /* for MemorySanitizer, which may not see fstat write it */
+    if (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) return KT_EIO;
+    ckio io;
+    io.f = f;
+    io.hash = CK_FNV_BASIS;
+    uint64_t len = (uint64_t)sb.st_size;
+    if (len < (CK_HWORDS + 1) * 8u || len % 16 != 8) return KT_EPARSE;
+    KTI_TRY(ck_take(&io, h, CK_HWORDS));
+    if (h[CK_MAGIC_W] != CK_MAGIC || h[CK_VERSION_W] != CK_VERSION) return KT_EPARSE;
+    uint64_t recs = (len - (CK_HWORDS + 1) * 8u) / 16;
+    if (h[CK_NSTATES] > recs || h[CK_NSIDE] != recs - h[CK_NSTATES]) return KT_EPARSE;
+    uint64_t words = 2 * recs, w[sizeof io.buf / 8];
+    while (words > 0) {
+        size_t n = words < sizeof io.buf / 8 ? (size_t)words : sizeof io.buf / 8;
+        KTI_TRY(ck_take(&io, w, n));
+        words -= n;
+    }
+    uint64_t want = io.hash;
+    KTI_TRY(ck_take(&io, w, 1));
+    return w[0] == want ? KT_OK : KT_EPARSE;
+}
+
+/* The header of a sound file: whether it is this count's, and consistent. */
+static kt_status ck_check_head(const uint64_t *h, const plan *p, const ck_want *cw)
+{
+    if (h[CK_TAG] != cw->tag || h[CK_NVERTS] != p->n || h[CK_Q] != p->q ||
+        h[CK_MODE] != ((p->open ? 1u : 0u) | (cw->exists_only ? 2u : 0u)) || h[CK_KIND] != cw->kind ||
+        h[CK_SHARD_I] != cw->si || h[CK_SHARD_N] != cw->sn)
+        return KT_EMISMATCH;
+    uint64_t steps = h[CK_STEPS];
+    if (steps == 0 || steps > p->n || h[CK_SPLIT] > 1 || (cw->sn == 1 && h[CK_SPLIT] != 1))
+        return KT_EPARSE;
+    if (steps == p->n && (h[CK_NSTATES] != 0 || h[CK_NSIDE] != 0)) return KT_EPARSE;
+    if (h[CK_NSIDE] > h[CK_NSTATES]) return KT_EPARSE;
+    if (cw->exists_only && (h[CK_NSIDE] != 0 || h[CK_TOTAL_HI] != 0 || h[CK_TOTAL_LO] > 1))
+        return KT_EPARSE;
+    return KT_OK;
+}
+
+static bool table_has(const table *t, uint64_t key)
+{
+    size_t i = slot_of(key, t->cap);
+    while (t->e[i].key != EMPTY) {
+        if (t->e[i].key == key) return true;
+        if (++i == t->cap) i = 0;
+    }
+    return false;
+}
+
+/* Pass 2: the states and the high words, each checked. */
+static kt_status ck_load(ckio *io, const uint64_t *h, const plan *p, const ck_want *cw, table *t,
+                         side *s, const kt_allocator *al)
+{
+    const step *sp = &p->st[h[CK_STEPS] - 1];
+    KTI_TRY(table_init(t, cap_for(h[CK_NSTATES]), al));
+    for (uint64_t i = 0; i < h[CK_NSTATES] + h[CK_NSIDE]; i++) {
+        uint64_t r[2];
+        KTI_TRY(ck_take(io, r, 2));
+        if (i < h[CK_NSTATES]) {
+            if (!key_valid(r[0], sp->npost, sp->impl_post, p->q, p->open) || table_has(t, r[0]) ||
+                (cw->exists_only && r[1] > 1) ||
+                (h[CK_SPLIT] && kti_mix64(r[0] ^ 0x5bd1e995u) % cw->sn != cw->si))
+                return KT_EPARSE;
+            t->e[table_put(t, r[0])].cnt = r[1];
+        } else {
+            bool ovf = false;
+            if (r[1] == 0 || !table_has(t, r[0]) || side_get(s, r[0]) != 0) return KT_EPARSE;
+            if (!side_add_locked(s, r[0], r[1], al, &ovf)) return KT_ENOMEM;
+        }
+    }
+    return KT_OK;
+}
+
+/* Reads a checkpoint into h, t and s; KT_ENOTFOUND if there is none. */
+static kt_status ck_read(const char *path, uint64_t *h, const plan *p, const ck_want *cw, table *t,
+                         side *s, const kt_allocator *al)
 {
     FILE *f = fopen(path, "rb");
     if (f == NULL) return errno == ENOENT ? KT_ENOTFOUND : KT_EIO;
-    kt_status st = KT_OK;
-    if (fread(h, sizeof *h, 1, f) != 1 || memcmp(h->magic, CK_MAGIC, 8) != 0) {
-        st = KT_EPARSE;
-    } else if (h->tag != tag || h->shard_index != si || h->shard_count != sn) {
-        st = KT_EMISMATCH;
-    } else if (h->n > (uint64_t)SIZE_MAX / 32) {
-        st = KT_ETOOBIG;
-    } else {
-        st = table_init(t, cap_for(h->n), al);
-    }
-    for (uint64_t i = 0; st == KT_OK && i < h->n; i++) {
-        uint64_t rec[2];
-        if (fread(rec, sizeof rec, 1, f) != 1 || rec[0] == EMPTY) { st = KT_EPARSE; break; }
-        size_t j = table_put(t, rec[0]);
-        t->e[j].cnt = rec[1];
-    }
-    for (uint64_t i = 0; st == KT_OK && i < h->nside; i++) {
-        uint64_t rec[2];
-        bool ovf = false;
-        if (fread(rec, sizeof rec, 1, f) != 1) st = KT_EPARSE;
-        else if (!side_add_locked(s, rec[0], rec[1], al, &ovf)) st = KT_ENOMEM;
+    kt_status st = ck_verify(f, h);
+    if (st == KT_OK) st = ck_check_head(h, p, cw);
+    if (st == KT_OK) st = fseek(f, CK_HWORDS * 8, SEEK_SET) == 0 ? KT_OK : KT_EIO;
+    if (st == KT_OK) {
+        ckio io;
+        io.f = f;
+        io.hash = CK_FNV_BASIS;
+        st = ck_load(&io, h, p, cw, t, s, al);
     }
     fclose(f);
     if (st != KT_OK) {
@@ -901,7 +1074,8 @@ static void fc_free(fcount *f)
     plan_free(&f->p, al);
 }
 
-/* The plan with its lookahead, the settings, and the side tables. */
+/* The plan, the settings, and the side tables (the lookahead comes after
+ * the checkpoint is read: a bad file fails before that work). */
 static kt_status fc_init(fcount *f, const kti_cgraph *cg, kti_frontier_opts *o)
 {
     memset(f, 0, sizeof *f);
@@ -911,8 +1085,6 @@ static kt_status fc_init(fcount *f, const kti_cgraph *cg, kti_frontier_opts *o)
     KTI_TRY(plan_build(cg, f->al, &f->p));
     kti_progress_init(&f->prog, o->progress, o->progress_user);
     f->ptotal = o->progress_total ? o->progress_total : (uint64_t)cg->n * KTI_FRONTIER_UNITS;
-    KTI_TRY(la_build(&f->p, f->al, o->lookahead_bytes ? o->lookahead_bytes : KTI_LOOKAHEAD_BYTES,
-                     &f->prog, o->progress_base, f->ptotal));
     o->max_slots = f->p.max_slots;
     f->sn = o->shard_count ? o->shard_count : 1;
     f->si = o->shard_index;
@@ -936,13 +1108,14 @@ static kt_status fc_resume(fcount *f)
 {
     kt_status st = KT_OK;
     if (f->o->checkpoint != NULL) {
-        ckhead h;
-        st = ck_read(f->o->checkpoint, &h, &f->src, &f->sside, f->al, f->cg->tag, f->si, f->sn);
+        uint64_t h[CK_HWORDS];
+        ck_want cw = {f->cg->tag, f->o->kind, f->si, f->sn, f->o->exists_only};
+        st = ck_read(f->o->checkpoint, h, &f->p, &cw, &f->src, &f->sside, f->al);
         if (st == KT_OK) {
-            f->t0 = h.steps_done;
-            f->split_done = h.split_done != 0;
-            f->total = (kti_u128)h.total_hi << 64 | h.total_lo;
-            f->last_n = h.last_n ? h.last_n : 1;
+            f->t0 = h[CK_STEPS];
+            f->split_done = h[CK_SPLIT] != 0;
+            f->total = (kti_u128)h[CK_TOTAL_HI] << 64 | h[CK_TOTAL_LO];
+            f->last_n = h[CK_LAST_N] ? h[CK_LAST_N] : 1;
         } else if (st == KT_ENOTFOUND) {
             st = KT_OK;
         }
@@ -1083,6 +1256,7 @@ static void fc_split(fcount *f, uint64_t t)
     if (f->split_done || (f->src.used < 4096u * (uint64_t)f->sn && t + 2 < f->cg->n)) return;
     for (size_t i = 0; i < f->src.cap; i++)
         if (f->src.e[i].key != EMPTY && kti_mix64(f->src.e[i].key ^ 0x5bd1e995u) % f->sn != f->si) {
+            side_zero(&f->sside, f->src.e[i].key);
             f->src.e[i].key = EMPTY;
             f->src.used--;
         }
@@ -1097,20 +1271,14 @@ static kt_status fc_save(fcount *f, uint64_t t)
     const kti_frontier_opts *o = f->o;
     if (o->checkpoint == NULL) return KT_OK;
     if (kti_now() - f->last_ck < o->checkpoint_interval && t + 1 != f->cg->n) return KT_OK;
-    ckhead h;
-    memset(&h, 0, sizeof h);
-    memcpy(h.magic, CK_MAGIC, 8);
-    h.tag = f->cg->tag;
-    h.steps_done = t + 1;
-    h.shard_index = f->si;
-    h.shard_count = f->sn;
-    h.split_done = f->split_done;
-    h.n = f->src.used;
-    h.nside = f->sside.n;
-    h.total_lo = (uint64_t)f->total;
-    h.total_hi = (uint64_t)(f->total >> 64);
-    h.last_n = f->last_n;
-    kt_status st = ck_write(o->checkpoint, &h, &f->src, &f->sside, f->al);
+    uint64_t h[CK_HWORDS] = {
+        [CK_MAGIC_W] = CK_MAGIC, [CK_VERSION_W] = CK_VERSION, [CK_TAG] = f->cg->tag,
+        [CK_NVERTS] = f->cg->n, [CK_Q] = f->p.q,
+        [CK_MODE] = (f->p.open ? 1u : 0u) | (o->exists_only ? 2u : 0u), [CK_KIND] = o->kind,
+        [CK_SHARD_I] = f->si, [CK_SHARD_N] = f->sn, [CK_SPLIT] = f->split_done, [CK_STEPS] = t + 1,
+        [CK_NSTATES] = f->src.used, [CK_NSIDE] = side_live(&f->sside), [CK_TOTAL_LO] = (uint64_t)f->total,
+        [CK_TOTAL_HI] = (uint64_t)(f->total >> 64), [CK_LAST_N] = f->last_n};
+    kt_status st = ck_write(o->checkpoint, h, &f->src, &f->sside, f->al);
     f->last_ck = kti_now();
     return st;
 }
@@ -1145,6 +1313,9 @@ kt_status kti_frontier_count(const kti_cgraph *cg, kti_frontier_opts *o, kti_u12
         return KT_OK;
     }
     if (st == KT_OK) st = fc_resume(&f);
+    if (st == KT_OK)
+        st = la_build(&f.p, f.al, o->lookahead_bytes ? o->lookahead_bytes : KTI_LOOKAHEAD_BYTES, &f.prog,
+                      o->progress_base, f.ptotal);
     for (uint64_t t = f.t0; st == KT_OK && t < cg->n; t++) {
         st = fc_step(&f, t);
         if (st != KT_OK) break;
