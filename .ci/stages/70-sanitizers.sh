@@ -24,8 +24,11 @@ fi
 # Left out: count, generate, rails and semimagic (10-25 s of native
 # work each, far more under valgrind; they run under ASan+UBSan in
 # .ci/run, and count and semimagic under TSan below); alloc-hook (its
-# malloc interposer and valgrind's replace each other, as under ASan).
-skip=" count generate rails semimagic alloc-hook function-length "
+# malloc interposer and valgrind's replace each other, as under ASan);
+# cancel-latency (it measures milliseconds, which valgrind's 20-50x
+# slowdown makes meaningless); alloc-inject and join-narrow (minutes under
+# valgrind; both run under ASan+UBSan in .ci/run).
+skip=" count generate rails semimagic alloc-hook function-length cancel-latency alloc-inject join-narrow "
 rm -rf "$VB"
 if meson setup "$VB" "$ROOT" --buildtype=debugoptimized >/dev/null && ninja -C "$VB" >/dev/null; then
     tests=$(meson test -C "$VB" --list --suite unit 2>/dev/null | sed -n 's/^libknight:unit \/ //p' |
