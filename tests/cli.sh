@@ -150,7 +150,7 @@ for i in 0 1 2; do
     "$knight" -q count 6x6 --method halftours --shard $i/3 --result "$tmp/h$i.result" > /dev/null || fail=1
 done
 "$knight" -q count 5x6 --shard 0/3 --result "$tmp/x0.result" > /dev/null || fail=1
-"$knight" -q count 6x6 --open --shard 0/3 --result "$tmp/o0.result" > /dev/null || fail=1
+"$knight" -q count 6x6 --directed --shard 0/3 --result "$tmp/o0.result" > /dev/null || fail=1
 "$knight" -q count 6x6 --shard 0/2 --result "$tmp/n0.result" > /dev/null || fail=1
 grep -qx "board 6x6" "$tmp/r1.result" && grep -qx "shard 1/3" "$tmp/r1.result" &&
     grep -q "^checksum [0-9a-f]\{16\}$" "$tmp/r1.result" || { echo "FAIL: shard result fields"; fail=1; }
