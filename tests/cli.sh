@@ -107,7 +107,7 @@ for pair in "tour --open --start --end --seed --method --tie --tourney --obfusca
             "obfuscate --rounds --seed --sequential --format -o" "rails --count" \
             "semimagic --nested --magic --closed --any-start --first --members --all --threads --size --grid" \
             "halftours --width --depth --other --threads --join" \
-            "count --open --directed --symmetric --classes --method --threads --shard --checkpoint --checkpoint-interval --max-states --stats --trace"; do
+            "count --open --directed --symmetric --classes --method --threads --shard --checkpoint --checkpoint-interval --result --max-states --stats --trace"; do
     set -- $pair
     sub=$1; shift
     h=$("$knight" "$sub" --help)
@@ -144,6 +144,34 @@ expect "output error names path and reason" "dir/t.txt: No such file or director
 expect "count 9x9 names the limit" "boards whose narrow side is at most 8" "$knight" count 9x9
 expect "count 8x8 --open names the limit" "7 (open tours)" "$knight" count 8x8 --open
 expect "usage error points to help" "knight count --help" "$knight" count 6x6 --bogus
+# Shard results and knight reduce: the exact sum, and refusals naming the reason.
+for i in 0 1 2; do
+    "$knight" -q count 6x6 --shard $i/3 --result "$tmp/r$i.result" > /dev/null || { echo "FAIL: count --result"; fail=1; }
+    "$knight" -q count 6x6 --method halftours --shard $i/3 --result "$tmp/h$i.result" > /dev/null || fail=1
+done
+"$knight" -q count 5x6 --shard 0/3 --result "$tmp/x0.result" > /dev/null || fail=1
+"$knight" -q count 6x6 --directed --shard 0/3 --result "$tmp/o0.result" > /dev/null || fail=1
+"$knight" -q count 6x6 --shard 0/2 --result "$tmp/n0.result" > /dev/null || fail=1
+grep -qx "board 6x6" "$tmp/r1.result" && grep -qx "shard 1/3" "$tmp/r1.result" &&
+    grep -q "^checksum [0-9a-f]\{16\}$" "$tmp/r1.result" || { echo "FAIL: shard result fields"; fail=1; }
+ls "$tmp"/*.tmp.* > /dev/null 2>&1 && { echo "FAIL: --result left a temporary file"; fail=1; }
+expect "reduce sums the shards" "^9862$" "$knight" reduce "$tmp/r2.result" "$tmp/r0.result" "$tmp/r1.result"
+expect "reduce halftour shards" "^9862$" "$knight" reduce "$tmp"/h[0-2].result
+sed 's/^count \([0-9]\)/count 1\1/' "$tmp/r1.result" > "$tmp/bad.result"
+head -n 4 "$tmp/r1.result" > "$tmp/trunc.result"
+status 1 "reduce incomplete" "$knight" reduce "$tmp/r0.result" "$tmp/r1.result"
+expect "reduce incomplete names it" "incomplete: 1 of 3 shards missing (the first: shard 2/3)" "$knight" reduce "$tmp/r0.result" "$tmp/r1.result"
+status 1 "reduce duplicate" "$knight" reduce "$tmp"/r[0-2].result "$tmp/r1.result"
+expect "reduce duplicate names it" "duplicate shard 1/3" "$knight" reduce "$tmp"/r[0-2].result "$tmp/r1.result"
+expect "reduce mixed board" "mixed runs: .* differ in board" "$knight" reduce "$tmp/x0.result" "$tmp/r1.result" "$tmp/r2.result"
+expect "reduce mixed flags" "mixed runs: .* differ in flags" "$knight" reduce "$tmp/o0.result" "$tmp/r1.result" "$tmp/r2.result"
+expect "reduce mixed method" "mixed runs: .* differ in method" "$knight" reduce "$tmp/h0.result" "$tmp/r1.result" "$tmp/r2.result"
+expect "reduce mixed N" "mixed runs: .* differ in shard count" "$knight" reduce "$tmp/n0.result" "$tmp/r1.result" "$tmp/r2.result"
+status 1 "reduce damaged" "$knight" reduce "$tmp/r0.result" "$tmp/bad.result" "$tmp/r2.result"
+expect "reduce damaged names it" "bad.result: damaged" "$knight" reduce "$tmp/r0.result" "$tmp/bad.result" "$tmp/r2.result"
+expect "reduce truncated" "trunc.result: damaged" "$knight" reduce "$tmp/r0.result" "$tmp/trunc.result" "$tmp/r2.result"
+expect "reduce not a result" "t8.txt: not a shard result" "$knight" reduce "$tmp/t8.txt"
+status 2 "reduce without files" "$knight" reduce
 # -q: nothing on stderr; -- ends the options.
 "$knight" shatter -q "$tmp/t8.txt" --seed 3 -o "$tmp/q8.moves" 2> "$tmp/q.err" || fail=1
 [ -s "$tmp/q.err" ] && { echo "FAIL: -q still wrote to stderr:"; cat "$tmp/q.err"; fail=1; }

@@ -87,5 +87,9 @@ int cmd_rails(int argc, char **argv);
 int cmd_semimagic(int argc, char **argv);
 int cmd_halftours(int argc, char **argv);
 int cmd_count(int argc, char **argv);
+int cmd_reduce(int argc, char **argv);
+/* Write a shard result (cmd_reduce.c) atomically: path.tmp.PID, then renamed. */
+int shard_result_write(const char *path, uint32_t w, uint32_t h, const char *method, unsigned flags,
+                       uint32_t index, uint32_t count, kt_u128 n);
 
 #endif /* KNIGHT_CLI_H */

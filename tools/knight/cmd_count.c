@@ -23,6 +23,7 @@ typedef struct count_args {
     unsigned threads;            /* 0: one per core */
     uint32_t shard_index, shard_count;
     const char *checkpoint;
+    const char *result;          /* --result FILE: the shard result (cmd_reduce.c) */
     double checkpoint_interval;  /* negative: the library's default */
     uint64_t max_states;         /* the frontier count's budget (states of a layer) */
     bool trace;
@@ -110,6 +111,9 @@ static int value_opt(int argc, char **argv, int *i, count_args *a, bool *matched
     } else if (cli_opt(argc, argv, i, "--checkpoint", &v)) {
         if (v == NULL) return cli_usage("--checkpoint wants a file");
         a->checkpoint = v;
+    } else if (cli_opt(argc, argv, i, "--result", &v)) {
+        if (v == NULL) return cli_usage("--result wants a file");
+        a->result = v;
     } else if (cli_opt(argc, argv, i, "--checkpoint-interval", &v)) {
         if (!cli_parse_u64(v, &t)) return cli_usage("--checkpoint-interval wants seconds");
         a->checkpoint_interval = (double)t;
@@ -138,9 +142,15 @@ static int parse(int argc, char **argv, count_args *a)
     return 0;
 }
 
-static int print_count(kt_u128 n)
+/* Print the count; with --result, also write the shard result. */
+static int print_count(const count_args *a, kt_u128 n)
 {
     char buf[48];
+    if (a->result != NULL) {
+        int rc = shard_result_write(a->result, a->w, a->h, a->method, a->flags, a->shard_index,
+                                    a->shard_count ? a->shard_count : 1, n);
+        if (rc) return rc;
+    }
     kt_u128_to_string(&n, buf, sizeof buf);
     printf("%s\n", buf);
     return 0;
@@ -179,7 +189,7 @@ static int count_halftours(const count_args *a)
         n.hi = n.hi << 1 | n.lo >> 63;
         n.lo <<= 1;
     }
-    return print_count(n);
+    return print_count(a, n);
 }
 
 /* The frontier method's limit (count.h): the narrow side at most 8, 7 for open tours. */
@@ -212,7 +222,7 @@ static int count_frontier(const count_args *a)
     if (a->verbose)
         fprintf(stderr, "frontier %u cells, peak %llu states, %llu bytes of layers\n", stats.frontier,
                 (unsigned long long)stats.peak_states, (unsigned long long)stats.peak_bytes);
-    return print_count(n);
+    return print_count(a, n);
 }
 
 int cmd_count(int argc, char **argv)

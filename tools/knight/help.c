@@ -122,6 +122,8 @@ static const help_opt count_opts[] = {
     {"--shard", NULL, "i/N", "Count only shard i of N (0 <= i < N); the N parts add up to the total.", NULL},
     {"--checkpoint", NULL, "FILE", "Save the state to FILE every few minutes and resume from it.", "FILE"},
     {"--checkpoint-interval", NULL, "S", "Seconds between checkpoints.", NULL},
+    {"--result", NULL, "FILE", "Also write the count as a shard result for knight reduce (written to a "
+     "temporary file, then renamed).", "FILE"},
     {"--max-states", NULL, "N", "Give up when a layer has more than N states.", NULL},
     {"--stats", NULL, NULL, "Print the frontier size and peak memory on standard error.", NULL},
     {"--trace", NULL, NULL, "Print every layer's size and time on standard error.", NULL},
@@ -184,6 +186,14 @@ const help_cmd help_cmds[] = {
      "the other side may be any length (time and memory grow quickly: 8x8 needs about 10 GiB).  "
      "Progress with an estimate of the time left is shown on a terminal.",
      count_opts, "size"},
+    {"reduce", "FILE...", "check a set of shard results and print their exact sum",
+     "Reads the shard results written by `knight count ... --shard i/N --result FILE` and prints "
+     "the sum of their counts (128-bit), which is the count of the whole run.  It refuses, with "
+     "exit status 1 and the reason, a set with a shard missing, a shard given twice, files of "
+     "different runs (board, method, flags or N), or a damaged file (checksum).  A result file "
+     "holds 'key value' lines: knight-shard-result 1, board, method, flags, shard i/N, run (a hash "
+     "of board, method, flags and N), count, checksum (FNV-1a 64 of the lines before it).",
+     no_opts, "file"},
     {"help", "[SUB|formats|coordinates|exit]", "print this help, a subcommand's or a topic's",
      "Without an argument lists the subcommands and the topics below; with one prints its help.  "
      "`knight help --list` prints the subcommand names, one per line.",

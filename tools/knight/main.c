@@ -13,7 +13,7 @@ static const cli_command commands[] = {
     {"stats", cmd_stats},         {"walks", cmd_walks},       {"join", cmd_join},
     {"shatter", cmd_shatter},     {"obfuscate", cmd_obfuscate}, {"rails", cmd_rails},
     {"semimagic", cmd_semimagic}, {"halftours", cmd_halftours}, {"count", cmd_count},
-    {"help", cmd_help},
+    {"reduce", cmd_reduce},       {"help", cmd_help},
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 
