@@ -191,6 +191,25 @@ static inline bool kti_pair_add(uint8_t *mv, kt_cell c, int m)
     else mv[c] = (uint8_t)(((unsigned)m << 4) | lo);
     return true;
 }
+/* The key of a frontier of the dynamic programmes (half-tours, the join's
+ * narrow step): 4 bits per cell, 0 and 1 as they are, path-end labels (2
+ * and up, the two ends of a path alike) renumbered 2, 3, ... in order of
+ * first appearance, so that equal frontiers get equal keys; n <= 16. */
+static inline uint64_t kti_pack_codes(const uint8_t *code, unsigned n)
+{
+    uint8_t map[256] = {0};
+    unsigned next = 2;
+    uint64_t key = 0;
+    for (unsigned i = 0; i < n; i++) {
+        unsigned v = code[i];
+        if (v >= 2) {
+            if (map[v] == 0) map[v] = (uint8_t)next++;
+            v = map[v];
+        }
+        key |= (uint64_t)v << (4 * i);
+    }
+    return key;
+}
 /* The neighbour of c other than prev along t (KT_CELL_NONE at a path end). */
 static inline kt_cell kti_next(const kt_tourney *t, kt_cell c, kt_cell prev)
 {

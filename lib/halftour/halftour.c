@@ -55,24 +55,6 @@ static void sort_u32(uint32_t *a, uint32_t *tmp, size_t n, size_t *cnt)
 
 /* ---- structures ---- */
 
-/* Canonical key from a per-cell code array (labels any values >= 2). */
-static uint64_t canon_key(const uint8_t *code, unsigned ncb)
-{
-    uint8_t map[32];
-    memset(map, 0, sizeof map);
-    unsigned next = 2;
-    uint64_t k = 0;
-    for (unsigned i = 0; i < ncb; i++) {
-        unsigned v = code[i];
-        if (v >= 2) {
-            if (map[v] == 0) map[v] = (uint8_t)next++;
-            v = map[v];
-        }
-        k |= (uint64_t)v << (4 * i);
-    }
-    return k;
-}
-
 /* McKay's type value of a half-tour boundary cell code. */
 static inline unsigned type_of_code(unsigned v)
 {
@@ -271,7 +253,7 @@ static kt_status make_set(kt_halftours **out, const kt_allocator *al, uint32_t W
         uint8_t code[KT_HALFTOUR_MAX_CELLS];
         for (unsigned c = 0; c < h->ncb; c++)
             code[c] = (uint8_t)kti_hdp_nib(fin[i].lo, fin[i].hi, bslot[c]);
-        fin[i].lo = canon_key(code, h->ncb);
+        fin[i].lo = kti_pack_codes(code, h->ncb);
         fin[i].hi = 0;
     }
     if (!kti_hdp_sort(al, fin, nfin)) goto nomem;
@@ -417,7 +399,7 @@ kt_status kt_halftours_find(const kt_halftours *h, const uint8_t *partner, size_
             }
         }
     }
-    uint64_t key = canon_key(code, h->ncb);
+    uint64_t key = kti_pack_codes(code, h->ncb);
     size_t lo = 0, hi = h->n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;

@@ -591,6 +591,39 @@ static kt_status join_rounds(work *W, uint64_t base)
     return KT_OK;
 }
 
+/* States the narrow-board dynamic programme may store (about 5 bytes each
+ * plus one layer's keys): enough for every board of up to 5 rows and for
+ * short boards of 6 and 7, where the rails usually succeed anyway. */
+#define NEAREST_MAX_STATES ((size_t)1 << 22)
+
+/* The exact step after the rounds: the closed tour that keeps the most of
+ * what the rounds left (narrow.c), where the frontier is narrow.  It turns
+ * the stuck tourneys of 3- and 5-row boards into tours that still follow
+ * them, and proves that there is no tour when there is none. */
+static kt_status nearest_tour(work *W)
+{
+    size_t cap = NEAREST_MAX_STATES;
+    bool user_bound = false;
+    if (W->budget != 0) {
+        uint64_t left = W->budget - W->spent; /* spent <= budget here */
+        if (left == 0) return KT_ELIMIT;
+        if (left <= cap) cap = (size_t)left, user_bound = true;
+    }
+    if (W->backup == NULL) {
+        W->backup = kti_alloc(W->G.al, W->G.n);
+        if (W->backup == NULL) return KT_ENOMEM;
+    }
+    kt_status st = kti_rails_nearest_tour(W->g, W->mv, W->backup, cap,
+                                          W->prog.fn != NULL ? &W->prog : NULL, W->ptotal - 1,
+                                          W->ptotal);
+    if (st == KT_OK) {
+        memcpy(W->mv, W->backup, W->G.n);
+        W->ncyc = 1;
+    }
+    if (st == KT_ENOTFOUND && user_bound) return KT_ELIMIT;
+    return st;
+}
+
 /* The very last resort, when rails, perturbations and the exact search all
  * gave up on a full knight board that has a closed tour (Schwenk 1991):
  * the linear construction of kt_generate_closed_tour() with the join's
@@ -619,7 +652,8 @@ static kt_status join_work(work *W, uint64_t base)
     if (W->ncyc <= 1) return KT_OK;
     KTI_TRY(join_rounds(W, base));
     if (W->ncyc == 1) return KT_OK;
-    kt_status st = exact_fallback(W);
+    kt_status st = nearest_tour(W);
+    if (st == KT_ENOTFOUND) st = exact_fallback(W);
     if (st == KT_ENOTFOUND) st = construct_fallback(W);
     return st;
 }

@@ -61,4 +61,15 @@ static inline void kti_seq_reverse(kti_seq *s, uint32_t root)
 /* Rotate so that position k comes first; returns the root. */
 KTI_HIDDEN uint32_t kti_seq_rotate(kti_seq *s, uint32_t root, size_t k);
 
+/* narrow.c: among all closed tours of g, one that keeps the most moves of
+ * the move pairs mv (a tourney's), written to out (g->ncells bytes), by a
+ * frontier dynamic programme along the long side.  KT_ENOTOUR when g has no
+ * closed tour; KT_ENOTFOUND when the frontier is wider than 16 vertices or
+ * more than max_states states would be stored (about 5 bytes each);
+ * KT_ECANCELED from pr (ticked with done of total per vertex); KT_ENOMEM.
+ * Linear in the vertices for a bounded frontier. */
+KTI_HIDDEN kt_status kti_rails_nearest_tour(const kt_graph *g, const uint8_t *mv, uint8_t *out,
+                                            size_t max_states, kti_progress *pr, uint64_t done,
+                                            uint64_t total);
+
 #endif /* KNIGHT_SEQTREE_H */
