@@ -123,6 +123,47 @@ static const generator generators[] = {
 
 /* ---- speed ------------------------------------------------------------- */
 
+/* The join on narrow boards (issue 14): Warnsdorff tourneys on every 3 x n
+ * (n = 10..200) and 5 x n (n = 6..100) board, even n, three seeds each;
+ * how many joins end in a closed tour and how much of the tourney each
+ * tour keeps (shared moves / cells). */
+static void bench_narrow(void)
+{
+    printf("join of Warnsdorff tourneys on narrow boards (seeds 1-3)\n");
+    printf("%-6s %6s %8s %10s %10s %8s\n", "rows", "joins", "closed", "mean kept", "worst kept", "s");
+    for (uint32_t rows = 3; rows <= 5; rows += 2) {
+        unsigned joins = 0, closed = 0;
+        double kept = 0, worst = 1, t0 = bench_now();
+        for (uint32_t n = rows == 3 ? 10 : 6; n <= (rows == 3 ? 200u : 100u); n += 2)
+            for (uint64_t seed = 1; seed <= 3; seed++) {
+                kt_graph *g = NULL;
+                kt_tourney *t = NULL, *c = NULL;
+                if (kt_graph_new(&g, n, rows) != KT_OK) continue;
+                if (kt_generate_tourney(&t, g, KT_GENERATE_WARNSDORFF, seed, NULL) == KT_OK &&
+                    kt_tourney_copy(&c, t) == KT_OK) {
+                    joins++;
+                    if (kt_rails_join(c, seed, NULL) == KT_OK && kt_tourney_is_closed_tour(c)) {
+                        size_t shared = 0, cells = (size_t)n * rows;
+                        for (kt_cell u = 0; u < cells; u++) {
+                            kt_cell a, b;
+                            kt_tourney_neighbors(c, u, &a, &b);
+                            shared += (size_t)(kt_tourney_has_edge(t, u, a) + kt_tourney_has_edge(t, u, b));
+                        }
+                        double f = (double)shared / 2.0 / (double)cells;
+                        closed++;
+                        kept += f;
+                        if (f < worst) worst = f;
+                    }
+                }
+                kt_tourney_free(c);
+                kt_tourney_free(t);
+                kt_graph_free(g);
+            }
+        printf("%-6u %6u %8u %10.3f %10.3f %8.2f\n", rows, joins, closed, closed ? kept / closed : 0.0,
+               worst, bench_now() - t0);
+    }
+}
+
 static void bench_speed(uint32_t maxside)
 {
     printf("== speed: tourney + join, and obfuscate (16 shatters + join) ==\n");
@@ -594,5 +635,6 @@ int main(int argc, char **argv)
     if (strcmp(what, "uniform6") == 0) bench_uniform6(arg ? arg : 20000);
     if (all || strcmp(what, "handle") == 0) bench_handle(arg ? (uint32_t)arg : 256);
     if (all || strcmp(what, "speed") == 0) bench_speed(arg ? (uint32_t)arg : 4096);
+    if (all || strcmp(what, "narrow") == 0) bench_narrow();
     return 0;
 }
