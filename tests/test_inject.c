@@ -257,7 +257,9 @@ static int rails_which;
 
 static kt_status c_rails(ctx *x, uint64_t *d)
 {
-    make_inputs(x, 10, 10, KT_GENERATE_WARNSDORFF, 4);
+    /* case 5: a 3-row board, where the join ends in its exact step */
+    if (rails_which == 5) make_inputs(x, 30, 3, KT_GENERATE_WARNSDORFF, 4);
+    else make_inputs(x, 10, 10, KT_GENERATE_WARNSDORFF, 4);
     kt_status st = KT_OK;
     *d = 0;
     arm(x);
@@ -279,7 +281,8 @@ static kt_status c_rails(ctx *x, uint64_t *d)
         return st;
     }
     switch (rails_which) {
-        case 1: st = kt_rails_join(x->t, 5, x->run); break;
+        case 1:
+        case 5: st = kt_rails_join(x->t, 5, x->run); break;
         case 2: st = kt_rails_shatter(x->t, 5); break;
         case 3: st = kt_rails_shatter_sequential(x->t, 5); break;
         default: st = kt_rails_obfuscate(x->t, 2, 5, x->run); break;
@@ -423,7 +426,7 @@ int main(int argc, char **argv)
         snprintf(name, sizeof name, "warnsdorff tourney %d", warn_seed);
         inject(name, c_warnsdorff);
     }
-    for (rails_which = 0; rails_which < 5; rails_which++) {
+    for (rails_which = 0; rails_which < 6; rails_which++) {
         snprintf(name, sizeof name, "rails %d", rails_which);
         inject(name, c_rails);
     }
