@@ -92,7 +92,7 @@ build() {
 
 case $cmd in
     build) build ;;
-    test) build && (cd "$ROOT/bindings/js" && node --test test/) ;;
+    test) build && (cd "$ROOT/bindings/js" && node --test test/*.test.js) ;;
     serve)
         build
         port=${2:-8018}
