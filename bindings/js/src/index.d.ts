@@ -137,5 +137,8 @@ export class Knight {
     count(width: number, height: number, opts?: CountOptions): bigint;
 }
 
+/** A grid under Kelsey's Knight Errant rules (examples/puzzle/knight-errant.txt), by cell y * 8 + x, 0 = free (rules: nested, puzzleRule). */
+export const KNIGHT_ERRANT: readonly number[];
+
 /** Instantiate the WebAssembly module. */
 export function load(): Promise<Knight>;

@@ -13,6 +13,23 @@ const CELL_NONE = 0xFFFFFFFF;
 const KT_ECANCELED = 8;
 const dispose = typeof Symbol.dispose === 'symbol' ? Symbol.dispose : Symbol.for('Symbol.dispose');
 
+/**
+ * A partial grid under Kelsey's Knight Errant rules (the library's
+ * examples/puzzle/knight-errant.txt), by cell y * 8 + x, 0 = free.  Rules:
+ * nested semimagic (rows, columns and each 4x4 quadrant add up), 1 in the
+ * leftmost column and 64 in the rightmost (doc/references.md).
+ */
+export const KNIGHT_ERRANT = Object.freeze([
+    1, 0, 0, 50, 0, 0, 63, 0,
+    0, 0, 46, 0, 0, 19, 0, 0,
+    0, 2, 0, 0, 0, 34, 0, 64,
+    52, 0, 4, 0, 0, 0, 0, 13,
+    0, 0, 25, 0, 9, 0, 0, 0,
+    28, 0, 0, 0, 0, 57, 0, 0,
+    0, 0, 55, 0, 39, 0, 0, 22,
+    54, 0, 0, 7, 0, 0, 0, 11,
+]);
+
 /** A failed libknight call: `status` is the C name ("KT_EPARSE", ...). */
 export class KnightError extends Error {
     constructor(status, code, message, diag) {

@@ -34,15 +34,3 @@ export function isSemimagic(numbers, n) {
     }
     return true;
 }
-
-/** Kelsey's Knight Errant puzzle (examples/puzzle/knight-errant.txt): 0 = free. */
-export const KNIGHT_ERRANT = [
-    1, 0, 0, 50, 0, 0, 63, 0,
-    0, 0, 46, 0, 0, 19, 0, 0,
-    0, 2, 0, 0, 0, 34, 0, 64,
-    52, 0, 4, 0, 0, 0, 0, 13,
-    0, 0, 25, 0, 9, 0, 0, 0,
-    28, 0, 0, 0, 0, 57, 0, 0,
-    0, 0, 55, 0, 39, 0, 0, 22,
-    54, 0, 0, 7, 0, 0, 0, 11,
-];

@@ -2,8 +2,8 @@
 // The package against the WebAssembly build: node --test test/
 import { test, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { load, KnightError, Tour } from '../src/index.js';
-import { isKnightTour, isSemimagic, KNIGHT_ERRANT } from './check.js';
+import { load, KnightError, Tour, KNIGHT_ERRANT } from '../src/index.js';
+import { isKnightTour, isSemimagic } from './check.js';
 
 const kt = await load();
 
