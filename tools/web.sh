@@ -67,7 +67,8 @@ build() {
     local sources
     mapfile -t sources < <(sed -n "s/^ *'\([a-z_/]*\.c\)',\$/lib\/\1/p" "$ROOT/lib/meson.build")
     sources+=(lib/options.c)
-    (cd "$ROOT" && emcc -std=c11 -O2 -Wall -Wextra -Werror -Wno-unused-command-line-argument \
+    # -Os: a quarter smaller than -O2 and as fast here (BENCHMARKS.md).
+    (cd "$ROOT" && emcc -std=c11 -Os -Wall -Wextra -Werror -Wno-unused-command-line-argument \
         -D_POSIX_C_SOURCE=200809L -DKT_BUILDING_LIBRARY -DKTI_NO_THREADS -DNDEBUG \
         -I"$gen" -Iinclude -Ilib \
         "${sources[@]}" bindings/js/src/shim.c \

@@ -78,6 +78,7 @@ function draw(genMs) {
         (genMs === undefined ? '' : `; generated in ${genMs.toFixed(1)} ms, drawn in ${drawMs.toFixed(1)} ms`));
     status.dataset.cells = String(cells);
     if (genMs !== undefined) status.dataset.ms = genMs.toFixed(3);
+    status.dataset.drawMs = drawMs.toFixed(3);
     $('tour-play').disabled = tour.size !== 1;
     $('tour-join').disabled = tour.size === 1 || tour.isOpen;
     $('tour-obfuscate').disabled = !tour.isClosed;

@@ -87,18 +87,30 @@ await check('tour-obfuscate-animate-download', async () => {
     await page.click('#tour-play');
 });
 
-let ms64 = [];
 await check('tour-64x64-within-50ms', async () => {
+    const gen = [];
+    const drawn = [];
     for (let i = 0; i < 7; i++) {
         await page.fill('#tour-seed', String(i + 1));
         await generate(64, 64);
-        ms64.push(Number(await page.$eval('#tour-status', (s) => s.dataset.ms)));
+        const d = await page.$eval('#tour-status', (s) => ({ ...s.dataset }));
+        gen.push(Number(d.ms));
+        drawn.push(Number(d.ms) + Number(d.drawMs));
     }
-    ms64.sort((a, b) => a - b);
-    const median = ms64[3];
-    console.log(`web: 64x64 closed tour generated in the page: median ${median.toFixed(2)} ms, ` +
-        `min ${ms64[0].toFixed(2)}, max ${ms64[6].toFixed(2)} (7 seeds)`);
-    expect(median <= 50, `median ${median} ms`);
+    const median = (v) => v.sort((a, b) => a - b)[3];
+    // The browser's clock is coarse (0.1 ms) without cross-origin
+    // isolation, so also time 200 tours in one go.
+    const mean = await page.evaluate(async () => {
+        const { load } = await import('./js/src/index.js');
+        const kt = await load();
+        const t0 = performance.now();
+        for (let s = 0; s < 200; s++) kt.closedTour(64, 64, { seed: s }).free();
+        return (performance.now() - t0) / 200;
+    });
+    console.log(`web: 64x64 closed tour in the page: generated in ${median(gen).toFixed(2)} ms ` +
+        `(median of 7 clicks), generated and drawn in ${median(drawn).toFixed(2)} ms; ` +
+        `${mean.toFixed(3)} ms a tour over 200 seeds`);
+    expect(median(gen) <= 50 && median(drawn) <= 50, `median ${median(gen)} ms, drawn ${median(drawn)} ms`);
     await page.fill('#tour-seed', '1');
 });
 
