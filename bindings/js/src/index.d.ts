@@ -21,6 +21,11 @@ export interface RunOptions {
     signal?: AbortSignal;
     /** A bound on the call's work in the unit its C documentation names (KT_ELIMIT). */
     budget?: number;
+    /**
+     * Shares of the work (1..256, default 1).  The WebAssembly build has no
+     * threads: the shares run one after the other, with the same result.
+     */
+    threads?: number;
 }
 
 /** Any seed: the same seed gives the same result everywhere. */

@@ -141,7 +141,11 @@ class Core {
                 return signal?.aborted === true;
             });
         }
-        const run = this.M._ktjs_run_new(id, Number(opts?.budget ?? 0));
+        const threads = opts?.threads ?? 1;
+        if (!Number.isInteger(threads) || threads < 1 || threads > 256) {
+            throw new KnightError('KT_EINVAL', 1, `threads must be 1..256, not ${threads}`);
+        }
+        const run = this.M._ktjs_run_new(threads, id, Number(opts?.budget ?? 0));
         try {
             if (!run) throw this.error(2);
             return fn(run);

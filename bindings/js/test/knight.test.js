@@ -175,6 +175,18 @@ test('exact counts on small boards', () => {
     throwsStatus(() => kt.count(9, 9), 'KT_EUNSUPPORTED');
 });
 
+test('shares run one after the other without threads, same results', () => {
+    // The wasm build has no threads (KTI_NO_THREADS): every share of a
+    // parallel call runs on the calling thread, in order.
+    assert.equal(kt.count(6, 6, { threads: 4 }), 9862n);
+    assert.equal(kt.count(5, 5, { open: true, threads: 3 }), 864n);
+    const rules = { nested: true, puzzleRule: true };
+    const one = kt.semimagic.complete(KNIGHT_ERRANT, rules);
+    const many = kt.semimagic.complete(KNIGHT_ERRANT, { ...rules, threads: 8 });
+    assert.deepEqual(many, one);
+    throwsStatus(() => kt.count(6, 6, { threads: 0 }), 'KT_EINVAL');
+});
+
 test('counting reports progress and cancels', () => {
     const reports = [];
     assert.equal(kt.count(6, 8, { onProgress: (d, t) => { reports.push([d, t]); } }), 55488142n);
