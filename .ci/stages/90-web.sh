@@ -2,9 +2,10 @@
 # CI stage: libknight on the web (issue 18).  Installs Debian's emscripten
 # and chromium (and node/npm when missing), builds the WebAssembly module and
 # the site (bash tools/web.sh build), runs the JavaScript package's tests
-# (node --test) against it, installs playwright-core from the committed
-# package-lock.json (tests/web), serves the site from a local static server
-# and drives headless Chromium through every view (tests/web/browser.test.mjs).
+# (node --test) against it, installs playwright-core and typescript from the
+# committed package-lock.json (tests/web), type-checks the declarations
+# (tests/web/types.mts), serves the site from a local static server and
+# drives headless Chromium through every view (tests/web/browser.test.mjs).
 # Screenshots go to $ROOT/ci-artifacts/web/.  Nothing is skipped: a missing
 # tool is a FAIL line.  About 1-2 minutes after the packages are installed.
 set -uo pipefail
@@ -49,11 +50,16 @@ grep -E '^# (tests|pass|fail)' build-web/js-tests.log
 [ $st -eq 0 ] || grep -B2 -A15 '^not ok' build-web/js-tests.log | head -60
 result js-tests $st
 
-# 3. The browser test's one dependency, exactly as locked.
+# 3. The browser driver and the TypeScript compiler, exactly as locked.
 (cd tests/web && timeout 180 npm ci --no-audit --no-fund >/dev/null 2>&1)
 result npm-ci $?
 
-# 4. Serve the site on a free port; stop the server on exit.
+# 4. The TypeScript declarations against a program that uses them (strict).
+(cd tests/web && timeout 120 npx --no-install tsc --noEmit --strict --module nodenext --target es2022 \
+    --lib es2022,dom types.mts)
+result typescript-declarations $?
+
+# 5. Serve the site on a free port; stop the server on exit.
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 python3 -m http.server "$port" --bind 127.0.0.1 --directory build-web/site >/dev/null 2>&1 &
 server=$!
@@ -63,7 +69,7 @@ for _ in $(seq 50); do
     sleep 0.2
 done
 
-# 5. Headless Chromium through every view; its PASS/FAIL lines are results.
+# 6. Headless Chromium through every view; its PASS/FAIL lines are results.
 rm -rf ci-artifacts/web
 log=build-web/browser.log
 (cd tests/web && CHROMIUM=$(command -v chromium) timeout 240 node browser.test.mjs \

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Types of the libknight JavaScript package (src/index.js).
+// Types of the libknight JavaScript package (src/index.js).  Symbol.dispose
+// comes from TypeScript's esnext.disposable library (TypeScript 5.2+).
+/// <reference lib="esnext.disposable" />
 
 /** A cell: its index y * width + x, or [x, y] from the top left. */
 export type Cell = number | [number, number];
