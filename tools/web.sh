@@ -93,7 +93,7 @@ build() {
 
 case $cmd in
     build) build ;;
-    test) build && (cd "$ROOT/bindings/js" && node --test test/*.test.js) ;;
+    test) build && (cd "$ROOT/bindings/js" && node --expose-gc --test test/*.test.js) ;;
     serve)
         build
         port=${2:-8018}

@@ -54,6 +54,8 @@ function makeTour() {
     const w = Number($('tour-width').value);
     const h = Number($('tour-height').value);
     const opts = { method: $('tour-method').value, seed: BigInt($('tour-seed').value || 0) };
+    // Exhaustive search is exponential: a node budget keeps the page alive.
+    if (opts.method === 'exhaustive') opts.budget = 5e7;
     switch ($('tour-kind').value) {
     case 'closed': return kt.closedTour(w, h, opts);
     case 'open': return kt.openTour(w, h, { ...opts, start: [0, 0] });

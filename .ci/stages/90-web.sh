@@ -44,7 +44,7 @@ result build $?
 [ -s bindings/js/wasm/knight.wasm ] && [ -s build-web/site/index.html ] || exit 1
 
 # 2. The package's tests against the module.
-(cd bindings/js && timeout 300 node --test test/*.test.js > "$ROOT/build-web/js-tests.log" 2>&1)
+(cd bindings/js && timeout 300 node --expose-gc --test test/*.test.js > "$ROOT/build-web/js-tests.log" 2>&1)
 st=$?
 grep -E '^# (tests|pass|fail)' build-web/js-tests.log
 [ $st -eq 0 ] || grep -B2 -A15 '^not ok' build-web/js-tests.log | head -60

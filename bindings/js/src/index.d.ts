@@ -134,6 +134,8 @@ export class Knight {
     readonly methods: TourneyMethod[];
     readonly tiebreaks: TieBreak[];
     readonly semimagic: Semimagic;
+    /** Tours made and not yet freed (by free() or, later, by the garbage collector). */
+    readonly liveTours: number;
     hasClosedTour(width: number, height: number): boolean;
     hasOpenTour(width: number, height: number): boolean;
     closedTour(width: number, height: number, opts?: ClosedTourOptions): Tour;

@@ -84,7 +84,13 @@ class Core {
                 return 1;
             }
         };
-        this.registry = new FinalizationRegistry(({ ptr, release }) => release(ptr));
+        this.live = 0; // tours not yet freed, by free() or by the registry
+        this.registry = new FinalizationRegistry((ptr) => this.release(ptr));
+    }
+
+    release(ptr) {
+        this.M._kt_tourney_free(ptr);
+        this.live--;
     }
 
     str(ptr) { return this.M.UTF8ToString(ptr); }
@@ -204,7 +210,8 @@ export class Tour {
         this._core = core;
         this._ptr = ptr;
         this._token = {};
-        core.registry.register(this, { ptr, release: (p) => core.M._kt_tourney_free(p) }, this._token);
+        core.live++;
+        core.registry.register(this, ptr, this._token);
     }
 
     get ptr() {
@@ -216,7 +223,7 @@ export class Tour {
     free() {
         if (!this._ptr) return;
         this._core.registry.unregister(this._token);
-        this._core.M._kt_tourney_free(this._ptr);
+        this._core.release(this._ptr);
         this._ptr = 0;
     }
 
@@ -321,6 +328,9 @@ export class Knight {
         for (let m = 0; m < 6; m++) this.methods.push(this._core.str(M._kt_generate_method_name(m)));
         this.tiebreaks = Object.keys(TIES);
     }
+
+    /** Tours made and not yet freed (by free() or, later, by the garbage collector). */
+    get liveTours() { return this._core.live; }
 
     hasClosedTour(width, height) { return this._core.M._kt_graph_board_has_closed_tour(width, height) === 1; }
     hasOpenTour(width, height) { return this._core.M._kt_graph_board_has_open_tour(width, height) === 1; }

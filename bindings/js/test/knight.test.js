@@ -236,4 +236,18 @@ test('memory is freed deterministically', () => {
         big[Symbol.dispose ?? Symbol.for('Symbol.dispose')]();
     }
     assert.equal(M.HEAPU8.length, heap, 'the heap did not grow');
+    assert.equal(kt.liveTours, held.length);
+});
+
+test('forgotten tours are freed by the garbage collector', async () => {
+    // Needs node --expose-gc (npm test and tools/web.sh test pass it).
+    assert.equal(typeof globalThis.gc, 'function', 'run with node --expose-gc');
+    const before = kt.liveTours;
+    (() => { for (let i = 0; i < 100; i++) kt.closedTour(16, 16, { seed: i }); })();
+    assert.equal(kt.liveTours, before + 100);
+    for (let i = 0; i < 50 && kt.liveTours > before; i++) {
+        globalThis.gc();
+        await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    assert.equal(kt.liveTours, before);
 });
