@@ -145,7 +145,8 @@ $('tour-play').addEventListener('click', () => {
     const start = performance.now();
     const points = [];
     const step = (now) => {
-        const k = Math.min(order.length, 1 + Math.floor((now - start) / perStep));
+        // A frame's timestamp may precede the click: at least the first cell.
+        const k = Math.min(order.length, Math.max(1, 1 + Math.floor((now - start) / perStep)));
         while (points.length < k) {
             const c = order[points.length];
             points.push(`${2 * (c % w) + 1},${2 * Math.floor(c / w) + 1}`);
