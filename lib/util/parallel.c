@@ -7,8 +7,6 @@
  * start, so every result is the same as with threads. */
 #include "util.h"
 
-#include <unistd.h>
-
 #ifdef KTI_NO_THREADS
 
 void kti_parallel(unsigned n, void (*fn)(void *), void *ctx, size_t stride)
@@ -26,6 +24,7 @@ unsigned kti_online_cores(void)
 #else
 
 #include <pthread.h>
+#include <unistd.h>
 
 typedef struct share {
     void (*fn)(void *);
