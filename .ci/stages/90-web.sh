@@ -5,9 +5,10 @@
 # (node --test) against it, installs playwright-core and typescript from the
 # committed package-lock.json (tests/web), type-checks the declarations
 # (tests/web/types.mts), serves the site from a local static server and
-# drives headless Chromium through every view (tests/web/browser.test.mjs).
+# drives headless Chromium through every view (tests/web/browser.test.mjs);
+# last, the native library with -Dthreads=false through the unit suite.
 # Screenshots go to $ROOT/ci-artifacts/web/.  Nothing is skipped: a missing
-# tool is a FAIL line.  About 1-2 minutes after the packages are installed.
+# tool is a FAIL line.  About 2 minutes after the packages are installed.
 set -uo pipefail
 ROOT=${ROOT:-$(pwd)}
 RESULTS=${RESULTS:-/dev/null}
@@ -82,5 +83,14 @@ result browser $st
 for v in tour puzzle count phone; do
     [ -s "ci-artifacts/web/$v.png" ]; result "screenshot-$v" $?
 done
+
+# 7. The switch the web build relies on, natively: -Dthreads=false runs the
+# shares of every parallel call in turn; the unit suite (which asks for 2
+# and more threads) must give the same answers.  About 40 s on 2 idle cores.
+nt=$(mktemp -d /tmp/kt-nothreads.XXXXXX)
+(meson setup "$nt" "$ROOT" -Dthreads=false -Ddocs=disabled -Dabi_check=disabled >/dev/null &&
+    ninja -j2 -C "$nt" >/dev/null && meson test -C "$nt" --suite unit --print-errorlogs >/dev/null)
+result native-without-threads $?
+rm -rf "$nt"
 echo "web: $(($(date +%s) - t_start)) s"
 exit $rc
