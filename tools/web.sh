@@ -77,7 +77,7 @@ build() {
         -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=2GB -sFILESYSTEM=0 \
         -sEXPORTED_FUNCTIONS="[${list%,}]" \
         -sEXPORTED_RUNTIME_METHODS='["UTF8ToString","stringToUTF8","lengthBytesUTF8"]' \
-        -o "$OUT/knight.mjs")
+        -o "$OUT/knight.js")
     rm -rf "$SITE"
     mkdir -p "$SITE/js"
     cp -r "$ROOT/web/." "$SITE/"
@@ -85,7 +85,7 @@ build() {
     rm -f "$SITE/js/src/shim.c"
     local wasm glue
     wasm=$(gzip -9c "$OUT/knight.wasm" | wc -c)
-    glue=$(cat "$OUT/knight.mjs" "$ROOT/bindings/js/src/index.js" | gzip -9c | wc -c)
+    glue=$(cat "$OUT/knight.js" "$ROOT/bindings/js/src/index.js" | gzip -9c | wc -c)
     echo "web.sh: $OUT/knight.wasm $(wc -c < "$OUT/knight.wasm") bytes ($wasm gzipped);" \
          "glue + index.js $glue gzipped; total $((wasm + glue)) gzipped"
     echo "web.sh: site in $SITE"

@@ -3,7 +3,7 @@
 // (tools/web.sh build) behind an ES module API.  Every object that holds C
 // memory has free() and [Symbol.dispose]; a FinalizationRegistry frees what
 // a program forgets, but only deterministic freeing bounds memory.
-import createKnightModule from '../wasm/knight.mjs';
+import createKnightModule from '../wasm/knight.js';
 
 const FORMATS = { auto: 0, numbers: 1, moves: 2, svg: 3 };
 const RULES = ['none', 'not-a-cell', 'not-a-move', 'repeated', 'missing', 'not-closed',
@@ -49,22 +49,24 @@ function seed64(seed) {
     return BigInt.asUintN(64, s);
 }
 
-// Node reads the module from disk; a browser lets the glue fetch it next to
-// knight.mjs (any static file server; no CDN).
+// The module's bytes: read from disk in Node, fetched in a browser.  Handing
+// them to the glue means any static file server will do, whatever MIME type
+// it gives .wasm files (streaming compilation would need application/wasm).
 async function wasmBinary() {
     const url = new URL('../wasm/knight.wasm', import.meta.url);
     const isNode = typeof process === 'object' && typeof process.versions?.node === 'string';
-    if (!isNode || url.protocol !== 'file:') return undefined;
-    const { readFile } = await import('node:fs/promises');
-    return readFile(url);
+    if (isNode && url.protocol === 'file:') {
+        const { readFile } = await import('node:fs/promises');
+        return readFile(url);
+    }
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`cannot load ${url}: HTTP ${response.status}`);
+    return new Uint8Array(await response.arrayBuffer());
 }
 
 /** Instantiate the WebAssembly module; resolves to a {@link Knight}. */
 export async function load() {
-    const moduleArg = {};
-    const binary = await wasmBinary();
-    if (binary) moduleArg.wasmBinary = binary;
-    const M = await createKnightModule(moduleArg);
+    const M = await createKnightModule({ wasmBinary: await wasmBinary() });
     return new Knight(M);
 }
 
