@@ -69,7 +69,7 @@ function describe(t) {
     return `tourney of ${t.size} cycles`;
 }
 
-function draw(genMs) {
+function draw(genMs, verb = 'generated') {
     stopAnimation();
     const t0 = performance.now();
     $('tour-board').innerHTML = tour.toSVG({ numbers: $('tour-numbers').checked });
@@ -77,7 +77,7 @@ function draw(genMs) {
     const status = $('tour-status');
     const cells = tour.width * tour.height;
     say(status, `${tour.width}x${tour.height} ${describe(tour)}, ${cells} cells` +
-        (genMs === undefined ? '' : `; generated in ${genMs.toFixed(1)} ms, drawn in ${drawMs.toFixed(1)} ms`));
+        (genMs === undefined ? '' : `; ${verb} in ${genMs.toFixed(1)} ms, drawn in ${drawMs.toFixed(1)} ms`));
     status.dataset.cells = String(cells);
     if (genMs !== undefined) status.dataset.ms = genMs.toFixed(3);
     status.dataset.drawMs = drawMs.toFixed(3);
@@ -109,12 +109,12 @@ $('tour-form').addEventListener('submit', (e) => {
 $('tour-obfuscate').addEventListener('click', () => run(() => {
     const t0 = performance.now();
     tour.obfuscate({ seed: BigInt($('tour-seed').value || 0) });
-    draw(performance.now() - t0);
+    draw(performance.now() - t0, 'obfuscated');
 }));
 $('tour-join').addEventListener('click', () => run(() => {
     const t0 = performance.now();
     tour.join({ seed: 1 });
-    draw(performance.now() - t0);
+    draw(performance.now() - t0, 'joined');
 }));
 $('tour-numbers').addEventListener('change', () => { if (tour) draw(); });
 
