@@ -1,6 +1,27 @@
 /* SPDX-License-Identifier: MIT */
-/* The library's one thread launcher (see kti_parallel in util.h). */
+/* The library's one thread launcher (see kti_parallel in util.h).
+ *
+ * KTI_NO_THREADS (meson -Dthreads=false, and the WebAssembly build of
+ * tools/web.sh, where no threads exist) runs every share on the calling
+ * thread, in order: the same rule as for a thread the system refuses to
+ * start, so every result is the same as with threads. */
 #include "util.h"
+
+#ifdef KTI_NO_THREADS
+
+void kti_parallel(unsigned n, void (*fn)(void *), void *ctx, size_t stride)
+{
+    if (n > KT_THREADS_MAX) n = KT_THREADS_MAX;
+    if (n == 0) n = 1;
+    for (unsigned i = 0; i < n; i++) fn((char *)ctx + (size_t)i * stride);
+}
+
+unsigned kti_online_cores(void)
+{
+    return 1;
+}
+
+#else
 
 #include <pthread.h>
 #include <unistd.h>
@@ -45,3 +66,5 @@ unsigned kti_online_cores(void)
     if (n < 1) return 1;
     return n > (long)KT_THREADS_MAX ? KT_THREADS_MAX : (unsigned)n;
 }
+
+#endif /* KTI_NO_THREADS */
