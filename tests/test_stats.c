@@ -127,6 +127,30 @@ static void test_both_directions(void)
     kt_graph_free(g);
 }
 
+/* The premise of "1/8 per move on every square board" (doc/statistics.md):
+ * the 8 symmetries of a square, acting on the move vectors, take move 0 to
+ * every move, so over all tours (a set each symmetry maps onto itself)
+ * every move is used equally often. */
+static void test_square_symmetry(void)
+{
+    kt_graph *g = NULL;
+    CHECK_ST(kt_graph_new(&g, 8, 8), KT_OK);
+    int dx[8], dy[8], seen = 0;
+    for (int m = 0; m < 8; m++) {
+        dx[m] = kt_graph_move_dx(g, m);
+        dy[m] = kt_graph_move_dy(g, m);
+    }
+    for (int sym = 0; sym < 8; sym++) {
+        int x = sym & 4 ? dy[0] : dx[0], y = sym & 4 ? dx[0] : dy[0];
+        if (sym & 1) x = -x;
+        if (sym & 2) y = -y;
+        for (int m = 0; m < 8; m++)
+            if (dx[m] == x && dy[m] == y) seen |= 1 << m;
+    }
+    CHECK(seen == 0xff);
+    kt_graph_free(g);
+}
+
 static void test_tv(void)
 {
     const double a[2] = {1, 0}, b[2] = {0, 1}, c[2] = {0.5, 0.5}, d[2] = {0.25, 0.75};
@@ -142,6 +166,7 @@ static void test_tv(void)
 int main(void)
 {
     test_tv();
+    test_square_symmetry();
     test_both_directions();
     test_6x6();
     test_boards();
