@@ -99,8 +99,15 @@ static void test_boards(void)
     es_totals t;
     CHECK(es_weighted_count(5, 6, 0, &t, NULL) == 0);
     CHECK_EQ_U64(t.tours, 8);
-    /* a bound on the states is honoured */
+    /* a bound on the states is honoured; boards beyond the methods refused */
     CHECK(es_weighted_count(6, 6, 10, &t, NULL) == -1);
+    CHECK(es_weighted_count(16, 4, 0, &t, NULL) == -1);
+    CHECK(es_enumerate(9, 9, &t, NULL, NULL) == -1);
+    /* boards without a closed tour: none by either method */
+    CHECK(es_enumerate(5, 5, &t, NULL, NULL) == 0);
+    CHECK_EQ_U64(t.tours, 0);
+    CHECK(es_weighted_count(4, 6, 0, &t, NULL) == 0);
+    CHECK_EQ_U64(t.tours, 0);
 }
 
 /* One tour read both ways, against the library's own counts of the
