@@ -8,6 +8,18 @@
 
 #include <knight/sample.h>
 
+/* A leaper with a + b odd alternates colours, so a closed tour needs as
+ * many cells of each colour and an open one a difference of at most one:
+ * settles odd boards at once instead of after the whole programme. */
+static bool colours_forbid(const kt_graph *g, bool open)
+{
+    if ((g->a + g->b) % 2 == 0) return false;
+    size_t c[2];
+    kti_colour_counts(g, c);
+    size_t d = c[0] > c[1] ? c[0] - c[1] : c[1] - c[0];
+    return d > (open ? 1u : 0u);
+}
+
 kt_status kt_sampler_new(kt_sampler **out, const kt_graph *g, kt_shape shape, kt_cell start,
                          kt_cell end, const kt_options *run)
 {
@@ -18,6 +30,7 @@ kt_status kt_sampler_new(kt_sampler **out, const kt_graph *g, kt_shape shape, kt
     if (start != KT_CELL_NONE && !kti_is_vertex(g, start)) return KT_EINVAL;
     if (end != KT_CELL_NONE && !kti_is_vertex(g, end)) return KT_EINVAL;
     if (start != KT_CELL_NONE && start == end) return KT_EINVAL;
+    if (colours_forbid(g, open)) return KT_ENOTOUR;
     kti_run r;
     kti_run_resolve(&r, run);
     kt_sampler *s = kti_calloc(r.alloc, 1, sizeof *s);
