@@ -230,7 +230,7 @@ static bool apply(const kti_splan *p, const kti_sstep *s, const dstate *dd, cons
     if (d.closures != 0) return false; /* a finished component with cells still to come */
     int8_t label[KTI_SMP_MAXW];
     memset(label, -1, sizeof label);
-    unsigned next_label = 3;
+    unsigned next_label = 3, forced = 0;
     uint64_t k = (uint64_t)d.used << 60;
     for (unsigned j = 0; j < s->npost; j++) {
         unsigned w = s->post[j], r = s->role[w];
@@ -240,6 +240,8 @@ static bool apply(const kti_splan *p, const kti_sstep *s, const dstate *dd, cons
                         : r == KTI_SMP_MUSTEND ? (deg <= 1 ? 1u - (unsigned)deg : 99u)
                         : (deg == 0 ? 1u : 0u);
         if (need > s->fut[j]) return false;
+        /* a path end that cannot reach degree 2 will be an end of the tour */
+        forced += r == KTI_SMP_MAYEND && deg + s->fut[j] < 2;
         unsigned v;
         if (deg == 0) {
             v = 0;
@@ -255,6 +257,7 @@ static bool apply(const kti_splan *p, const kti_sstep *s, const dstate *dd, cons
         }
         k |= (uint64_t)v << (4 * j);
     }
+    if (d.used + forced > p->free_ends) return false;
     *next = k;
     return true;
 }
