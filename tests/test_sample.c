@@ -103,6 +103,10 @@ static double chi2_crit(double df)
  * follows the ranking (a carry lost in the counts, say) far more
  * sharply.  The seed is fixed, so the test is deterministic; a correct
  * sampler passes it with probability 1 - 1e-4 per statistic over seeds.
+ * Checked by mutation: a draw that moves 3% of the upper half of the ranks
+ * to the lower half (d = 3%) gives chi2 10380.6 on 6x6 (just under the
+ * 10391.9 threshold, as the power estimate says) and 538.2 over the 64
+ * groups (threshold 113.7): caught.
  */
 static void uniformity(const kt_sampler *s, const uint64_t *hash, uint64_t n, uint64_t ndraw,
                        uint64_t seed, kt_shape shape, kt_cell start, kt_cell end)
