@@ -39,12 +39,16 @@ typedef struct kti_sstep {
     uint8_t role[KTI_SMP_MAXW];        /* per working slot: KTI_SMP_* */
     uint8_t post[KTI_SMP_MAXS];        /* working slot of each post slot */
     uint8_t fut[KTI_SMP_MAXS];         /* later neighbours of each post slot */
+    uint8_t colour[KTI_SMP_MAXS];      /* colour of each post slot's cell */
+    int32_t ubal;           /* 2 (cells of colour 0 - of colour 1) not yet processed */
+    uint32_t must_open;     /* given ends not yet retired */
 } kti_sstep;
 
 /* The board in processing order. */
 typedef struct kti_splan {
     uint32_t n;
     bool open;
+    bool bipartite;         /* the leaper alternates colours (a + b odd) */
     unsigned free_ends;     /* path ends not fixed by the caller (0, 1 or 2) */
     kt_cell *cell;          /* per vertex: its cell */
     kti_sstep *st;          /* per vertex */
