@@ -201,6 +201,32 @@ static void totals_agree(void)
     }
 }
 
+/* A board with holes: the same agreement, closed and open, and every
+ * tour of it drawn by rank valid. */
+static void holes_agree(void)
+{
+    static const char mask[] = "oooooo\noooooo\noo..oo\noooooo\noooooo\noooooo\n";
+    kt_graph *g = NULL;
+    CHECK_OK(kt_graph_parse_mask(&g, mask, sizeof mask - 1, 2, 1, NULL, NULL));
+    for (int open = 0; open < 2 && g != NULL; open++) {
+        kt_sampler *s = NULL;
+        kt_u128 c = {0, 0}, t = {1, 1};
+        CHECK_OK(kt_count_tours(g, open ? KT_COUNT_OPEN : 0, NULL, &c, NULL));
+        CHECK_OK(kt_sampler_new(&s, g, open ? KT_SHAPE_PATH : KT_SHAPE_CYCLES, KT_CELL_NONE,
+                                KT_CELL_NONE, NULL));
+        CHECK_OK(kt_sampler_total(s, &t));
+        CHECK(t.lo == c.lo && t.hi == c.hi && c.lo > 0);
+        for (uint64_t i = 0; i < 50 && s != NULL; i++) {
+            kt_tourney *d = NULL;
+            CHECK_OK(kt_sampler_draw(&d, s, 3, i));
+            CHECK(d != NULL && (open ? kt_tourney_is_open_tour(d) : kt_tourney_is_closed_tour(d)));
+            kt_tourney_free(d);
+        }
+        kt_sampler_free(s);
+    }
+    kt_graph_free(g);
+}
+
 /* Open tours with given ends, summed: over the ends b of tours from a, the
  * tours from a; over the starts a, twice the open tours. */
 static void ends_agree(uint32_t w, uint32_t h)
@@ -322,6 +348,7 @@ int main(void)
      * lower power; every draw is still validated. */
     unsigned k = getenv("KT_TEST_LIGHT") != NULL ? 10 : 1;
     totals_agree();
+    holes_agree();
     ends_agree(4, 5);
     ends_agree(3, 7);
     errors();
