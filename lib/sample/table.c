@@ -210,7 +210,9 @@ static kt_status backward_step(pass *ps, uint32_t t)
     }
     memcpy(k2, l->key, (size_t)kept * sizeof *k2);
     memcpy(c2, l->cnt, (size_t)kept * sizeof *c2);
-    account(ps, (int64_t)(kept * 24) - (int64_t)(l->n * 24));
+    /* both copies are held for a moment: the peak counts them */
+    account(ps, (int64_t)(kept * 24));
+    account(ps, -(int64_t)(l->n * 24));
     kti_free(al, l->key);
     kti_free(al, l->cnt);
     l->key = k2;
