@@ -63,6 +63,26 @@ for m in warnsdorff neural divide braid four-cover; do
     expect "method $m" "on 16x16" "$knight" check "$tmp/m_$m.txt"
 done
 expect "braid needs even" "does not apply" "$knight" tour 9x9 --method braid --tourney
+# Uniform tours (issue 17): valid, reproducible from the seed, K at once, ends kept.
+"$knight" tour 6x6 --uniform --seed 11 > "$tmp/u6a.txt" || { echo "FAIL: tour --uniform"; fail=1; }
+expect "uniform closed" "closed tour of 6x6" "$knight" check "$tmp/u6a.txt"
+"$knight" tour 6x6 --uniform --seed 11 > "$tmp/u6b.txt" || fail=1
+cmp -s "$tmp/u6a.txt" "$tmp/u6b.txt" || { echo "FAIL: --uniform not reproducible"; fail=1; }
+"$knight" tour 6x6 --uniform --seed 12 > "$tmp/u6c.txt" || fail=1
+cmp -s "$tmp/u6a.txt" "$tmp/u6c.txt" && { echo "FAIL: --uniform ignores the seed"; fail=1; }
+"$knight" tour 6x6 --uniform --seed 11 --count 3 > "$tmp/u6k.txt" || fail=1
+[ "$(grep -c '^$' "$tmp/u6k.txt")" = 2 ] || { echo "FAIL: --count 3 gives 3 tours"; fail=1; }
+head -n 6 "$tmp/u6k.txt" | cmp -s - "$tmp/u6a.txt" || { echo "FAIL: --count draw 0 is the single draw"; fail=1; }
+"$knight" tour 5x5 --uniform --start 0,0 --end 2,2 --seed 4 > "$tmp/u5.txt" || fail=1
+expect "uniform open with ends" "open tour of 5x5" "$knight" check "$tmp/u5.txt"
+expect "uniform open starts at 0,0" "^ *1 " head -n 1 "$tmp/u5.txt"
+expect "uniform open ends at 2,2" "^ *[0-9]* *[0-9]* *25 " sed -n 3p "$tmp/u5.txt"
+"$knight" tour 3x8 --uniform --open --seed 2 > "$tmp/u38.txt" || fail=1
+expect "uniform open any ends" "open tour of 3x8" "$knight" check "$tmp/u38.txt"
+expect "uniform too wide" "narrow side is at most 7" "$knight" tour 8x8 --uniform
+expect "uniform none" "no closed tour exists on 5x5" "$knight" tour 5x5 --uniform
+expect "count needs uniform" "needs --uniform" "$knight" tour 6x6 --count 2
+expect "uniform excludes method" "excludes" "$knight" tour 6x6 --uniform --method neural
 expect "count 6x6" "^9862$" "$knight" count 6x6
 expect "count 5x5 open directed" "^1728$" "$knight" count 5x5 --open --directed --threads 2
 expect "count classes" "^1245$" "$knight" count 6x6 --classes

@@ -20,5 +20,6 @@
 #include <knight/halftour.h>
 #include <knight/count.h>
 #include <knight/generate.h>
+#include <knight/sample.h>
 
 #endif /* KNIGHT_KNIGHT_H */

@@ -8,12 +8,14 @@
 typedef struct tour_args {
     uint32_t w, h;
     const char *start, *end;     /* cells as given (X,Y or a chess square) */
-    bool open, tourney, obfuscate, have_method, have_format;
+    bool open, tourney, obfuscate, have_method, have_format, uniform;
     kt_io_format fmt;
     kt_generate_method method;
     kt_generate_tiebreak tie;
     const char *outpath;
     uint64_t seed;
+    uint64_t count;              /* --count: tours to draw (--uniform) */
+    bool have_count;
 } tour_args;
 
 static bool parse_tie(const char *s, kt_generate_tiebreak *tie)
@@ -41,6 +43,9 @@ static int value_opt(int argc, char **argv, int *i, tour_args *a, bool *matched)
         a->open = true;
     } else if (cli_opt(argc, argv, i, "--seed", &v)) {
         if (!cli_parse_u64(v, &a->seed)) return cli_usage("--seed wants a number");
+    } else if (cli_opt(argc, argv, i, "--count", &v)) {
+        if (!cli_parse_u64(v, &a->count) || a->count == 0) return cli_usage("--count wants a positive number");
+        a->have_count = true;
     } else if (cli_opt(argc, argv, i, "--method", &v)) {
         if (v == NULL || kt_generate_method_parse(v, &a->method) != KT_OK)
             return cli_usage("--method wants blocks, warnsdorff, neural, divide, braid or four-cover");
@@ -73,6 +78,7 @@ static int parse(int argc, char **argv, tour_args *a)
         if (cli_opt(argc, argv, &i, "--open", NULL)) a->open = true;
         else if (cli_opt(argc, argv, &i, "--tourney", NULL)) a->tourney = true;
         else if (cli_opt(argc, argv, &i, "--obfuscate", NULL)) a->obfuscate = true;
+        else if (cli_opt(argc, argv, &i, "--uniform", NULL)) a->uniform = true;
         else if (cli_operand(argv, i) && a->w == 0) {
             if (!cli_parse_size(argv[i], &a->w, &a->h))
                 return cli_usage("bad board size '%s' (want WxH)", argv[i]);
@@ -81,6 +87,9 @@ static int parse(int argc, char **argv, tour_args *a)
         }
     }
     if (a->w == 0) return cli_usage("tour: board size WxH required");
+    if (a->uniform && (a->tourney || a->obfuscate || a->have_method))
+        return cli_usage("tour: --uniform excludes --tourney, --obfuscate and --method");
+    if (a->have_count && !a->uniform) return cli_usage("tour: --count needs --uniform");
     if (a->tourney && a->open) return cli_usage("tour: --tourney and an open tour exclude each other");
     if (a->obfuscate && (a->open || a->tourney))
         return cli_usage("tour: --obfuscate applies to closed tours only");
@@ -137,6 +146,37 @@ static int report(kt_status st, const tour_args *a)
     return cli_fail_status("tour", st);
 }
 
+/* --uniform: prepare the sampler once, then draw tours 0 .. count-1 of the
+ * seed, separated by blank lines. */
+static int uniform_tours(const kt_graph *g, const tour_args *a, kt_cell start, kt_cell end)
+{
+    kt_sampler *s = NULL;
+    kt_options *run = NULL;
+    kt_status st = kt_options_new(&run, NULL);
+    if (st == KT_OK) st = kt_options_set_progress(run, cli_progress, NULL);
+    if (st == KT_OK) st = kt_sampler_new(&s, g, a->open ? KT_SHAPE_PATH : KT_SHAPE_CYCLES, start, end, run);
+    cli_progress_done();
+    kt_options_free(run);
+    if (st == KT_EUNSUPPORTED)
+        return cli_fail("--uniform needs a board whose narrow side is at most 7, not %ux%u", a->w, a->h);
+    if (st != KT_OK) return report(st, a);
+    kt_io_format f = cli_output_format(a->outpath, a->have_format, a->fmt, KT_IO_NUMBERS);
+    FILE *out = cli_open_out(a->outpath);
+    int rc = out == NULL;
+    uint64_t n = a->have_count ? a->count : 1;
+    for (uint64_t i = 0; i < n && rc == 0; i++) {
+        kt_tourney *t = NULL;
+        st = kt_sampler_draw(&t, s, a->seed, i);
+        if (st == KT_OK && i > 0 && fputc('\n', out) == EOF) st = KT_EIO;
+        if (st == KT_OK) st = kt_io_write(t, f, 0, start, cli_write_file, out);
+        if (st != KT_OK) rc = cli_fail_status("tour", st);
+        kt_tourney_free(t);
+    }
+    if (out != NULL && cli_close_out(out, a->outpath ? a->outpath : "-") != 0) rc = 1;
+    kt_sampler_free(s);
+    return rc;
+}
+
 int cmd_tour(int argc, char **argv)
 {
     tour_args a;
@@ -149,6 +189,12 @@ int cmd_tour(int argc, char **argv)
     kt_tourney *t = NULL;
     rc = cell_arg(g, "--start", a.start, &start);
     if (rc == 0) rc = cell_arg(g, "--end", a.end, &end);
+    if (rc == 0 && start != KT_CELL_NONE && start == end) rc = cli_usage("tour: --start and --end are the same cell");
+    if (rc == 0 && a.uniform) {
+        rc = uniform_tours(g, &a, start, end);
+        kt_graph_free(g);
+        return rc;
+    }
     if (rc == 0 && (st = generate(&t, g, &a, start, end)) != KT_OK) rc = report(st, &a);
     kt_graph_free(g);
     if (rc) return rc;

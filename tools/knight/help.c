@@ -42,6 +42,11 @@ static const help_opt tour_opts[] = {
     {"--tie", NULL, "T", "Tie-break of --method warnsdorff: first, random, pohl or roth (default roth).", "first random pohl roth"},
     {"--tourney", NULL, NULL, "Output the tourney itself (disjoint closed tours), not a single tour.", NULL},
     {"--obfuscate", NULL, NULL, "Shatter and join the closed tour 16 times (see obfuscate).", NULL},
+    {"--uniform", NULL, NULL, "Draw the tour exactly uniformly at random among all tours of the board "
+     "(closed, or open with the ends given), from exact counts prepared first; boards whose narrow "
+     "side is at most 7.  The same seed gives the same tours.", NULL},
+    {"--count", NULL, "K", "With --uniform: draw K tours (independent draws of the seed), separated by "
+     "blank lines.", NULL},
     OUT_OPTS,
     END,
 };

@@ -42,7 +42,7 @@ __all__ = [
     "version", "version_number", "strerror", "status_name", "is_error", "rule_describe",
     "has_closed_tour", "has_open_tour", "method_name", "method_parse", "tiebreak_name",
     "Options", "Graph", "Tourney", "Rail", "Rails", "Stats", "CountStats",
-    "HalftourStructure", "HalftourStats", "Halftours", "types_compatible",
+    "HalftourStructure", "HalftourStats", "Halftours", "Sampler", "SampleStats", "types_compatible",
     "count_closed_by_halftours", "SemimagicOptions", "SemimagicSolution", "ProgressFn",
     "TraceFn",
 ]
@@ -932,6 +932,95 @@ class Graph:
             r.check(_c.kt_count_tours(self._handle(), int(flags), r.h, ctypes.byref(out),
                                       ctypes.byref(st)))
         return _u128(out), CountStats(int(st.peak_states), int(st.peak_bytes), int(st.frontier))
+
+
+class SampleStats(NamedTuple):
+    """kt_sample_stats: the sizes of a prepared :class:`Sampler`."""
+    states: int
+    bytes: int
+    peak_states: int
+    peak_bytes: int
+
+
+class Sampler:
+    """Exactly uniform random tours of a board (kt_sampler): prepared once
+    (exact counts of every frontier state), then each draw is one walk
+    through the counts.  Tours are undirected: closed tours, or open tours
+    with any ends, a given `start`, a given `end`, or both."""
+
+    def __init__(self, graph: Graph, open: bool = False,
+                 start: Union[None, int, Tuple[int, int]] = None,
+                 end: Union[None, int, Tuple[int, int]] = None,
+                 options: Optional[Options] = None, **run: Any) -> None:
+        """Prepare (kt_sampler_new).  Run settings: progress, budget (states
+        per layer), allocator.  NoTour when the board has no such tour."""
+        h = ctypes.c_void_p()
+        self._h: Optional[int] = None
+        self._graph = graph
+        with _run(options, run) as r:
+            r.check(_c.kt_sampler_new(ctypes.byref(h), graph._handle(),
+                                      Shape.PATH if open else Shape.CYCLES,
+                                      graph._cell_arg(start), graph._cell_arg(end), r.h))
+        self._h = h.value
+
+    def _handle(self) -> int:
+        if not self._h:
+            raise ValueError("Sampler is closed")
+        return self._h
+
+    def close(self) -> None:
+        """Free the tables (kt_sampler_free)."""
+        h, self._h = getattr(self, "_h", None), None
+        if h:
+            _c.kt_sampler_free(h)
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # at interpreter shutdown the module may be gone already
+            pass
+
+    def __enter__(self) -> "Sampler":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    @property
+    def total(self) -> int:
+        """The number of tours drawn from (kt_sampler_total)."""
+        out = _lib.U128()
+        _check(_c.kt_sampler_total(self._handle(), ctypes.byref(out)))
+        return _u128(out)
+
+    def stats(self) -> SampleStats:
+        """The sizes of the tables (kt_sampler_stats)."""
+        st = _lib.SampleStatsC()
+        _check(_c.kt_sampler_stats(self._handle(), ctypes.byref(st)))
+        return SampleStats(*(int(getattr(st, f)) for f in SampleStats._fields))
+
+    def draw(self, seed: int = 0, index: int = 0) -> "Tourney":
+        """Draw `index` of the stream of `seed`: a uniform tour, the same
+        for the same pair (kt_sampler_draw)."""
+        t = ctypes.c_void_p()
+        _check(_c.kt_sampler_draw(ctypes.byref(t), self._handle(), seed, index))
+        return Tourney._wrap(t.value, self._graph)
+
+    def unrank(self, rank: int) -> "Tourney":
+        """The tour of a rank, 0 <= rank < total (kt_sampler_unrank);
+        BufferTooSmall (KT_ERANGE) for a rank not below the total."""
+        if not 0 <= rank < 2**128:
+            raise ValueError("rank must be in 0 .. 2**128 - 1")
+        r = _lib.U128(rank & (2**64 - 1), rank >> 64)
+        t = ctypes.c_void_p()
+        _check(_c.kt_sampler_unrank(ctypes.byref(t), self._handle(), ctypes.byref(r)))
+        return Tourney._wrap(t.value, self._graph)
+
+    def rank(self, tour: "Tourney") -> int:
+        """The rank of a tour, the inverse of unrank (kt_sampler_rank)."""
+        out = _lib.U128()
+        _check(_c.kt_sampler_rank(self._handle(), tour._handle(), ctypes.byref(out)))
+        return _u128(out)
 
 
 class CountStats(NamedTuple):

@@ -90,6 +90,12 @@ class CountStatsC(ctypes.Structure):
     _fields_ = [("peak_states", c_u64), ("peak_bytes", c_u64), ("frontier", c_u32)]
 
 
+class SampleStatsC(ctypes.Structure):
+    """struct kt_sample_stats (frozen layout)."""
+    _fields_ = [("states", c_u64), ("bytes", c_u64), ("peak_states", c_u64),
+                ("peak_bytes", c_u64)]
+
+
 class RailC(ctypes.Structure):
     """struct kt_rail (frozen layout)."""
     _fields_ = [("top", c_cell), ("primary", ctypes.c_uint8), ("cross", ctypes.c_uint8)]
@@ -232,6 +238,14 @@ SIGNATURES: Dict[str, Tuple[object, Sequence[object]]] = {
     "kt_rails_obfuscate": (c_status, [c_p, c_uint, c_u64, c_p]),
     # count.h
     "kt_count_tours": (c_status, [c_p, c_uint, c_p, P(U128), P(CountStatsC)]),
+    # sample.h
+    "kt_sampler_new": (c_status, [PP, c_p, c_int, c_cell, c_cell, c_p]),
+    "kt_sampler_free": (None, [c_p]),
+    "kt_sampler_total": (c_status, [c_p, P(U128)]),
+    "kt_sampler_stats": (c_status, [c_p, P(SampleStatsC)]),
+    "kt_sampler_draw": (c_status, [PP, c_p, c_u64, c_u64]),
+    "kt_sampler_unrank": (c_status, [PP, c_p, P(U128)]),
+    "kt_sampler_rank": (c_status, [c_p, c_p, P(U128)]),
     # halftour.h
     "kt_halftours_enumerate": (c_status, [PP, c_u32, c_u32, c_u32, c_p]),
     "kt_halftours_free": (None, [c_p]),

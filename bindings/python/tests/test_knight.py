@@ -136,6 +136,47 @@ class GraphTests(unittest.TestCase):
         self.assertEqual(sum(per), total)
 
 
+class SamplerTests(unittest.TestCase):
+    def test_closed_6x6(self):
+        g = kt.Graph(6, 6)
+        with kt.Sampler(g) as s:
+            self.assertEqual(s.total, g.count_tours())  # two methods agree: 9862
+            st = s.stats()
+            self.assertGreater(st.states, 0)
+            self.assertEqual(st.bytes, 24 * st.states)
+            seen = set()
+            for i in range(200):
+                t = s.draw(seed=5, index=i)
+                self.assertTrue(t.is_closed_tour)
+                r = s.rank(t)
+                self.assertTrue(0 <= r < s.total)
+                self.assertEqual(s.unrank(r), t)
+                seen.add(r)
+            # 200 uniform draws from 9862 tours: about 2 repeats expected
+            self.assertGreater(len(seen), 190)
+            self.assertEqual(s.draw(seed=5, index=3), s.draw(seed=5, index=3))
+            with self.assertRaises(kt.BufferTooSmall):
+                s.unrank(s.total)
+            with self.assertRaises(ValueError):
+                s.unrank(-1)
+
+    def test_open_with_ends(self):
+        g = kt.Graph(5, 5)
+        with kt.Sampler(g, open=True, start=(0, 0)) as s:
+            ranks = sorted(s.rank(s.unrank(r)) for r in range(s.total))
+            self.assertEqual(ranks, list(range(s.total)))
+            t = s.draw(seed=1)
+            self.assertTrue(t.is_open_tour)
+            self.assertIn(g.cell(0, 0), t.ends())
+        self.assertEqual(kt.Sampler(g, open=True).total, g.count_tours(open=True))
+        with self.assertRaises(kt.NoTour):
+            kt.Sampler(g)
+        with self.assertRaises(kt.Unsupported):
+            kt.Sampler(kt.Graph(8, 8))
+        with self.assertRaises(kt.LimitReached):
+            kt.Sampler(kt.Graph(6, 6), budget=10)
+
+
 class CountTests(unittest.TestCase):
     def test_published_counts(self):
         self.assertEqual(kt.Graph(6, 6).count_tours(), 9862)

@@ -8,7 +8,7 @@
 //! because the C library only ever appends values: a Rust `enum` would make
 //! a value from a newer library undefined behaviour.  Only the structs whose
 //! layout the C headers declare frozen are given a Rust layout (`kt_diag`,
-//! `kt_u128`, `kt_allocator`, `kt_rail`, `kt_count_stats`,
+//! `kt_u128`, `kt_allocator`, `kt_rail`, `kt_count_stats`, `kt_sample_stats`,
 //! `kt_halftour_structure`, `kt_halftour_stats`); every other type is opaque.
 //!
 //! The test `tests/coverage.rs` checks that every `KT_EXPORT` function of the
@@ -42,6 +42,8 @@ opaque! {
     kt_rails;
     /// `kt_halftours`: the path structures of one half-board (halftour.h).
     kt_halftours;
+    /// `kt_sampler`: the stored counts behind uniform tours (sample.h).
+    kt_sampler;
     /// `kt_semimagic_opts`: constraints of a semimagic search (semimagic.h).
     kt_semimagic_opts;
     /// `kt_semimagic_solution`: a reported numbering, valid during its callback.
@@ -169,6 +171,16 @@ pub struct kt_count_stats {
     pub peak_states: u64,
     pub peak_bytes: u64,
     pub frontier: u32,
+}
+
+/// `kt_sample_stats` (frozen layout).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct kt_sample_stats {
+    pub states: u64,
+    pub bytes: u64,
+    pub peak_states: u64,
+    pub peak_bytes: u64,
 }
 
 // -------------------------------------------------------------- generate.h
@@ -405,6 +417,19 @@ extern "C" {
     // count.h
     pub fn kt_count_tours(g: *const kt_graph, flags: c_uint, run: *const kt_options,
                           out: *mut kt_u128, stats: *mut kt_count_stats) -> kt_status;
+
+    // sample.h
+    pub fn kt_sampler_new(out: *mut *mut kt_sampler, g: *const kt_graph, shape: kt_shape,
+                          start: kt_cell, end: kt_cell, run: *const kt_options) -> kt_status;
+    pub fn kt_sampler_free(s: *mut kt_sampler);
+    pub fn kt_sampler_total(s: *const kt_sampler, total: *mut kt_u128) -> kt_status;
+    pub fn kt_sampler_stats(s: *const kt_sampler, stats: *mut kt_sample_stats) -> kt_status;
+    pub fn kt_sampler_draw(out: *mut *mut kt_tourney, s: *const kt_sampler, seed: u64,
+                           index: u64) -> kt_status;
+    pub fn kt_sampler_unrank(out: *mut *mut kt_tourney, s: *const kt_sampler,
+                             rank: *const kt_u128) -> kt_status;
+    pub fn kt_sampler_rank(s: *const kt_sampler, t: *const kt_tourney,
+                           rank: *mut kt_u128) -> kt_status;
 
     // generate.h
     pub fn kt_generate_closed_tour(out: *mut *mut kt_tourney, g: *const kt_graph, seed: u64,

@@ -1753,6 +1753,91 @@ impl Drop for HalfTours {
     fn drop(&mut self) { unsafe { ffi::kt_halftours_free(self.raw) } }
 }
 
+// ------------------------------------------------------------------ sample
+
+/// The sizes of a prepared [`Sampler`] (`kt_sample_stats`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SampleStats {
+    /// States kept, over all layers.
+    pub states: u64,
+    /// Bytes of the kept tables.
+    pub bytes: u64,
+    /// Most reachable states of one layer during preparation.
+    pub peak_states: u64,
+    /// Most bytes of tables held at once during preparation.
+    pub peak_bytes: u64,
+}
+
+/// Exactly uniform random tours of one board (`kt_sampler`): prepared once,
+/// then each draw walks through the stored exact counts.  Tours are
+/// undirected: closed tours, or open tours with any ends, a given start, a
+/// given end, or both.  Immutable once made and documented as safe to use
+/// from any number of threads at once: `Send + Sync`.
+///
+/// ```
+/// use knight::{Graph, Sampler, Shape};
+/// let g = Graph::new(6, 6)?;
+/// let s = Sampler::new(&g, Shape::Cycles, None, None, None)?;
+/// assert_eq!(s.total()?, 9862);
+/// let t = s.draw(7, 0)?;
+/// assert!(t.is_closed_tour());
+/// assert_eq!(s.unrank(s.rank(&t)?)?, t);
+/// # Ok::<(), knight::Error>(())
+/// ```
+pub struct Sampler {
+    raw: *mut ffi::kt_sampler,
+}
+
+unsafe impl Send for Sampler {}
+unsafe impl Sync for Sampler {}
+
+impl Sampler {
+    /// Prepare (`kt_sampler_new`); for open tours `start` and `end` may be
+    /// fixed.  Run settings: progress, budget (states per layer), allocator.
+    pub fn new(g: &Graph, shape: Shape, start: Option<Cell>, end: Option<Cell>,
+               run: Option<&Options<'_>>) -> Result<Sampler> {
+        let mut raw = ptr::null_mut();
+        check(with_run(run, |r| unsafe {
+            ffi::kt_sampler_new(&mut raw, g.raw, shape.raw(), start.unwrap_or(CELL_NONE),
+                                end.unwrap_or(CELL_NONE), r)
+        }))?;
+        Ok(Sampler { raw })
+    }
+    /// The number of tours drawn from (`kt_sampler_total`).
+    pub fn total(&self) -> Result<u128> {
+        let mut v = ffi::kt_u128::default();
+        check(unsafe { ffi::kt_sampler_total(self.raw, &mut v) })?;
+        Ok(u128_of(v))
+    }
+    /// The sizes of the tables (`kt_sampler_stats`).
+    pub fn stats(&self) -> Result<SampleStats> {
+        let mut s = ffi::kt_sample_stats::default();
+        check(unsafe { ffi::kt_sampler_stats(self.raw, &mut s) })?;
+        Ok(SampleStats { states: s.states, bytes: s.bytes, peak_states: s.peak_states,
+                         peak_bytes: s.peak_bytes })
+    }
+    /// Draw `index` of the stream of `seed`: a uniform tour, the same for
+    /// the same pair (`kt_sampler_draw`).
+    pub fn draw(&self, seed: u64, index: u64) -> Result<Tourney> {
+        new_tourney(|out| unsafe { ffi::kt_sampler_draw(out, self.raw, seed, index) })
+    }
+    /// The tour of a rank below [`Sampler::total`] (`kt_sampler_unrank`).
+    pub fn unrank(&self, rank: u128) -> Result<Tourney> {
+        let r = ffi::kt_u128 { lo: rank as u64, hi: (rank >> 64) as u64 };
+        new_tourney(|out| unsafe { ffi::kt_sampler_unrank(out, self.raw, &r) })
+    }
+    /// The rank of a tour, the inverse of [`Sampler::unrank`] (`kt_sampler_rank`).
+    pub fn rank(&self, t: &Tourney) -> Result<u128> {
+        let mut v = ffi::kt_u128::default();
+        check(unsafe { ffi::kt_sampler_rank(self.raw, t.raw, &mut v) })?;
+        Ok(u128_of(v))
+    }
+}
+
+impl Drop for Sampler {
+    fn drop(&mut self) { unsafe { ffi::kt_sampler_free(self.raw) } }
+}
+
 // --------------------------------------------------------------- semimagic
 
 /// The constraints of a semimagic search (`KT_SEMIMAGIC_*` flags).

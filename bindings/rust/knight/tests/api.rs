@@ -411,3 +411,47 @@ fn markers() {
     send::<Options<'static>>();
     send::<Rails<'static>>();
 }
+
+#[test]
+fn uniform_sampler() {
+    let g6 = Graph::new(6, 6).unwrap();
+    let s = Sampler::new(&g6, Shape::Cycles, None, None, None).unwrap();
+    // two methods agree: the sampler's stored counts and the frontier count
+    assert_eq!(s.total().unwrap(), g6.count_tours(CountFlags::default(), None).unwrap());
+    let st = s.stats().unwrap();
+    assert!(st.states > 0 && st.bytes == 24 * st.states && st.peak_bytes > 0);
+    let mut ranks = std::collections::BTreeSet::new();
+    for i in 0..100 {
+        let t = s.draw(3, i).unwrap();
+        tour_is_valid(&g6, &t);
+        assert!(t.is_closed_tour());
+        let r = s.rank(&t).unwrap();
+        assert_eq!(s.unrank(r).unwrap(), t);
+        ranks.insert(r);
+    }
+    // 100 uniform draws among 9862 tours: a repeat has probability about 0.4
+    assert!(ranks.len() >= 98);
+    assert_eq!(s.draw(3, 5).unwrap(), s.draw(3, 5).unwrap());
+    assert!(s.unrank(9862).is_err());
+    // open tours from a corner of 5x5: every rank round-trips
+    let g5 = Graph::new(5, 5).unwrap();
+    let o = Sampler::new(&g5, Shape::Path, Some(0), None, None).unwrap();
+    for r in 0..o.total().unwrap() {
+        let t = o.unrank(r).unwrap();
+        assert!(t.is_open_tour());
+        let (a, b) = t.ends().unwrap();
+        assert!(a == 0 || b == 0);
+        assert_eq!(o.rank(&t).unwrap(), r);
+    }
+    let open = CountFlags { open: true, ..Default::default() };
+    let all = Sampler::new(&g5, Shape::Path, None, None, None).unwrap();
+    assert_eq!(all.total().unwrap(), g5.count_tours(open, None).unwrap());
+    assert_eq!(Sampler::new(&g5, Shape::Cycles, None, None, None).err().unwrap().kind(),
+               ErrorKind::NoTour);
+    let g8 = Graph::new(8, 8).unwrap();
+    assert_eq!(Sampler::new(&g8, Shape::Cycles, None, None, None).err().unwrap().kind(),
+               ErrorKind::Unsupported);
+    let tight = Options::new().unwrap().budget(10);
+    assert_eq!(Sampler::new(&g6, Shape::Cycles, None, None, Some(&tight)).err().unwrap().kind(),
+               ErrorKind::Limit);
+}

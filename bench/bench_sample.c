@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The uniform sampler: preparation time, memory, and tours per second.
+ *   bench_sample                      6x6 closed, 5x5 open, 6x7 closed
+ *   bench_sample WxH [open] [draws]   one board (7x8: the long run)
+ * Prints wall and CPU time of the preparation (one thread), the states
+ * kept and the bytes of the tables (kt_sample_stats), the peak resident
+ * memory of the process (getrusage), and draws per second (each draw
+ * validated as a tour of the kind).
+ */
+#include <knight/knight.h>
+
+#include "bench_clock.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+static double peak_rss_mib(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)ru.ru_maxrss / 1024.0; /* kilobytes on Linux */
+}
+
+static int one(uint32_t w, uint32_t h, int open, uint64_t draws)
+{
+    kt_graph *g = NULL;
+    kt_sampler *s = NULL;
+    if (kt_graph_new(&g, w, h) != KT_OK) return 1;
+    double t0 = bench_now(), c0 = bench_cpu();
+    kt_status st = kt_sampler_new(&s, g, open ? KT_SHAPE_PATH : KT_SHAPE_CYCLES, KT_CELL_NONE,
+                                  KT_CELL_NONE, NULL);
+    double prep = bench_now() - t0, prep_cpu = bench_cpu() - c0;
+    if (st != KT_OK) {
+        printf("%ux%u %-6s %s after %.1f s\n", w, h, open ? "open" : "closed", kt_strerror(st), prep);
+        kt_graph_free(g);
+        return 1;
+    }
+    kt_u128 total;
+    kt_sample_stats ss;
+    char buf[48];
+    kt_sampler_total(s, &total);
+    kt_sampler_stats(s, &ss);
+    kt_u128_to_string(&total, buf, sizeof buf);
+    uint64_t bad = 0;
+    t0 = bench_now();
+    c0 = bench_cpu();
+    for (uint64_t i = 0; i < draws; i++) {
+        kt_tourney *t = NULL;
+        if (kt_sampler_draw(&t, s, 1, i) != KT_OK ||
+            !(open ? kt_tourney_is_open_tour(t) : kt_tourney_is_closed_tour(t)))
+            bad++;
+        kt_tourney_free(t);
+    }
+    double dt = bench_now() - t0, dc = bench_cpu() - c0;
+    printf("%ux%u %-6s tours %s  prep %.2f s (cpu %.2f s)  kept %llu states = %.1f MiB  "
+           "peak layer %llu states, tables %.1f MiB  rss %.1f MiB  %.0f tours/s (cpu %.0f/s)%s\n",
+           w, h, open ? "open" : "closed", buf, prep, prep_cpu, (unsigned long long)ss.states,
+           (double)ss.bytes / 1048576.0, (unsigned long long)ss.peak_states,
+           (double)ss.peak_bytes / 1048576.0, peak_rss_mib(), (double)draws / dt,
+           (double)draws / dc, bad ? "  INVALID DRAWS" : "");
+    fflush(stdout);
+    kt_sampler_free(s);
+    kt_graph_free(g);
+    return bad != 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1) {
+        uint32_t w, h;
+        if (sscanf(argv[1], "%ux%u", &w, &h) != 2) {
+            fprintf(stderr, "usage: bench_sample [WxH [open] [draws]]\n");
+            return 2;
+        }
+        int open = argc > 2 && strcmp(argv[2], "open") == 0;
+        uint64_t draws = argc > 2 + open ? strtoull(argv[2 + open], NULL, 10) : 10000;
+        return one(w, h, open, draws);
+    }
+    int rc = one(6, 6, 0, 100000);
+    rc |= one(5, 5, 1, 100000);
+    rc |= one(6, 7, 0, 20000);
+    return rc;
+}

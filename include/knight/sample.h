@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file sample.h
+ * @brief Exactly uniform random tours, and the rank of a tour, through the
+ *        stored counts of a frontier dynamic programme.
+ *
+ * A ::kt_sampler is prepared once for a board and a kind of tour: the
+ * frontier (transfer-matrix) programme of count.h runs forward over the
+ * cells to find the reachable states after every cell, then backward to
+ * count, for each state, the ways the rest of the board completes it; the
+ * states no tour passes through are dropped, the others are kept with
+ * their exact 128-bit counts.  Then every tour of that kind has a rank in
+ * 0 .. total - 1 (the order in which the programme's choices enumerate
+ * them), and the tour of a rank is found by walking forward through the
+ * stored counts, one binary search per choice.  A draw picks a rank
+ * uniformly (a 128-bit number below the total, by rejection: no modulo
+ * bias) from a seeded generator and returns that tour, so every tour comes
+ * out with probability exactly 1 / total.
+ *
+ * What is sampled: undirected tours.  Closed tours; open tours with any
+ * ends; open tours with a given start (the undirected tours having that
+ * cell as an end, which are exactly the directed tours starting there);
+ * with a given end (the same); with both (the tours between the two
+ * cells).  For directed closed tours or directed open tours without a
+ * given end, draw an undirected tour and pick its direction with a fair
+ * coin: each undirected tour is two directed ones, so that is uniform too.
+ *
+ * Limits: the frontier must fit 15 cells, which means every knight board
+ * whose narrow side is at most 7 (any other side, as long as the counts
+ * fit 128 bits and the tables fit memory), any leaper and holes allowed.
+ * Memory: 24 bytes per stored state (kt_sampler_stats()); preparation
+ * needs about 8 bytes per reachable state of all layers at once plus two
+ * hash tables.  Preparation of 6x6 closed: 0.3 s CPU; 7x8 closed: 4 min
+ * CPU and 2.3 GiB, then about 7,000 tours a second (BENCHMARKS.md).
+ *
+ * Thread safety: a prepared sampler is immutable; any number of threads
+ * may draw from it, rank and unrank at once.
+ */
+#ifndef KNIGHT_SAMPLE_H
+#define KNIGHT_SAMPLE_H
+
+#include <knight/common.h>
+#include <knight/graph.h>
+#include <knight/options.h>
+#include <knight/tourney.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** @brief Opaque prepared sampler: the stored counts of one board and kind of tour. */
+typedef struct kt_sampler kt_sampler;
+
+/**
+ * @brief Sizes of a prepared sampler.  The layout is frozen: later
+ *        versions add functions, never fields.
+ */
+typedef struct kt_sample_stats {
+    uint64_t states;        /**< States kept, over all layers. */
+    uint64_t bytes;         /**< Bytes of the kept tables. */
+    uint64_t peak_states;   /**< Most reachable states of one layer during preparation. */
+    uint64_t peak_bytes;    /**< Most bytes of tables held at once during preparation. */
+} kt_sample_stats;
+
+/**
+ * @brief Prepare a sampler for the tours of a board.
+ *
+ * Run settings used (options.h; NULL @p run = the defaults): progress
+ * (called on the calling thread; done and total in units of 1/1024 of a
+ * cell over both passes; non-zero cancels with ::KT_ECANCELED), budget (the
+ * most reachable states one layer may hold: more gives ::KT_ELIMIT; 0 = no
+ * bound) and the allocator (the sampler's tables; drawn tours use the
+ * graph's).  Threads, shards and checkpoints are not used: preparation
+ * runs on the calling thread.
+ * @param[out] out  Receives the sampler; unchanged on failure.
+ * @param g         The board (any leaper, holes allowed); the sampler keeps a reference.
+ * @param shape     ::KT_SHAPE_CYCLES for closed tours, ::KT_SHAPE_PATH for open ones.
+ * @param start     Open tours: a cell every drawn tour starts at, or ::KT_CELL_NONE.
+ * @param end       Open tours: a cell every drawn tour ends at, or ::KT_CELL_NONE.
+ * @param run       Run settings, or NULL.
+ * @return ::KT_OK; ::KT_EINVAL for NULL @p out or @p g, an unknown shape,
+ *         an end given for closed tours, an end that is not a vertex, or
+ *         equal start and end; ::KT_EUNSUPPORTED when the frontier is wider
+ *         than 15 cells; ::KT_ENOTOUR when the board has no such tour
+ *         (proved); ::KT_EOVERFLOW when a count needs more than 128 bits;
+ *         ::KT_ELIMIT; ::KT_ECANCELED; ::KT_ETOOBIG; ::KT_ENOMEM.
+ */
+KT_EXPORT kt_status kt_sampler_new(kt_sampler **out, const kt_graph *g, kt_shape shape,
+                                   kt_cell start, kt_cell end, const kt_options *run);
+
+/**
+ * @brief Release a sampler.  NULL is harmless.
+ * @param s The sampler.
+ */
+KT_EXPORT void kt_sampler_free(kt_sampler *s);
+
+/**
+ * @brief The number of tours the sampler draws from (undirected; see the
+ *        file comment), equal to kt_count_tours() for the same kind.
+ * @param s          The sampler.
+ * @param[out] total Receives the count.
+ * @return ::KT_OK or ::KT_EINVAL for a NULL argument.
+ */
+KT_EXPORT kt_status kt_sampler_total(const kt_sampler *s, kt_u128 *total);
+
+/**
+ * @brief Sizes of the sampler's tables.
+ * @param s          The sampler.
+ * @param[out] stats Receives the sizes.
+ * @return ::KT_OK or ::KT_EINVAL for a NULL argument.
+ */
+KT_EXPORT kt_status kt_sampler_stats(const kt_sampler *s, kt_sample_stats *stats);
+
+/**
+ * @brief Draw a tour uniformly at random.
+ *
+ * The draw is a pure function of (@p seed, @p index): draws 0, 1, 2, ... of
+ * one seed are independent tours (each uniform), and the same pair always
+ * gives the same tour, on any machine and in any thread.
+ * @param[out] out Receives the tour (on the sampler's graph); NULL on failure.
+ * @param s        The sampler.
+ * @param seed     The seed.
+ * @param index    Which draw of the seed's stream.
+ * @return ::KT_OK; ::KT_EINVAL for a NULL argument; ::KT_ENOMEM.
+ */
+KT_EXPORT kt_status kt_sampler_draw(kt_tourney **out, const kt_sampler *s, uint64_t seed,
+                                    uint64_t index);
+
+/**
+ * @brief The tour of a given rank (0 .. total - 1).
+ * @param[out] out Receives the tour; NULL on failure.
+ * @param s        The sampler.
+ * @param rank     The rank.
+ * @return ::KT_OK; ::KT_EINVAL for a NULL argument; ::KT_ERANGE when
+ *         @p rank is not below the total; ::KT_ENOMEM.
+ */
+KT_EXPORT kt_status kt_sampler_unrank(kt_tourney **out, const kt_sampler *s, const kt_u128 *rank);
+
+/**
+ * @brief The rank of a tour among the sampler's tours; the inverse of
+ *        kt_sampler_unrank().
+ * @param s         The sampler.
+ * @param t         A tour on a board equal to the sampler's (same size, leaper and holes).
+ * @param[out] rank Receives the rank; unchanged on failure.
+ * @return ::KT_OK; ::KT_EINVAL for a NULL argument; ::KT_EMISMATCH for a
+ *         tour of another board; ::KT_EBADTOUR when @p t is not one of the
+ *         sampler's tours (not a tour, the wrong kind, or other ends).
+ */
+KT_EXPORT kt_status kt_sampler_rank(const kt_sampler *s, const kt_tourney *t, kt_u128 *rank);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KNIGHT_SAMPLE_H */

@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The sampler object and its queries: preparation (plan.c, table.c),
+ * unranking (a walk forward through the stored counts), uniform draws (a
+ * uniform rank, unranked) and ranking (the same walk, led by a tour).
+ */
+#include "sample_internal.h"
+
+#include <knight/sample.h>
+
+/* A leaper with a + b odd alternates colours, so a closed tour needs as
+ * many cells of each colour and an open one a difference of at most one:
+ * settles odd boards at once instead of after the whole programme. */
+static bool colours_forbid(const kt_graph *g, bool open)
+{
+    if ((g->a + g->b) % 2 == 0) return false;
+    size_t c[2];
+    kti_colour_counts(g, c);
+    size_t d = c[0] > c[1] ? c[0] - c[1] : c[1] - c[0];
+    return d > (open ? 1u : 0u);
+}
+
+kt_status kt_sampler_new(kt_sampler **out, const kt_graph *g, kt_shape shape, kt_cell start,
+                         kt_cell end, const kt_options *run)
+{
+    if (out == NULL || g == NULL || (shape != KT_SHAPE_CYCLES && shape != KT_SHAPE_PATH))
+        return KT_EINVAL;
+    bool open = shape == KT_SHAPE_PATH;
+    if (!open && (start != KT_CELL_NONE || end != KT_CELL_NONE)) return KT_EINVAL;
+    if (start != KT_CELL_NONE && !kti_is_vertex(g, start)) return KT_EINVAL;
+    if (end != KT_CELL_NONE && !kti_is_vertex(g, end)) return KT_EINVAL;
+    if (start != KT_CELL_NONE && start == end) return KT_EINVAL;
+    if (colours_forbid(g, open)) return KT_ENOTOUR;
+    kti_run r;
+    kti_run_resolve(&r, run);
+    kt_sampler *s = kti_calloc(r.alloc, 1, sizeof *s);
+    if (s == NULL) return KT_ENOMEM;
+    s->alloc = *r.alloc;
+    kt_status st = kti_splan_build(&s->plan, g, open, start, end, &s->alloc);
+    if (st == KT_OK) {
+        s->g = kti_graph_ref(g);
+        st = kti_stable_build(s, &r);
+    }
+    if (st != KT_OK) {
+        kt_sampler_free(s);
+        return st;
+    }
+    *out = s;
+    return KT_OK;
+}
+
+void kt_sampler_free(kt_sampler *s)
+{
+    if (s == NULL) return;
+    kt_allocator al = s->alloc;
+    kti_stable_free(s);
+    kti_splan_free(&s->plan, &al);
+    kt_graph_free(s->g);
+    kti_free(&al, s);
+}
+
+kt_status kt_sampler_total(const kt_sampler *s, kt_u128 *total)
+{
+    if (s == NULL || total == NULL) return KT_EINVAL;
+    *total = kti_u128_to(s->total);
+    return KT_OK;
+}
+
+kt_status kt_sampler_stats(const kt_sampler *s, kt_sample_stats *stats)
+{
+    if (s == NULL || stats == NULL) return KT_EINVAL;
+    *stats = s->stats;
+    return KT_OK;
+}
+
+/* Build the tour of rank r (below the total). */
+static kt_status unrank(kt_tourney **out, const kt_sampler *s, kti_u128 r)
+{
+    kt_tourney *t = NULL;
+    KTI_TRY(kti_tourney_alloc(&t, s->g));
+    const kti_splan *p = &s->plan;
+    uint64_t key = 0;
+    for (uint32_t v = 0; v < p->n; v++) {
+        const kti_sstep *st = &p->st[v];
+        kti_schoice ch;
+        kti_schoices(st, &ch);
+        uint64_t next[KTI_SMP_MAXCH];
+        kti_sexpand(p, st, &ch, key, next);
+        unsigned c = 0;
+        for (; c < ch.n; c++) {
+            if (next[c] == KTI_SMP_NONE) continue;
+            kti_u128 n = kti_slayer_count(&s->layer[v + 1], next[c]);
+            if (r < n) break;
+            r -= n;
+        }
+        KTI_ASSERT(c < ch.n); /* the counts add up to the state's */
+        for (int i = 0; i < 2; i++) {
+            unsigned e = ch.e[c][i];
+            if (e == 0xFF) continue;
+            int m = st->back_move[e];
+            kt_cell a = p->cell[v], b = kti_step(s->g, a, m);
+            bool ok = kti_pair_add(t->mv, a, m) && kti_pair_add(t->mv, b, kti_move_between(s->g, b, a));
+            KTI_ASSERT(ok);
+            (void)ok;
+        }
+        key = next[c];
+    }
+    /* Sets shape and size, and checks the tour whole: a failure here
+     * would be a bug in the tables, never a wrong tour returned. */
+    kt_status stt = kti_tourney_finish(t, NULL);
+    if (stt == KT_OK && t->size != 1) stt = KT_EBADTOUR;
+    if (stt != KT_OK) {
+        kt_tourney_free(t);
+        return stt;
+    }
+    *out = t;
+    return KT_OK;
+}
+
+kt_status kt_sampler_unrank(kt_tourney **out, const kt_sampler *s, const kt_u128 *rank)
+{
+    if (out == NULL) return KT_EINVAL;
+    *out = NULL;
+    if (s == NULL || rank == NULL) return KT_EINVAL;
+    kti_u128 r = kti_u128_from(*rank);
+    if (r >= s->total) return KT_ERANGE;
+    return unrank(out, s, r);
+}
+
+/* A uniform number below bound (>= 1): rejection from the smallest power
+ * of two above bound - 1, so there is no modulo bias; fewer than two
+ * rounds expected. */
+static kti_u128 below(kti_rng *g, kti_u128 bound)
+{
+    if (bound >> 64 == 0) return kti_rng_below(g, (uint64_t)bound);
+    uint64_t hi = (uint64_t)((bound - 1) >> 64);
+    int bits = 64 + (64 - __builtin_clzll(hi));
+    kti_u128 mask = bits == 128 ? ~(kti_u128)0 : ((kti_u128)1 << bits) - 1;
+    for (;;) {
+        kti_u128 x = (kti_u128)kti_rng_next(g) << 64 | kti_rng_next(g);
+        x &= mask;
+        if (x < bound) return x;
+    }
+}
+
+kt_status kt_sampler_draw(kt_tourney **out, const kt_sampler *s, uint64_t seed, uint64_t index)
+{
+    if (out == NULL) return KT_EINVAL;
+    *out = NULL;
+    if (s == NULL) return KT_EINVAL;
+    kti_rng g;
+    /* Each (seed, index) its own stream: seeding by a mix of both keeps
+     * draws of one seed independent of each other. */
+    kti_rng_seed(&g, kti_mix64(seed) ^ kti_mix64(index ^ 0xA0761D6478BD642Fu));
+    return unrank(out, s, below(&g, s->total));
+}
+
+static bool same_board(const kt_graph *a, const kt_graph *b)
+{
+    if (a == b) return true;
+    if (a->width != b->width || a->height != b->height || a->a != b->a || a->b != b->b) return false;
+    for (size_t c = 0; c < a->ncells; c++)
+        if (kti_is_vertex(a, c) != kti_is_vertex(b, c)) return false;
+    return true;
+}
+
+kt_status kt_sampler_rank(const kt_sampler *s, const kt_tourney *t, kt_u128 *rank)
+{
+    if (s == NULL || t == NULL || rank == NULL) return KT_EINVAL;
+    if (!same_board(s->g, t->g)) return KT_EMISMATCH;
+    const kti_splan *p = &s->plan;
+    kti_u128 r = 0;
+    uint64_t key = 0;
+    for (uint32_t v = 0; v < p->n; v++) {
+        const kti_sstep *st = &p->st[v];
+        uint8_t pair = t->mv[p->cell[v]];
+        uint8_t want[2] = {0xFF, 0xFF};
+        unsigned k = 0;
+        for (unsigned e = 0; e < st->nback; e++)
+            if ((pair & 0xF) == st->back_move[e] || (pair >> 4) == st->back_move[e]) want[k++] = (uint8_t)e;
+        kti_schoice ch;
+        kti_schoices(st, &ch);
+        bool found = false;
+        uint64_t next[KTI_SMP_MAXCH];
+        kti_sexpand(p, st, &ch, key, next);
+        for (unsigned c = 0; c < ch.n && !found; c++) {
+            if (next[c] == KTI_SMP_NONE) continue;
+            kti_u128 n = kti_slayer_count(&s->layer[v + 1], next[c]);
+            if (ch.e[c][0] == want[0] && ch.e[c][1] == want[1]) {
+                if (n == 0) return KT_EBADTOUR;
+                found = true;
+                key = next[c];
+            } else {
+                r += n;
+            }
+        }
+        if (!found) return KT_EBADTOUR;
+    }
+    *rank = kti_u128_to(r);
+    return KT_OK;
+}

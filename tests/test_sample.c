@@ -1,0 +1,362 @@
+/* SPDX-License-Identifier: MIT */
+/* The uniform sampler: its totals against the frontier count and against
+ * each other (open tours summed over their ends), rank and unrank as
+ * inverse bijections onto distinct valid tours, every drawn tour
+ * validated, and chi-square tests of uniformity over all 9,862 closed
+ * tours of 6x6 and all open tours of 5x5 (any ends, one end, both ends). */
+#include <knight/knight.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+
+static uint64_t u128_lo(kt_u128 v)
+{
+    CHECK(v.hi == 0);
+    return v.lo;
+}
+
+static uint64_t total_of(const kt_sampler *s)
+{
+    kt_u128 t;
+    CHECK_OK(kt_sampler_total(s, &t));
+    return u128_lo(t);
+}
+
+/* A canonical name of a tour: a hash of its move pairs, which list each
+ * cell's two neighbours in a fixed order, so equal edge sets hash equal. */
+static uint64_t tour_hash(const kt_tourney *t)
+{
+    const kt_graph *g = kt_tourney_graph(t);
+    size_t n = kt_graph_cell_count(g);
+    uint8_t mv[64];
+    uint64_t h = 0xcbf29ce484222325u;
+    if (n > sizeof mv || kt_tourney_move_pairs(t, mv, n) != KT_OK) return 0;
+    for (size_t i = 0; i < n; i++) h = (h ^ mv[i]) * 0x100000001B3u;
+    return h;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Whether t is one of the sampler's kind: closed, or open with the ends asked. */
+static bool valid_kind(const kt_tourney *t, kt_shape shape, kt_cell start, kt_cell end)
+{
+    if (shape == KT_SHAPE_CYCLES) return kt_tourney_is_closed_tour(t);
+    if (!kt_tourney_is_open_tour(t)) return false;
+    kt_cell a, b;
+    if (kt_tourney_ends(t, &a, &b) != KT_OK) return false;
+    if (start != KT_CELL_NONE && a != start && b != start) return false;
+    if (end != KT_CELL_NONE && a != end && b != end) return false;
+    return true;
+}
+
+/* Every rank unranks to a valid tour of the kind, the tours are distinct,
+ * and rank inverts unrank.  Returns the n pairs (hash, rank) sorted by
+ * hash: the cells of the chi-square test. */
+static uint64_t *all_tours(const kt_sampler *s, uint64_t n, kt_shape shape, kt_cell start,
+                           kt_cell end)
+{
+    /* hash and rank side by side, sorted by hash */
+    uint64_t *h = malloc(n * 2 * sizeof *h);
+    if (h == NULL) return NULL;
+    for (uint64_t r = 0; r < n; r++) {
+        kt_tourney *t = NULL;
+        kt_u128 rank = {r, 0}, back = {0, 0};
+        CHECK_OK(kt_sampler_unrank(&t, s, &rank));
+        h[2 * r] = t ? tour_hash(t) : 0;
+        h[2 * r + 1] = r;
+        CHECK(t != NULL && valid_kind(t, shape, start, end));
+        CHECK_OK(kt_sampler_rank(s, t, &back));
+        CHECK(back.lo == r && back.hi == 0);
+        kt_tourney_free(t);
+    }
+    qsort(h, n, 2 * sizeof *h, cmp_u64);
+    for (uint64_t i = 1; i < n; i++) CHECK(h[2 * i] != h[2 * i - 2]);
+    return h;
+}
+
+/* The upper p = 1e-4 point of chi-square with df degrees of freedom
+ * (the Wilson-Hilferty approximation, good to a few percent from
+ * df = 10 on: the smallest case here has df = 15). */
+static double chi2_crit(double df)
+{
+    const double z = 3.719; /* standard normal upper 1e-4 point */
+    double a = 2.0 / (9.0 * df);
+    return df * pow(1.0 - a + z * sqrt(a), 3.0);
+}
+
+/*
+ * Draw ndraw tours, validate each, and test the counts per tour by
+ * chi-square over all n tours.  Power: with E = ndraw / n per cell, a
+ * sampler that gives half of the tours probability (1 + d) / n and the
+ * other half (1 - d) / n shifts the statistic by ndraw * d^2 (the
+ * noncentrality) on a spread of sqrt(2 n); 50 draws per tour on 6x6
+ * (493,100 draws) make that shift 4.4 spreads (power above 0.9 at the
+ * p = 1e-4 threshold) for d = 4%, and 1.1 x the threshold margin at 3%.
+ * A second test over 64 groups of consecutive ranks catches a bias that
+ * follows the ranking (a carry lost in the counts, say) far more
+ * sharply.  The seed is fixed, so the test is deterministic; a correct
+ * sampler passes it with probability 1 - 1e-4 per statistic over seeds.
+ * Checked by mutation: a draw that moves 3% of the upper half of the ranks
+ * to the lower half (d = 3%) gives chi2 10380.6 on 6x6 (just under the
+ * 10391.9 threshold, as the power estimate says) and 538.2 over the 64
+ * groups (threshold 113.7): caught.
+ */
+static void uniformity(const kt_sampler *s, const uint64_t *hash, uint64_t n, uint64_t ndraw,
+                       uint64_t seed, kt_shape shape, kt_cell start, kt_cell end)
+{
+    uint64_t *cnt = calloc(n, sizeof *cnt);
+    uint64_t grp[64] = {0}, ng = n < 64 ? n : 64;
+    if (cnt == NULL) {
+        CHECK(!"out of memory");
+        return;
+    }
+    uint64_t bad = 0;
+    for (uint64_t i = 0; i < ndraw; i++) {
+        kt_tourney *t = NULL;
+        if (kt_sampler_draw(&t, s, seed, i) != KT_OK || !valid_kind(t, shape, start, end)) {
+            bad++;
+            kt_tourney_free(t);
+            continue;
+        }
+        uint64_t h = tour_hash(t);
+        /* the tour by its canonical name, independent of the ranking */
+        const uint64_t *at = bsearch(&h, hash, n, 2 * sizeof *hash, cmp_u64);
+        if (at == NULL) {
+            bad++;
+        } else {
+            cnt[(at - hash) / 2]++;
+            grp[at[1] * ng / n]++;
+        }
+        kt_tourney_free(t);
+    }
+    CHECK_EQ_U64(bad, 0);
+    double e = (double)ndraw / (double)n, x2 = 0;
+    for (uint64_t i = 0; i < n; i++) x2 += ((double)cnt[i] - e) * ((double)cnt[i] - e) / e;
+    double g2 = 0;
+    for (unsigned k = 0; k < ng; k++) {
+        /* ranks r with r * ng / n == k */
+        double m = (double)(((k + 1) * n + ng - 1) / ng - (k * n + ng - 1) / ng);
+        double eg = (double)ndraw * m / (double)n;
+        g2 += ((double)grp[k] - eg) * ((double)grp[k] - eg) / eg;
+    }
+    printf("  %llu tours, %llu draws: chi2 %.1f (df %llu, threshold %.1f); %llu groups %.1f (threshold %.1f)\n",
+           (unsigned long long)n, (unsigned long long)ndraw, x2, (unsigned long long)(n - 1),
+           chi2_crit((double)(n - 1)), (unsigned long long)ng, g2, chi2_crit((double)(ng - 1)));
+    CHECK(x2 < chi2_crit((double)(n - 1)));
+    CHECK(g2 < chi2_crit((double)(ng - 1)));
+    free(cnt);
+}
+
+static void case_uniform(uint32_t w, uint32_t h, kt_shape shape, kt_cell start, kt_cell end,
+                         uint64_t expect, unsigned per_tour, uint64_t seed)
+{
+    kt_graph *g = NULL;
+    kt_sampler *s = NULL;
+    CHECK_OK(kt_graph_new(&g, w, h));
+    CHECK_OK(kt_sampler_new(&s, g, shape, start, end, NULL));
+    if (s == NULL) {
+        kt_graph_free(g);
+        return;
+    }
+    uint64_t n = total_of(s);
+    if (expect) CHECK_EQ_U64(n, expect);
+    uint64_t *hash = all_tours(s, n, shape, start, end);
+    if (hash != NULL) uniformity(s, hash, n, n * per_tour, seed, shape, start, end);
+    free(hash);
+    kt_sampler_free(s);
+    kt_graph_free(g);
+}
+
+/* The sampler's totals equal kt_count_tours (the counting module's own
+ * engine), closed and open. */
+static void totals_agree(void)
+{
+    static const uint32_t boards[][3] = {{5, 6, 0}, {6, 6, 0}, {3, 10, 0}, {3, 12, 0}, {6, 5, 0},
+                                         {4, 5, 1}, {5, 5, 1}, {3, 8, 1}, {4, 6, 1}};
+    for (size_t i = 0; i < sizeof boards / sizeof boards[0]; i++) {
+        kt_graph *g = NULL;
+        kt_sampler *s = NULL;
+        kt_u128 c = {0, 0}, t = {1, 1};
+        bool open = boards[i][2] != 0;
+        CHECK_OK(kt_graph_new(&g, boards[i][0], boards[i][1]));
+        CHECK_OK(kt_count_tours(g, open ? KT_COUNT_OPEN : 0, NULL, &c, NULL));
+        kt_status st = kt_sampler_new(&s, g, open ? KT_SHAPE_PATH : KT_SHAPE_CYCLES, KT_CELL_NONE,
+                                      KT_CELL_NONE, NULL);
+        if (c.lo == 0 && c.hi == 0) {
+            CHECK_ST(st, KT_ENOTOUR);
+        } else {
+            CHECK_OK(st);
+            CHECK_OK(kt_sampler_total(s, &t));
+            CHECK(t.lo == c.lo && t.hi == c.hi);
+        }
+        kt_sampler_free(s);
+        kt_graph_free(g);
+    }
+}
+
+/* A board with holes: the same agreement, closed and open, and every
+ * tour of it drawn by rank valid. */
+static void holes_agree(void)
+{
+    static const char mask[] = "oooooo\noooooo\noo..oo\noooooo\noooooo\noooooo\n";
+    kt_graph *g = NULL;
+    CHECK_OK(kt_graph_parse_mask(&g, mask, sizeof mask - 1, 2, 1, NULL, NULL));
+    for (int open = 0; open < 2 && g != NULL; open++) {
+        kt_sampler *s = NULL;
+        kt_u128 c = {0, 0}, t = {1, 1};
+        CHECK_OK(kt_count_tours(g, open ? KT_COUNT_OPEN : 0, NULL, &c, NULL));
+        CHECK_OK(kt_sampler_new(&s, g, open ? KT_SHAPE_PATH : KT_SHAPE_CYCLES, KT_CELL_NONE,
+                                KT_CELL_NONE, NULL));
+        CHECK_OK(kt_sampler_total(s, &t));
+        CHECK(t.lo == c.lo && t.hi == c.hi && c.lo > 0);
+        for (uint64_t i = 0; i < 50 && s != NULL; i++) {
+            kt_tourney *d = NULL;
+            CHECK_OK(kt_sampler_draw(&d, s, 3, i));
+            CHECK(d != NULL && (open ? kt_tourney_is_open_tour(d) : kt_tourney_is_closed_tour(d)));
+            kt_tourney_free(d);
+        }
+        kt_sampler_free(s);
+    }
+    kt_graph_free(g);
+}
+
+/* Open tours with given ends, summed: over the ends b of tours from a, the
+ * tours from a; over the starts a, twice the open tours. */
+static void ends_agree(uint32_t w, uint32_t h)
+{
+    kt_graph *g = NULL;
+    kt_sampler *s = NULL;
+    CHECK_OK(kt_graph_new(&g, w, h));
+    CHECK_OK(kt_sampler_new(&s, g, KT_SHAPE_PATH, KT_CELL_NONE, KT_CELL_NONE, NULL));
+    uint64_t all = s ? total_of(s) : 0, sum_from = 0;
+    kt_sampler_free(s);
+    s = NULL;
+    size_t n = kt_graph_cell_count(g);
+    for (kt_cell a = 0; a < n; a++) {
+        uint64_t from = 0, sum_to = 0;
+        kt_status st = kt_sampler_new(&s, g, KT_SHAPE_PATH, a, KT_CELL_NONE, NULL);
+        CHECK(st == KT_OK || st == KT_ENOTOUR);
+        if (st == KT_OK) from = total_of(s);
+        kt_sampler_free(s);
+        s = NULL;
+        for (kt_cell b = 0; b < n; b++) {
+            if (b == a) continue;
+            st = kt_sampler_new(&s, g, KT_SHAPE_PATH, b, a, NULL);
+            CHECK(st == KT_OK || st == KT_ENOTOUR);
+            if (st == KT_OK) sum_to += total_of(s);
+            kt_sampler_free(s);
+            s = NULL;
+        }
+        CHECK_EQ_U64(sum_to, from);
+        sum_from += from;
+    }
+    CHECK_EQ_U64(sum_from, 2 * all);
+    kt_graph_free(g);
+}
+
+static int cancel_now(void *user, uint64_t done, uint64_t total)
+{
+    (void)user;
+    (void)done;
+    (void)total;
+    return 1;
+}
+
+static void errors(void)
+{
+    kt_graph *g = NULL, *g8 = NULL, *g5 = NULL;
+    kt_sampler *s = NULL;
+    kt_options *run = NULL;
+    CHECK_OK(kt_graph_new(&g, 6, 6));
+    CHECK_OK(kt_graph_new(&g5, 5, 5));
+    CHECK_OK(kt_graph_new(&g8, 8, 9));
+    CHECK_ST(kt_sampler_new(NULL, g, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE, NULL), KT_EINVAL);
+    CHECK_ST(kt_sampler_new(&s, NULL, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE, NULL), KT_EINVAL);
+    CHECK_ST(kt_sampler_new(&s, g, KT_SHAPE_CYCLES, 0, KT_CELL_NONE, NULL), KT_EINVAL);
+    CHECK_ST(kt_sampler_new(&s, g, KT_SHAPE_PATH, 3, 3, NULL), KT_EINVAL);
+    CHECK_ST(kt_sampler_new(&s, g, KT_SHAPE_PATH, 36, KT_CELL_NONE, NULL), KT_EINVAL);
+    CHECK_ST(kt_sampler_new(&s, g8, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE, NULL), KT_EUNSUPPORTED);
+    /* 5x5: no closed tour (odd), and no open tour between two cells of the minority colour */
+    CHECK_ST(kt_sampler_new(&s, g5, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE, NULL), KT_ENOTOUR);
+    CHECK_ST(kt_sampler_new(&s, g5, KT_SHAPE_PATH, 1, 3, NULL), KT_ENOTOUR);
+    CHECK(s == NULL);
+    CHECK_OK(kt_options_new(&run, NULL));
+    CHECK_OK(kt_options_set_budget(run, 50));
+    CHECK_ST(kt_sampler_new(&s, g, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE, run), KT_ELIMIT);
+    CHECK_OK(kt_options_set_budget(run, 0));
+    CHECK_OK(kt_options_set_progress(run, cancel_now, NULL));
+    /* the first report comes after about 50 ms: 6x7 takes longer than that */
+    kt_graph *g67 = NULL;
+    CHECK_OK(kt_graph_new(&g67, 6, 7));
+    CHECK_ST(kt_sampler_new(&s, g67, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE, run), KT_ECANCELED);
+    kt_graph_free(g67);
+    CHECK(s == NULL);
+    kt_sampler_free(NULL);
+
+    CHECK_OK(kt_sampler_new(&s, g, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE, NULL));
+    kt_tourney *t = NULL, *u = NULL;
+    kt_u128 r = {9862, 0};
+    CHECK_ST(kt_sampler_unrank(&t, s, &r), KT_ERANGE);
+    CHECK(t == NULL);
+    CHECK_ST(kt_sampler_draw(NULL, s, 1, 0), KT_EINVAL);
+    CHECK_ST(kt_sampler_draw(&t, NULL, 1, 0), KT_EINVAL);
+    /* reproducible: the same seed and index give the same tour */
+    CHECK_OK(kt_sampler_draw(&t, s, 42, 7));
+    CHECK_OK(kt_sampler_draw(&u, s, 42, 7));
+    CHECK(t && u && kt_tourney_equal(t, u));
+    kt_tourney_free(u);
+    u = NULL;
+    /* a tour of another board, and a cycle cover that is not a tour */
+    kt_sampler *s5 = NULL;
+    CHECK_OK(kt_sampler_new(&s5, g5, KT_SHAPE_PATH, KT_CELL_NONE, KT_CELL_NONE, NULL));
+    CHECK_ST(kt_sampler_rank(s5, t, &r), KT_EMISMATCH);
+    kt_u128 zero = {0, 0};
+    CHECK_OK(kt_sampler_unrank(&u, s5, &zero));
+    kt_graph *g5b = NULL;
+    kt_sampler *s5b = NULL;
+    CHECK_OK(kt_graph_new(&g5b, 5, 5));
+    CHECK_OK(kt_sampler_new(&s5b, g5b, KT_SHAPE_PATH, 12, KT_CELL_NONE, NULL));
+    kt_cell a = 0, b = 0;
+    CHECK_OK(kt_tourney_ends(u, &a, &b));
+    if (a != 12 && b != 12) CHECK_ST(kt_sampler_rank(s5b, u, &r), KT_EBADTOUR);
+    kt_sample_stats st;
+    CHECK_OK(kt_sampler_stats(s, &st));
+    CHECK(st.states > 36 && st.bytes == 24 * st.states && st.peak_bytes > 0 && st.peak_states > 0);
+    CHECK_ST(kt_sampler_stats(s, NULL), KT_EINVAL);
+    kt_sampler_free(s5b);
+    kt_graph_free(g5b);
+    kt_tourney_free(t);
+    kt_tourney_free(u);
+    kt_sampler_free(s5);
+    kt_sampler_free(s);
+    kt_options_free(run);
+    kt_graph_free(g);
+    kt_graph_free(g5);
+    kt_graph_free(g8);
+}
+
+int main(void)
+{
+    /* KT_TEST_LIGHT (valgrind): a tenth of the draws, the same tests at
+     * lower power; every draw is still validated. */
+    unsigned k = getenv("KT_TEST_LIGHT") != NULL ? 10 : 1;
+    totals_agree();
+    holes_agree();
+    ends_agree(4, 5);
+    ends_agree(3, 7);
+    errors();
+    /* 6x6 closed: all 9,862 */
+    case_uniform(6, 6, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE, 9862, 50 / k, 2026);
+    /* 5x5 open: any ends; from the corner; from the corner to the centre */
+    case_uniform(5, 5, KT_SHAPE_PATH, KT_CELL_NONE, KT_CELL_NONE, 0, 100 / k, 7);
+    case_uniform(5, 5, KT_SHAPE_PATH, 0, KT_CELL_NONE, 304, 200 / k, 8);
+    case_uniform(5, 5, KT_SHAPE_PATH, 0, 12, 0, 500 / k, 9);
+    return check_done("sample");
+}
