@@ -286,6 +286,53 @@ KT_EXPORT kt_status kt_semimagic_check(const kt_semimagic_opts *o, const uint32_
                                        size_t count, int *ok);
 
 /**
+ * @brief Make a puzzle with a unique solution from a complete numbering.
+ *
+ * Starts from @p solution with every number given and removes given
+ * numbers one at a time, in an order drawn from @p seed; a removal is kept
+ * only when the completion search (kt_semimagic_search() in
+ * ::KT_SEMIMAGIC_ALL mode on the smaller grid, counting up to two
+ * completions) proves that @p solution is still the only numbering
+ * satisfying the constraints of @p o that agrees with the grid.  The
+ * result is minimal for that order: removing any one more given number
+ * leaves a grid with a second completion, or one the search could not
+ * settle within @p check_budget.  The same inputs give the same puzzle
+ * for every thread count.
+ *
+ * The constraints are those of @p o (flags, cells of 1 and n^2); its own
+ * grid and symmetry mode are not used.  The difficulty is the number of
+ * search nodes the completion search spends on the final grid, i.e. the
+ * work of a solver that proves its answer unique; it does not depend on
+ * the thread count.
+ *
+ * Run settings used from @p run: threads (for each completion search),
+ * progress (@p done and @p total count the given numbers tried; non-zero
+ * cancels), budget (in search nodes over every completion search of the
+ * call).  Shards, checkpoint and trace are not used.
+ * @param[out] puzzle    n^2 numbers indexed by cell, 0 for an empty cell;
+ *                       written only on ::KT_OK.
+ * @param o              The constraints (@p solution must satisfy them).
+ * @param solution       n^2 numbers indexed by cell: a complete numbering.
+ * @param count          Must be n^2.
+ * @param seed           Chooses the order in which numbers are removed.
+ * @param check_budget   Most search nodes one uniqueness check may spend
+ *                       (0 = unlimited); a check that runs out keeps its
+ *                       number given.  Bounds the time of each step.
+ * @param run            Run settings, or NULL for the defaults (all cores).
+ * @param[out] givens    If not NULL: how many numbers the puzzle gives.
+ * @param[out] difficulty If not NULL: search nodes to solve the puzzle.
+ * @return ::KT_OK; ::KT_EINVAL for NULL pointers, a wrong @p count or a
+ *         @p solution that is not a numbering satisfying @p o;
+ *         ::KT_ECANCELED; ::KT_ELIMIT when the budget of @p run ran out;
+ *         ::KT_ENOMEM.
+ */
+KT_EXPORT kt_status kt_semimagic_make_puzzle(uint32_t *puzzle, const kt_semimagic_opts *o,
+                                             const uint32_t *solution, size_t count,
+                                             uint64_t seed, uint64_t check_budget,
+                                             const kt_options *run, uint32_t *givens,
+                                             uint64_t *difficulty);
+
+/**
  * @brief The numbers of a reported solution.
  * @param s The solution, or NULL.
  * @return n^2 numbers indexed by cell (y*n+x); NULL for NULL @p s.

@@ -286,12 +286,11 @@ static kt_status sm_run_units(sm_run *R, unsigned threads)
     return (kt_status)atomic_load(&R->sh.status);
 }
 
-static kt_status sm_search(const kt_semimagic_opts *o, kt_semimagic_symmetry sym,
-                           const kt_options *run, kt_semimagic_fn fn, void *user,
-                           uint64_t *classes, uint64_t *solutions)
+kt_status kti_sm_run_search(const kt_semimagic_opts *o, kt_semimagic_symmetry sym,
+                            const kti_run *rr, kt_semimagic_fn fn, void *user,
+                            uint64_t *classes, uint64_t *solutions, uint64_t *nodes)
 {
-    kti_run r;
-    kti_run_resolve(&r, run);
+    kti_run r = *rr;
     const kt_allocator *al = &o->al;
     kti_sm_plan *S = kti_alloc(al, sizeof *S);
     sm_run *R = kti_alloc(al, sizeof *R);
@@ -314,6 +313,7 @@ static kt_status sm_search(const kt_semimagic_opts *o, kt_semimagic_symmetry sym
      * counts add up to the whole. */
     if (classes) *classes = sym == KT_SEMIMAGIC_ALL && r.nshards > 1 ? D.nreps : D.nclasses;
     if (solutions) *solutions = D.nsol;
+    if (nodes) *nodes = atomic_load(&R->sh.nodes);
     sm_run_free(R);
     kti_free(al, D.keys);
     kti_free(al, D.counts);
@@ -329,7 +329,9 @@ kt_status kt_semimagic_search(const kt_semimagic_opts *o, const kt_options *run,
     if (classes) *classes = 0;
     if (solutions) *solutions = 0;
     if (o == NULL) return KT_EINVAL;
-    return sm_search(o, o->sym, run, fn, user, classes, solutions);
+    kti_run r;
+    kti_run_resolve(&r, run);
+    return kti_sm_run_search(o, o->sym, &r, fn, user, classes, solutions, NULL);
 }
 
 typedef struct sm_first {
@@ -353,7 +355,9 @@ kt_status kt_semimagic_exists(const kt_semimagic_opts *o, const kt_options *run,
     *exists = 0;
     sm_first f;
     memset(&f, 0, sizeof f);
-    kt_status st = sm_search(o, KT_SEMIMAGIC_CLASSES, run, sm_first_cb, &f, NULL, NULL);
+    kti_run r;
+    kti_run_resolve(&r, run);
+    kt_status st = kti_sm_run_search(o, KT_SEMIMAGIC_CLASSES, &r, sm_first_cb, &f, NULL, NULL, NULL);
     if (f.found) {
         *exists = 1;
         if (numbers) memcpy(numbers, f.num, (size_t)o->n * o->n * sizeof(uint32_t));

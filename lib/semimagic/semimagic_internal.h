@@ -209,6 +209,15 @@ KTI_HIDDEN int kti_sm_designated(const kti_sm_plan *S, const uint8_t *num);
  * KT_ECANCELED when the callback asked to stop, or KT_ENOMEM. */
 KTI_HIDDEN kt_status kti_sm_deliver(kti_sm_deliv *D, const uint8_t *num);
 
+/* ---- the search calls (deliver.c) ---- */
+
+/* kt_semimagic_search with resolved run settings and the reporting mode
+ * sym; *nodes (if not NULL) receives the search nodes spent, which for a
+ * search run to the end is the same for every thread count. */
+KTI_HIDDEN kt_status kti_sm_run_search(const kt_semimagic_opts *o, kt_semimagic_symmetry sym,
+                                       const kti_run *r, kt_semimagic_fn fn, void *user,
+                                       uint64_t *classes, uint64_t *solutions, uint64_t *nodes);
+
 static inline int kti_sm_ctz(uint64_t x)
 {
     return __builtin_ctzll(x);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* knight semimagic: semimagic / nested / magic numbered tours, puzzle completion. */
+/* knight semimagic: semimagic / nested / magic numbered tours, puzzle
+ * completion, and puzzles with a unique solution (--make-puzzle). */
 #include "cli.h"
 
 #include <ctype.h>
@@ -41,6 +42,10 @@ static int grid_line(grid_reader *g, const char *text, size_t len, size_t *i)
 {
     uint32_t c = 0, v;
     size_t start = *i;
+    while (*i < len && blank(text[*i])) ++*i;
+    /* A comment line (--make-puzzle writes one above its grid). */
+    if (*i < len && text[*i] == '#')
+        while (*i < len && text[*i] != '\n') ++*i;
     while (*i < len && text[*i] != '\n') {
         size_t col = *i - start + 1;
         if (blank(text[*i])) {
@@ -112,9 +117,10 @@ static int print_solution(void *user, const kt_semimagic_solution *s)
 /* The command line of `knight semimagic`. */
 typedef struct sm_args {
     unsigned flags;
-    bool any_start, first;
+    bool any_start, first, make_puzzle;
     unsigned threads;    /* 0 = one thread per core */
     uint64_t size;
+    uint64_t seed, check_budget; /* --make-puzzle */
     const char *gridpath;
     kt_semimagic_symmetry sym;
 } sm_args;
@@ -129,6 +135,7 @@ static bool switch_opt(int argc, char **argv, int *i, sm_args *a)
     else if (cli_opt(argc, argv, i, "--first", NULL)) a->first = true;
     else if (cli_opt(argc, argv, i, "--members", NULL)) a->sym = KT_SEMIMAGIC_MEMBERS;
     else if (cli_opt(argc, argv, i, "--all", NULL)) a->sym = KT_SEMIMAGIC_ALL;
+    else if (cli_opt(argc, argv, i, "--make-puzzle", NULL)) a->make_puzzle = true;
     else return false;
     return true;
 }
@@ -136,7 +143,7 @@ static bool switch_opt(int argc, char **argv, int *i, sm_args *a)
 static int parse(int argc, char **argv, sm_args *a)
 {
     const char *v;
-    *a = (sm_args){KT_SEMIMAGIC_LINES, false, false, 0, 8, NULL, KT_SEMIMAGIC_CLASSES};
+    *a = (sm_args){KT_SEMIMAGIC_LINES, false, false, false, 0, 8, 0, 1000000, NULL, KT_SEMIMAGIC_CLASSES};
     for (int i = 1; i < argc; i++) {
         if (switch_opt(argc, argv, &i, a)) continue;
         if (cli_opt(argc, argv, &i, "--threads", &v)) {
@@ -145,6 +152,11 @@ static int parse(int argc, char **argv, sm_args *a)
         } else if (cli_opt(argc, argv, &i, "--size", &v)) {
             if (!cli_parse_u64(v, &a->size) || a->size < 3 || a->size > 8)
                 return cli_usage("--size wants a number from 3 to 8");
+        } else if (cli_opt(argc, argv, &i, "--seed", &v)) {
+            if (v == NULL || !cli_parse_u64(v, &a->seed)) return cli_usage("--seed wants a number");
+        } else if (cli_opt(argc, argv, &i, "--check-budget", &v)) {
+            if (v == NULL || !cli_parse_u64(v, &a->check_budget))
+                return cli_usage("--check-budget wants a number of search nodes (0 = unlimited)");
         } else if (cli_opt(argc, argv, &i, "--grid", &v)) {
             if (v == NULL) return cli_usage("--grid wants a file");
             a->gridpath = v;
@@ -193,6 +205,39 @@ static kt_status find_first(const kt_semimagic_opts *o, const kt_options *run, u
     return KT_OK;
 }
 
+/* --make-puzzle: from the first tour that completes the --grid (a
+ * complete grid is its own), a puzzle whose completion is unique; written
+ * as a grid that --grid reads back, under a comment with its size and
+ * difficulty. */
+static kt_status make_puzzle(const sm_args *a, kt_semimagic_opts *o, const kt_options *run, uint32_t n)
+{
+    int exists = 0;
+    uint32_t tour[64], puz[64], givens = 0;
+    uint64_t difficulty = 0;
+    kt_status st = kt_semimagic_exists(o, run, &exists, tour);
+    if (st == KT_OK && !exists) {
+        cli_progress_done();
+        printf("none exists\n");
+        return KT_OK;
+    }
+    if (st == KT_OK)
+        st = kt_semimagic_make_puzzle(puz, o, tour, (size_t)n * n, a->seed, a->check_budget, run,
+                                      &givens, &difficulty);
+    cli_progress_done();
+    if (st != KT_OK) return st;
+    printf("# %u given numbers, difficulty %llu search nodes (seed %llu)\n", givens,
+           (unsigned long long)difficulty, (unsigned long long)a->seed);
+    for (uint32_t y = 0; y < n; y++) {
+        for (uint32_t x = 0; x < n; x++) {
+            uint32_t k = puz[y * n + x];
+            if (k) printf("%s%2u", x ? " " : "", k);
+            else printf("%s .", x ? " " : "");
+        }
+        printf("\n");
+    }
+    return KT_OK;
+}
+
 static kt_status search_all(const kt_semimagic_opts *o, const kt_options *run)
 {
     sm_print p = {0};
@@ -227,7 +272,7 @@ int cmd_semimagic(int argc, char **argv)
     kt_status st = kt_options_new(&run, NULL);
     if (st == KT_OK) st = kt_options_set_threads(run, a.threads);
     if (st == KT_OK) st = kt_options_set_progress(run, cli_progress, NULL);
-    if (st == KT_OK) st = a.first ? find_first(o, run, n) : search_all(o, run);
+    if (st == KT_OK) st = a.make_puzzle ? make_puzzle(&a, o, run, n) : a.first ? find_first(o, run, n) : search_all(o, run);
     kt_options_free(run);
     kt_semimagic_opts_free(o);
     return st == KT_OK ? 0 : cli_fail_status("semimagic", st);

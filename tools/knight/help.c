@@ -99,7 +99,14 @@ static const help_opt semimagic_opts[] = {
     {"--all", NULL, NULL, "Print all members of each class, marking those that fail.", NULL},
     THREADS_OPT,
     {"--size", NULL, "N", "Board side, 3 to 8 (default 8).", NULL},
-    {"--grid", NULL, "FILE", "Complete a puzzle: FILE in the numbers format with '.' for an unknown cell.", "FILE"},
+    {"--grid", NULL, "FILE", "Complete a puzzle: FILE in the numbers format with '.' for an unknown cell "
+     "(lines starting with # are comments).", "FILE"},
+    {"--make-puzzle", NULL, NULL, "Make a puzzle whose completion is unique from the first tour found (that "
+     "completes --grid, if given); prints it as a --grid file with its given count and difficulty "
+     "(search nodes to solve).", NULL},
+    {"--seed", NULL, "N", "With --make-puzzle: the order in which numbers are removed (default 0).", NULL},
+    {"--check-budget", NULL, "N", "With --make-puzzle: most search nodes per uniqueness check (default "
+     "1000000, 0 = unlimited); a number whose removal the search cannot settle stays given.", NULL},
     END,
 };
 

@@ -1827,3 +1827,23 @@ class SemimagicOptions:
         _check(_c.kt_semimagic_check(self._handle(), _lib.u32_array(numbers), len(numbers),
                                      ctypes.byref(ok)), "numbers")
         return bool(ok.value)
+
+    def make_puzzle(self, solution: Sequence[int], seed: int = 0, check_budget: int = 0,
+                    options: Optional[Options] = None,
+                    **run: Any) -> Tuple[Tuple[int, ...], int, int]:
+        """A puzzle whose only completion under these constraints is `solution`
+        (a complete numbering satisfying them), with as few given numbers as
+        the completion search proves unique, removed in an order drawn from
+        `seed`; `check_budget` caps the nodes of each uniqueness check (0 =
+        unlimited) (kt_semimagic_make_puzzle).  Returns (grid, givens,
+        difficulty): the grid with 0 for an empty cell, the number of given
+        numbers and the search nodes that solving it takes."""
+        n = self.size
+        puz = (ctypes.c_uint32 * (n * n))()
+        givens, diff = ctypes.c_uint32(), ctypes.c_uint64()
+        with _run(options, run) as r:
+            r.check(_c.kt_semimagic_make_puzzle(puz, self._handle(), _lib.u32_array(solution),
+                                                len(solution), int(seed), int(check_budget),
+                                                r.h, ctypes.byref(givens), ctypes.byref(diff)),
+                    "solution")
+        return tuple(int(v) for v in puz), int(givens.value), int(diff.value)

@@ -261,6 +261,8 @@ SIGNATURES: Dict[str, Tuple[object, Sequence[object]]] = {
     "kt_semimagic_search": (c_status, [c_p, c_p, SEMIMAGIC_FN, c_p, P(c_u64), P(c_u64)]),
     "kt_semimagic_exists": (c_status, [c_p, c_p, P(c_int), P(c_u32)]),
     "kt_semimagic_check": (c_status, [c_p, P(c_u32), c_size, P(c_int)]),
+    "kt_semimagic_make_puzzle": (c_status, [P(c_u32), c_p, P(c_u32), c_size, c_u64, c_u64, c_p,
+                                            P(c_u32), P(c_u64)]),
     "kt_semimagic_solution_numbers": (P(c_u32), [c_p]),
     "kt_semimagic_solution_size": (c_u32, [c_p]),
     "kt_semimagic_solution_class": (c_u64, [c_p]),

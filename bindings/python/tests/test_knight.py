@@ -574,6 +574,26 @@ class SemimagicTests(unittest.TestCase):
         self.assertFalse(o.check(NESTED8))  # not magic: no semimagic 8x8 tour is
         self.assertIsNone(o.exists())
 
+    def test_make_puzzle(self):
+        o = kt.SemimagicOptions(8, flags=kt.SemimagicFlag.NESTED, puzzle_rule=True)
+        grid, givens, difficulty = o.make_puzzle(NESTED8, seed=2, check_budget=200000,
+                                                 threads=2)
+        self.assertEqual(givens, sum(1 for g in grid if g))
+        self.assertTrue(all(g == 0 or g == n for g, n in zip(grid, NESTED8)))
+        self.assertGreater(difficulty, 0)
+        self.assertEqual(o.make_puzzle(NESTED8, seed=2, check_budget=200000, threads=1),
+                         (grid, givens, difficulty))
+        # the completion search, every numbering counted, finds only NESTED8
+        p = kt.SemimagicOptions(8, flags=kt.SemimagicFlag.NESTED, puzzle_rule=True, grid=grid,
+                                symmetry=kt.Symmetry.ALL)
+        found = []
+        self.assertEqual(p.search(lambda s: found.append(s.numbers)), (1, 1))
+        self.assertEqual(found, [NESTED8])
+        with self.assertRaises(kt.InvalidArgument):
+            o.make_puzzle(NESTED8[:63])
+        with self.assertRaises(kt.LimitReached):
+            o.make_puzzle(NESTED8, budget=1000)
+
     def test_setters(self):
         o = kt.SemimagicOptions(6)
         self.assertEqual(o.flags, kt.SemimagicFlag.LINES)

@@ -494,6 +494,10 @@ extern "C" {
                                exists: *mut c_int, numbers: *mut u32) -> kt_status;
     pub fn kt_semimagic_check(o: *const kt_semimagic_opts, numbers: *const u32, count: usize,
                               ok: *mut c_int) -> kt_status;
+    pub fn kt_semimagic_make_puzzle(puzzle: *mut u32, o: *const kt_semimagic_opts,
+                                    solution: *const u32, count: usize, seed: u64,
+                                    check_budget: u64, run: *const kt_options, givens: *mut u32,
+                                    difficulty: *mut u64) -> kt_status;
     pub fn kt_semimagic_solution_numbers(s: *const kt_semimagic_solution) -> *const u32;
     pub fn kt_semimagic_solution_size(s: *const kt_semimagic_solution) -> u32;
     pub fn kt_semimagic_solution_class(s: *const kt_semimagic_solution) -> u64;

@@ -2000,6 +2000,36 @@ impl SemimagicOptions {
         check(unsafe { ffi::kt_semimagic_check(self.raw, numbers.as_ptr(), numbers.len(), &mut ok) })?;
         Ok(ok != 0)
     }
+
+    /// A puzzle whose only completion under these constraints is `solution`
+    /// (a complete numbering satisfying them): as few given numbers as the
+    /// completion search proves unique, removed in an order drawn from
+    /// `seed`; `check_budget` caps the nodes of each uniqueness check (0 =
+    /// unlimited).  The grid (0 = empty cell), the number of given numbers
+    /// and the difficulty (search nodes to solve it).
+    pub fn make_puzzle(&self, solution: &[u32], seed: u64, check_budget: u64,
+                       run: Option<&Options<'_>>) -> Result<Puzzle> {
+        let n = self.size() as usize;
+        let mut grid = vec![0u32; n * n];
+        let (mut givens, mut difficulty) = (0u32, 0u64);
+        check(with_run(run, |r| unsafe {
+            ffi::kt_semimagic_make_puzzle(grid.as_mut_ptr(), self.raw, solution.as_ptr(),
+                                          solution.len(), seed, check_budget, r, &mut givens,
+                                          &mut difficulty)
+        }))?;
+        Ok(Puzzle { grid, givens, difficulty })
+    }
+}
+
+/// A puzzle made by [`SemimagicOptions::make_puzzle`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Puzzle {
+    /// n^2 numbers by cell, 0 for an empty cell.
+    pub grid: Vec<u32>,
+    /// How many numbers are given.
+    pub givens: u32,
+    /// Search nodes the completion search spends solving it.
+    pub difficulty: u64,
 }
 
 impl fmt::Debug for SemimagicOptions {

@@ -398,6 +398,30 @@ fn semimagic() {
     assert_eq!(SemimagicOptions::new(9).unwrap_err().kind(), ErrorKind::Unsupported);
 }
 
+#[test]
+fn semimagic_puzzle() {
+    // seed solution #1 of the nested semimagic 8x8 tours (tests/semimagic_data.h)
+    let sol: Vec<u32> = vec![
+        47, 2, 49, 32, 15, 34, 17, 64, 30, 51, 46, 3, 62, 19, 14, 35, 1, 48, 31, 50, 33, 16, 63, 18,
+        52, 29, 4, 45, 20, 61, 36, 13, 43, 6, 53, 28, 37, 12, 59, 22, 54, 27, 44, 5, 60, 21, 38, 11,
+        7, 42, 25, 56, 9, 40, 23, 58, 26, 55, 8, 41, 24, 57, 10, 39];
+    let mut o = SemimagicOptions::new(8).unwrap();
+    o.set_flags(SemimagicFlags { nested: true, ..Default::default() }).unwrap();
+    o.set_puzzle_rule().unwrap();
+    let run = Options::new().unwrap().threads(2).unwrap();
+    let p = o.make_puzzle(&sol, 5, 200_000, Some(&run)).unwrap();
+    assert_eq!(p.givens as usize, p.grid.iter().filter(|&&g| g != 0).count());
+    assert!(p.grid.iter().zip(&sol).all(|(&g, &s)| g == 0 || g == s));
+    assert!(p.difficulty > 0);
+    // the completion search, every numbering counted, finds only sol
+    o.set_grid(Some(&p.grid)).unwrap();
+    o.set_symmetry(Symmetry::All).unwrap();
+    let all = o.solutions(None).unwrap();
+    assert_eq!(all.len(), 1);
+    assert_eq!(all[0].numbers, sol);
+    assert_eq!(o.make_puzzle(&sol[..63], 5, 0, None).unwrap_err().kind(), ErrorKind::InvalidArgument);
+}
+
 // Compile-time checks of the thread markers.
 #[allow(dead_code)]
 fn markers() {
