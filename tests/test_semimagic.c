@@ -541,6 +541,58 @@ static void test_cancel_and_budget(void)
     kt_semimagic_opts_free(o);
 }
 
+typedef struct progress_log {
+    uint64_t first_total, last_done, calls, nodes, units;
+    int consistent;
+} progress_log;
+
+static int log_progress(void *user, uint64_t done, uint64_t total)
+{
+    progress_log *p = user;
+    if (p->calls++ == 0) p->first_total = total;
+    if (total != p->first_total || done > total || done < p->last_done) p->consistent = 0;
+    p->last_done = done;
+    return 0;
+}
+
+static void log_trace(void *user, uint64_t step, uint64_t size)
+{
+    progress_log *p = user;
+    if (step != p->units) p->consistent = 0;
+    p->units++;
+    p->nodes += size;
+}
+
+/* Progress counts estimated search nodes: a fixed total from the first
+ * call on, done rising to it; the estimate (Knuth's, from random paths)
+ * is close to the nodes the search really spends (the trace: per unit). */
+static void test_progress_estimate(void)
+{
+    kt_semimagic_opts *o = NULL;
+    CHECK(kt_semimagic_opts_new(&o, 6, NULL) == KT_OK);
+    CHECK(kt_semimagic_opts_set_flags(o, KT_SEMIMAGIC_CLOSED) == KT_OK);
+    kt_cell corner = 0;
+    CHECK(kt_semimagic_opts_set_start_cells(o, &corner, 1) == KT_OK);
+    uint64_t nodes[2] = {0, 0};
+    for (unsigned t = 1; t <= 2; t++) {
+        kt_options *run = run_threads(t);
+        progress_log p = {0, 0, 0, 0, 0, 1};
+        CHECK(kt_options_set_progress(run, log_progress, &p) == KT_OK);
+        CHECK(kt_options_set_trace(run, log_trace, &p) == KT_OK);
+        uint64_t sols = 0;
+        CHECK(kt_semimagic_search(o, run, NULL, NULL, NULL, &sols) == KT_OK);
+        CHECK(p.consistent);
+        CHECK(p.calls >= 1 && p.first_total > 0);
+        CHECK(p.nodes > 0 && p.units > 1);
+        CHECK(p.first_total > p.nodes / 4 && p.first_total < p.nodes * 4);
+        nodes[t - 1] = p.nodes;
+        kt_options_free(run);
+    }
+    /* The nodes of a complete search do not depend on the thread count. */
+    CHECK(nodes[0] == nodes[1]);
+    kt_semimagic_opts_free(o);
+}
+
 /* Shards: the counts of shard i of N add up to the whole search, in
  * every reporting mode. */
 static void test_shards(void)
@@ -646,5 +698,6 @@ int main(void)
     RUN(test_magic);
     RUN(test_cancel_and_budget);
     RUN(test_shards);
+    RUN(test_progress_estimate);
     return check_done("semimagic");
 }

@@ -223,8 +223,14 @@ KT_EXPORT kt_status kt_semimagic_opts_set_symmetry(kt_semimagic_opts *o, kt_semi
  * Run settings used from @p run:
  * - threads: the work units are shared among them; the callbacks still
  *   run on the calling thread, in the same order for every count;
- * - progress: @p done and @p total count work units (of this shard);
- *   called on the calling thread, non-zero cancels;
+ * - progress: @p done and @p total count search nodes as estimated
+ *   before the search (Knuth's estimator: random paths down each work
+ *   unit of this shard, from a fixed seed): @p total is the same in every
+ *   call, @p done is the estimate of the units searched to the end, so
+ *   done / total tracks the work and gives a usable time to go (the
+ *   estimate is typically within a factor of 2 of the real count, and
+ *   lower more often than higher); called on the calling thread, non-zero
+ *   cancels;
  * - shards: shard i of N searches every N-th work unit from unit i on;
  *   the classes and solutions of the N shards add up to those of the
  *   whole search (each orbit is reported by exactly one shard; class
@@ -232,7 +238,11 @@ KT_EXPORT kt_status kt_semimagic_opts_set_symmetry(kt_semimagic_opts *o, kt_semi
  *   a shard counts the classes whose representative it found);
  * - budget: in search nodes, summed over the threads; checked every few
  *   thousand nodes per thread, so the search may run slightly past it.
- * The checkpoint, trace and allocator of @p run are not used.
+ * - trace: called on the calling thread as each work unit of this shard
+ *   is delivered, with @p step the unit's index and @p size the search
+ *   nodes spent in it (the sum over a complete search is the same for
+ *   every thread count), for measurements.
+ * The checkpoint and allocator of @p run are not used.
  * @param o             The constraints and the reporting mode.
  * @param run           Run settings, or NULL for the defaults (all cores).
  * @param fn            Called for each reported numbering (see ::kt_semimagic_symmetry); may be NULL.

@@ -40,6 +40,17 @@ typedef struct sm_run {
     kti_sm_deliv *D;    /* the calling thread's delivery state */
     kti_progress prog;
     size_t delivered;   /* units delivered (calling thread only) */
+    /* Progress in estimated search nodes (only with a progress callback):
+     * each unit's size by Knuth's estimator, the sum over all units, and
+     * the sum over the units searched to the end. */
+    uint64_t *est;
+    uint64_t est_total;
+    atomic_uint_fast64_t est_done;
+    /* With a trace callback: the search nodes of each unit, traced as the
+     * unit is delivered (step = unit index in this shard). */
+    uint64_t *unit_nodes;
+    kt_trace_fn trace;
+    void *trace_user;
 } sm_run;
 
 /* What a thread's emit needs: the unit it searches and whether it may
@@ -88,11 +99,20 @@ static int sm_emit(kti_sm_worker *w, const kti_sm_state *st, int depth)
     return 1;
 }
 
+/* Report progress (throttled): estimated nodes of the finished units out
+ * of the estimated total; true when the callback cancels. */
+static bool sm_progress(sm_run *R)
+{
+    if (R->est == NULL) return kti_progress_tick(&R->prog, R->delivered, R->units.len);
+    uint64_t done = atomic_load_explicit(&R->est_done, memory_order_relaxed);
+    return kti_progress_tick(&R->prog, done < R->est_total ? done : R->est_total, R->est_total);
+}
+
 /* Progress from inside the calling thread's own search. */
 static int sm_tick(kti_sm_worker *w)
 {
     sm_run *R = ((sm_unit *)w->ctx)->R;
-    if (!kti_progress_tick(&R->prog, R->delivered, R->units.len)) return 0;
+    if (!sm_progress(R)) return 0;
     kti_sm_stop(&R->sh, KT_ECANCELED);
     return 1;
 }
@@ -118,7 +138,10 @@ static bool sm_search_unit(sm_run *R, kti_sm_worker *w, sm_unit *u, size_t i, bo
     u->idx = i;
     u->direct = direct;
     kti_sm_state st;
+    uint64_t before = w->synced + w->nodes;
     if (kti_sm_replay(R->S, &R->units.v[i], &st) && kti_sm_dfs(w, &st, 0)) return false;
+    if (R->unit_nodes != NULL) R->unit_nodes[i] = w->synced + w->nodes - before;
+    if (R->est != NULL) atomic_fetch_add_explicit(&R->est_done, R->est[i], memory_order_relaxed);
     pthread_mutex_lock(&R->mu);
     R->done[i] = 1;
     pthread_cond_signal(&R->cv);
@@ -167,7 +190,7 @@ static void sm_wait(sm_run *R, size_t i)
         pthread_cond_timedwait(&R->cv, &R->mu, &ts);
         if (R->done[i]) break;
         pthread_mutex_unlock(&R->mu);
-        if (kti_progress_tick(&R->prog, R->delivered, R->units.len)) kti_sm_stop(&R->sh, KT_ECANCELED);
+        if (sm_progress(R)) kti_sm_stop(&R->sh, KT_ECANCELED);
         pthread_mutex_lock(&R->mu);
     }
     pthread_mutex_unlock(&R->mu);
@@ -198,8 +221,9 @@ static void sm_deliverer(sm_run *R)
                 kti_sm_stop(&R->sh, s);
                 break;
             }
+            if (R->trace != NULL) R->trace(R->trace_user, due, R->unit_nodes[due]);
             R->delivered++;
-            if (kti_progress_tick(&R->prog, R->delivered, R->units.len)) kti_sm_stop(&R->sh, KT_ECANCELED);
+            if (sm_progress(R)) kti_sm_stop(&R->sh, KT_ECANCELED);
             continue;
         }
         size_t i = atomic_fetch_add(&R->next, 1);
@@ -242,6 +266,35 @@ static void sm_shared_init(kti_sm_shared *sh, const kti_run *r)
     }
 }
 
+/* Size every unit of this shard by Knuth's estimator (up to KTI_SM_PROBES
+ * random paths each, from a fixed seed per unit so that the figures are
+ * reproducible); the total is what the progress callback counts up to. */
+static kt_status sm_estimate(sm_run *R)
+{
+    R->est = kti_calloc(R->al, R->units.len ? R->units.len : 1, sizeof(uint64_t));
+    if (R->est == NULL) return KT_ENOMEM;
+    for (size_t i = 0; i < R->units.len; i++) {
+        kti_sm_state st;
+        double sum = 0;
+        int k = 0;
+        if (kti_sm_replay(R->S, &R->units.v[i], &st)) {
+            kti_rng rng;
+            kti_rng_seed(&rng, i);
+            uint64_t cost = 0;
+            while (k < KTI_SM_PROBES) {
+                sum += kti_sm_probe(R->S, &st, &rng, &cost);
+                k++;
+                if ((double)cost > sum / k) break;
+            }
+        }
+        double e = k ? sum / k : 1;
+        /* at least one node per unit; the total stays far below 2^64 */
+        R->est[i] = e < 1 ? 1 : e > 0x1p50 ? (uint64_t)0x1p50 : (uint64_t)e;
+        R->est_total += R->est[i];
+    }
+    return KT_OK;
+}
+
 /* Plan the run: the work units of this shard and the per-unit arrays. */
 static kt_status sm_run_init(sm_run *R, const kti_sm_plan *S, const kt_allocator *al,
                              const kti_run *r, kti_sm_deliv *D)
@@ -258,7 +311,15 @@ static kt_status sm_run_init(sm_run *R, const kti_sm_plan *S, const kt_allocator
     size_t n = R->units.len ? R->units.len : 1;
     R->done = kti_calloc(al, n, 1);
     R->res = kti_calloc(al, n, sizeof(sm_sols));
-    return R->done != NULL && R->res != NULL ? KT_OK : KT_ENOMEM;
+    if (R->done == NULL || R->res == NULL) return KT_ENOMEM;
+    if (r->trace != NULL) {
+        R->trace = r->trace;
+        R->trace_user = r->trace_user;
+        R->unit_nodes = kti_calloc(al, n, sizeof(uint64_t));
+        if (R->unit_nodes == NULL) return KT_ENOMEM;
+    }
+    atomic_init(&R->est_done, 0);
+    return R->prog.fn != NULL ? sm_estimate(R) : KT_OK;
 }
 
 static void sm_run_free(sm_run *R)
@@ -267,13 +328,15 @@ static void sm_run_free(sm_run *R)
         for (size_t i = 0; i < R->units.len; i++) kti_free(R->al, R->res[i].v);
     kti_free(R->al, R->res);
     kti_free(R->al, R->done);
+    kti_free(R->al, R->est);
+    kti_free(R->al, R->unit_nodes);
     kti_free(R->al, R->units.v);
 }
 
 /* Search every unit on up to `threads` threads. */
 static kt_status sm_run_units(sm_run *R, unsigned threads)
 {
-    if (R->prog.fn != NULL && R->prog.fn(R->prog.user, 0, R->units.len)) return KT_ECANCELED;
+    if (R->prog.fn != NULL && R->prog.fn(R->prog.user, 0, R->est_total)) return KT_ECANCELED;
     unsigned T = threads;
     if (T > R->units.len) T = R->units.len > 0 ? (unsigned)R->units.len : 1;
     sm_share shares[KT_THREADS_MAX];

@@ -53,6 +53,12 @@
 #define KTI_SM_BIG (1 << 20)
 #define KTI_SM_ODD 0x5555555555555555ull /* bit k-1 for odd k */
 #define KTI_SM_PREFIX_DEPTH 3
+/* Most random paths per work unit for the progress estimate (Knuth's
+ * estimator; fewer for a unit whose probes cost more than its estimated
+ * size, which is then searched faster than estimated).  The tree's size
+ * has a heavy tail: 16 paths per unit put the nested 8x8 search at 0.3 of
+ * its real size, 256 at 0.8. */
+#define KTI_SM_PROBES 256
 /* Search nodes between two looks at the shared state (stop flag, budget,
  * progress): rare enough to cost nothing, frequent enough to stop fast. */
 #define KTI_SM_SYNC 4096u
@@ -160,6 +166,7 @@ struct kti_sm_worker {
     const kti_sm_plan *S;
     kti_sm_shared *sh;
     unsigned nodes;  /* since the last sync */
+    uint64_t synced; /* nodes before the last sync */
     unsigned period; /* sh->period, kept here off the shared cache line */
     int limit;      /* prefix depth, or -1 */
     uint8_t path[64];
@@ -177,6 +184,13 @@ struct kti_sm_worker {
 KTI_HIDDEN void kti_sm_stop(kti_sm_shared *sh, kt_status why);
 /* Depth-first search below st; non-zero when it was aborted. */
 KTI_HIDDEN int kti_sm_dfs(kti_sm_worker *w, kti_sm_state *st, int depth);
+/* Knuth's estimator of the number of search nodes below root (root
+ * included, counted as kti_sm_dfs counts them): one random path down the
+ * tree, the sum over its depths of the product of the branching factors.
+ * Unbiased; averaged over several probes it sizes a work unit.  *cost
+ * grows by the nodes the probe looked at. */
+KTI_HIDDEN double kti_sm_probe(const kti_sm_plan *S, const kti_sm_state *root, kti_rng *rng,
+                               uint64_t *cost);
 /* Rebuild the state at a work unit; false if it fails (it cannot: the
  * unit was reached by the same moves). */
 KTI_HIDDEN bool kti_sm_replay(const kti_sm_plan *S, const kti_sm_prefix *p, kti_sm_state *st);
