@@ -91,8 +91,8 @@ static int on_solution(void *user, const kt_semimagic_solution *s)
 
 static double last_report, bench_t0;
 
-/* The first progress call's total (the estimated nodes of the search)
- * and when it came (after the plan and the estimate). */
+/* The first progress call's non-zero total (the estimated nodes of the
+ * search) and when it came (after the plan and the estimate). */
 static uint64_t est_total;
 static double est_time, est_cpu;
 
@@ -101,6 +101,7 @@ static int bench_progress(void *user, uint64_t done, uint64_t total)
 {
     (void)user;
     double t = bench_now();
+    if (total == 0) return 0; /* the estimate is being made */
     if (est_time == 0) {
         est_total = total;
         est_time = t - bench_t0;

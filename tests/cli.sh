@@ -92,6 +92,8 @@ expect "make-puzzle solution" "^47  2 49 32 15 34 17 64" "$knight" semimagic --n
 printf '1 2 . . . . . .\n' > "$tmp/kbad2.txt"
 for r in 2 3 4 5 6 7 8; do printf '. . . . . . . .\n' >> "$tmp/kbad2.txt"; done
 expect "make-puzzle without a tour" "none exists" "$knight" semimagic --nested --grid "$tmp/kbad2.txt" --make-puzzle
+# Rectangles: the 4 x 7 tours whose columns add up (OEIS A309273: 9).
+expect "semimagic 4x7 columns" "9 symmetry classes, 36 numberings" "$knight" semimagic --size 7x4 --columns --any-start
 printf '1 2 3\n4 x 6\n7 8 9\n' > "$tmp/kbad.txt"
 expect "semimagic grid error located" "kbad.txt:2:3: expected a number" "$knight" semimagic --grid "$tmp/kbad.txt"
 # Issue 13: help, exit statuses, output formats, coordinates, limits.
@@ -116,7 +118,7 @@ for pair in "tour --open --start --end --seed --method --tie --tourney --obfusca
             "check --open" "svg -o --numbers --no-board" "walks --marked --max" \
             "join --seed --format -o" "shatter --seed --sequential --format -o" \
             "obfuscate --rounds --seed --sequential --format -o" "rails --count" \
-            "semimagic --nested --magic --closed --any-start --first --members --all --threads --size --grid --make-puzzle --seed --check-budget" \
+            "semimagic --nested --magic --closed --any-start --first --members --all --threads --size --grid --make-puzzle --seed --check-budget --rows --columns" \
             "halftours --width --depth --other --threads --join" \
             "count --open --directed --symmetric --classes --method --threads --shard --checkpoint --checkpoint-interval --result --max-states --stats --trace"; do
     set -- $pair
@@ -139,6 +141,7 @@ status 2 "missing value" "$knight" tour 8x8 --seed
 status 2 "bad threads" "$knight" count 6x6 --threads 257
 status 2 "bad threads (semimagic)" "$knight" semimagic --threads x
 status 2 "bad check budget" "$knight" semimagic --make-puzzle --check-budget x
+status 2 "semimagic 4x7 rows do not add up to an integer" "$knight" semimagic --size 7x4 --rows
 status 2 "bad threads (halftours)" "$knight" halftours --threads -1
 status 2 "bad format" "$knight" tour 6x6 --format png
 status 2 "bad square" "$knight" tour 8x8 --start z9

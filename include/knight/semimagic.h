@@ -83,7 +83,9 @@ enum {
     KT_SEMIMAGIC_LINES = 1u, /**< Every row and column sums to n(n^2+1)/2. */
     KT_SEMIMAGIC_NESTED = 2u,    /**< Every quadrant semimagic (implies ::KT_SEMIMAGIC_LINES; n divisible by 4). */
     KT_SEMIMAGIC_MAGIC = 4u,     /**< Both long diagonals sum to n(n^2+1)/2 (implies ::KT_SEMIMAGIC_LINES). */
-    KT_SEMIMAGIC_CLOSED = 8u     /**< The tour is closed: n^2 is a knight's move from 1. */
+    KT_SEMIMAGIC_CLOSED = 8u,    /**< The tour is closed: n^2 is a knight's move from 1. */
+    KT_SEMIMAGIC_ROWS = 16u,     /**< Only the rows sum to width(N+1)/2 (N cells; rectangles). */
+    KT_SEMIMAGIC_COLUMNS = 32u   /**< Only the columns sum to height(N+1)/2 (N cells; rectangles). */
 };
 
 /** @brief How kt_semimagic_search() treats the 8 symmetries of the board. */
@@ -124,6 +126,48 @@ KT_EXPORT kt_status kt_semimagic_opts_new(kt_semimagic_opts **out, uint32_t n,
                                           const kt_allocator *alloc);
 
 /**
+ * @brief Create an options handle for a rectangular board, width x height.
+ *
+ * The cells are numbered y * width + x, a numbering has N = width * height
+ * numbers, and a line of k cells sums to k(N+1)/2, the average number
+ * times k.  That is an integer for the rows only when width * (N+1) is
+ * even, and for the columns only when height * (N+1) is even: on a 4 x 7
+ * board (width 7, height 4) the columns sum to 58 but a row would have to
+ * sum to 101.5.  So a family of lines can be asked for
+ * (::KT_SEMIMAGIC_ROWS, ::KT_SEMIMAGIC_COLUMNS, ::KT_SEMIMAGIC_LINES for
+ * both) only when its sum is an integer.  ::KT_SEMIMAGIC_NESTED and
+ * ::KT_SEMIMAGIC_MAGIC need a square.  On a rectangle that is not a square
+ * the symmetries are the 4 reflections and rotations that keep its shape
+ * (and reversal); a square handle made here is the same as one of
+ * kt_semimagic_opts_new() except for the smaller sides it allows.
+ *
+ * Defaults: every family of lines whose sum is an integer (both:
+ * ::KT_SEMIMAGIC_LINES), any start and end, no given numbers,
+ * ::KT_SEMIMAGIC_CLASSES.
+ * @param[out] out Receives the handle; set to NULL on failure.
+ * @param width    Columns, 1..8.
+ * @param height   Rows, 1..8 (::KT_EUNSUPPORTED outside 1..8).
+ * @param alloc    Memory hooks, or NULL for malloc/free; copied.
+ * @return ::KT_OK, ::KT_EINVAL, ::KT_EUNSUPPORTED or ::KT_ENOMEM.
+ */
+KT_EXPORT kt_status kt_semimagic_opts_new_rect(kt_semimagic_opts **out, uint32_t width,
+                                               uint32_t height, const kt_allocator *alloc);
+
+/**
+ * @brief The width (columns) of the board of a handle.
+ * @param o The handle.
+ * @return The width, or 0 when @p o is NULL.
+ */
+KT_EXPORT uint32_t kt_semimagic_opts_width(const kt_semimagic_opts *o);
+
+/**
+ * @brief The height (rows) of the board of a handle.
+ * @param o The handle.
+ * @return The height, or 0 when @p o is NULL.
+ */
+KT_EXPORT uint32_t kt_semimagic_opts_height(const kt_semimagic_opts *o);
+
+/**
  * @brief Release an options handle.
  * @param o The handle, or NULL (then nothing happens).
  */
@@ -132,7 +176,7 @@ KT_EXPORT void kt_semimagic_opts_free(kt_semimagic_opts *o);
 /**
  * @brief The board side given to kt_semimagic_opts_new().
  * @param o The handle.
- * @return n, or 0 when @p o is NULL.
+ * @return n, or 0 when @p o is NULL or its board is not a square.
  */
 KT_EXPORT uint32_t kt_semimagic_opts_size(const kt_semimagic_opts *o);
 
@@ -140,10 +184,14 @@ KT_EXPORT uint32_t kt_semimagic_opts_size(const kt_semimagic_opts *o);
  * @brief Set the constraint flags (replacing the previous ones).
  * @param o     The handle.
  * @param flags A combination of ::KT_SEMIMAGIC_LINES, ::KT_SEMIMAGIC_NESTED,
- *              ::KT_SEMIMAGIC_MAGIC and ::KT_SEMIMAGIC_CLOSED; 0 asks for plain numbered
- *              tours (only sensible with a partial grid).
+ *              ::KT_SEMIMAGIC_MAGIC, ::KT_SEMIMAGIC_CLOSED, ::KT_SEMIMAGIC_ROWS
+ *              and ::KT_SEMIMAGIC_COLUMNS (both of these read as
+ *              ::KT_SEMIMAGIC_LINES); 0 asks for plain numbered tours.
  * @return ::KT_OK; ::KT_EINVAL for unknown bits; ::KT_EUNSUPPORTED for
- *         ::KT_SEMIMAGIC_NESTED when n is not divisible by 4.
+ *         ::KT_SEMIMAGIC_NESTED when n is not divisible by 4, for
+ *         ::KT_SEMIMAGIC_NESTED or ::KT_SEMIMAGIC_MAGIC on a board that is not
+ *         a square, and for lines whose sum is not an integer (see
+ *         kt_semimagic_opts_new_rect()).
  */
 KT_EXPORT kt_status kt_semimagic_opts_set_flags(kt_semimagic_opts *o, unsigned flags);
 
@@ -225,8 +273,10 @@ KT_EXPORT kt_status kt_semimagic_opts_set_symmetry(kt_semimagic_opts *o, kt_semi
  *   run on the calling thread, in the same order for every count;
  * - progress: @p done and @p total count search nodes as estimated
  *   before the search (Knuth's estimator: random paths down each work
- *   unit of this shard, from a fixed seed): @p total is the same in every
- *   call, @p done is the estimate of the units searched to the end, so
+ *   unit of this shard, from a fixed seed, on the threads of @p run):
+ *   while the estimate is made @p done and @p total are 0 (not known
+ *   yet; the call can be cancelled then too), then @p total is the same
+ *   in every call, @p done is the estimate of the units searched to the end, so
  *   done / total tracks the work and gives a usable time to go (the
  *   estimate is typically within a factor of 2 of the real count, and
  *   lower more often than higher); called on the calling thread, non-zero
@@ -352,9 +402,23 @@ KT_EXPORT const uint32_t *kt_semimagic_solution_numbers(const kt_semimagic_solut
 /**
  * @brief Board side of a reported solution.
  * @param s The solution, or NULL.
- * @return n; 0 for NULL @p s.
+ * @return n; 0 for NULL @p s or a board that is not a square.
  */
 KT_EXPORT uint32_t kt_semimagic_solution_size(const kt_semimagic_solution *s);
+
+/**
+ * @brief Width (columns) of the board of a reported solution.
+ * @param s The solution, or NULL.
+ * @return The width; 0 for NULL @p s.
+ */
+KT_EXPORT uint32_t kt_semimagic_solution_width(const kt_semimagic_solution *s);
+
+/**
+ * @brief Height (rows) of the board of a reported solution.
+ * @param s The solution, or NULL.
+ * @return The height; 0 for NULL @p s.
+ */
+KT_EXPORT uint32_t kt_semimagic_solution_height(const kt_semimagic_solution *s);
 
 /**
  * @brief Index of the solution's symmetry class, in order of first report (0, 1, ...).

@@ -266,33 +266,63 @@ static void sm_shared_init(kti_sm_shared *sh, const kti_run *r)
     }
 }
 
-/* Size every unit of this shard by Knuth's estimator (up to KTI_SM_PROBES
- * random paths each, from a fixed seed per unit so that the figures are
- * reproducible); the total is what the progress callback counts up to. */
-static kt_status sm_estimate(sm_run *R)
+/* The size of unit i by Knuth's estimator: up to KTI_SM_PROBES random
+ * paths (at least one, fewer when they cost more than the unit's share of
+ * KTI_SM_EST_COST), from a fixed seed per unit so that the figures are
+ * reproducible and the same for every thread count. */
+static uint64_t sm_unit_estimate(const sm_run *R, size_t i)
+{
+    kti_sm_state st;
+    double sum = 0;
+    int k = 0;
+    if (kti_sm_replay(R->S, &R->units.v[i], &st)) {
+        kti_rng rng;
+        kti_rng_seed(&rng, i);
+        uint64_t cost = 0, cap = KTI_SM_EST_COST / (R->units.len ? R->units.len : 1);
+        while (k < KTI_SM_PROBES) {
+            sum += kti_sm_probe(R->S, &st, &rng, &cost);
+            k++;
+            if ((double)cost > sum / k || cost > cap) break;
+        }
+    }
+    double e = k ? sum / k : 1;
+    /* at least one node per unit; the total stays far below 2^64 */
+    return e < 1 ? 1 : e > 0x1p50 ? (uint64_t)0x1p50 : (uint64_t)e;
+}
+
+typedef struct sm_est_share {
+    sm_run *R;
+    unsigned id, threads;
+} sm_est_share;
+
+/* Every threads-th unit from unit id on; share 0 (the calling thread)
+ * keeps the progress callback alive (total 0: not known yet), so the
+ * estimate can be cancelled like the search. */
+static void sm_estimate_share(void *arg)
+{
+    sm_est_share *e = arg;
+    sm_run *R = e->R;
+    for (size_t i = e->id; i < R->units.len; i += e->threads) {
+        if (atomic_load_explicit(&R->sh.status, memory_order_relaxed) != KT_OK) return;
+        if (e->id == 0 && kti_progress_tick(&R->prog, 0, 0)) {
+            kti_sm_stop(&R->sh, KT_ECANCELED);
+            return;
+        }
+        R->est[i] = sm_unit_estimate(R, i);
+    }
+}
+
+/* Size every unit of this shard on up to `threads` threads; the total is
+ * what the progress callback counts up to. */
+static kt_status sm_estimate(sm_run *R, unsigned threads)
 {
     R->est = kti_calloc(R->al, R->units.len ? R->units.len : 1, sizeof(uint64_t));
     if (R->est == NULL) return KT_ENOMEM;
-    for (size_t i = 0; i < R->units.len; i++) {
-        kti_sm_state st;
-        double sum = 0;
-        int k = 0;
-        if (kti_sm_replay(R->S, &R->units.v[i], &st)) {
-            kti_rng rng;
-            kti_rng_seed(&rng, i);
-            uint64_t cost = 0;
-            while (k < KTI_SM_PROBES) {
-                sum += kti_sm_probe(R->S, &st, &rng, &cost);
-                k++;
-                if ((double)cost > sum / k) break;
-            }
-        }
-        double e = k ? sum / k : 1;
-        /* at least one node per unit; the total stays far below 2^64 */
-        R->est[i] = e < 1 ? 1 : e > 0x1p50 ? (uint64_t)0x1p50 : (uint64_t)e;
-        R->est_total += R->est[i];
-    }
-    return KT_OK;
+    sm_est_share shares[KT_THREADS_MAX];
+    for (unsigned i = 0; i < threads; i++) shares[i] = (sm_est_share){R, i, threads};
+    kti_parallel(threads, sm_estimate_share, shares, sizeof shares[0]);
+    for (size_t i = 0; i < R->units.len; i++) R->est_total += R->est[i];
+    return (kt_status)atomic_load(&R->sh.status);
 }
 
 /* Plan the run: the work units of this shard and the per-unit arrays. */
@@ -319,7 +349,7 @@ static kt_status sm_run_init(sm_run *R, const kti_sm_plan *S, const kt_allocator
         if (R->unit_nodes == NULL) return KT_ENOMEM;
     }
     atomic_init(&R->est_done, 0);
-    return R->prog.fn != NULL ? sm_estimate(R) : KT_OK;
+    return R->prog.fn != NULL ? sm_estimate(R, r->threads) : KT_OK;
 }
 
 static void sm_run_free(sm_run *R)
@@ -423,7 +453,7 @@ kt_status kt_semimagic_exists(const kt_semimagic_opts *o, const kt_options *run,
     kt_status st = kti_sm_run_search(o, KT_SEMIMAGIC_CLASSES, &r, sm_first_cb, &f, NULL, NULL, NULL);
     if (f.found) {
         *exists = 1;
-        if (numbers) memcpy(numbers, f.num, (size_t)o->n * o->n * sizeof(uint32_t));
+        if (numbers) memcpy(numbers, f.num, (size_t)o->w * o->h * sizeof(uint32_t));
         return KT_OK;
     }
     return st;

@@ -72,7 +72,7 @@ static kt_status sm_unique(sm_maker *m, int *unique, uint64_t *nodes)
 /* Try the givens in seeded order; keep each removal that stays unique. */
 static kt_status sm_remove_givens(sm_maker *m, uint64_t seed)
 {
-    int N = (int)m->tmp.n * (int)m->tmp.n;
+    int N = (int)m->tmp.w * (int)m->tmp.h;
     uint8_t order[64];
     for (int p = 0; p < N; p++) order[p] = (uint8_t)p;
     kti_rng rng;
@@ -103,7 +103,7 @@ kt_status kt_semimagic_make_puzzle(uint32_t *puzzle, const kt_semimagic_opts *o,
                                    uint64_t *difficulty)
 {
     if (puzzle == NULL || o == NULL || solution == NULL) return KT_EINVAL;
-    size_t N = (size_t)o->n * o->n;
+    size_t N = (size_t)o->w * o->h;
     if (count != N) return KT_EINVAL;
     sm_maker *m = kti_alloc(&o->al, sizeof *m);
     if (m == NULL) return KT_ENOMEM;

@@ -59,6 +59,10 @@
  * has a heavy tail: 16 paths per unit put the nested 8x8 search at 0.3 of
  * its real size, 256 at 0.8. */
 #define KTI_SM_PROBES 256
+/* Nodes all the probes of one search may look at (a fraction of a second),
+ * shared evenly by the units, so that the estimate never holds back the
+ * first solution for long. */
+#define KTI_SM_EST_COST (UINT64_C(1) << 23)
 /* Search nodes between two looks at the shared state (stop flag, budget,
  * progress): rare enough to cost nothing, frequent enough to stop fast. */
 #define KTI_SM_SYNC 4096u
@@ -67,7 +71,8 @@
 
 struct kt_semimagic_opts {
     kt_allocator al;
-    uint32_t n;
+    uint32_t n;            /* the side of a square board, 0 for a rectangle */
+    uint32_t w, h;         /* width (columns) and height (rows) */
     unsigned flags;
     uint64_t startm, endm; /* public-index bitmasks; 0 = any */
     uint8_t given[64];     /* public index; 0 = free */
@@ -75,7 +80,7 @@ struct kt_semimagic_opts {
 };
 
 struct kt_semimagic_solution {
-    uint32_t n;
+    uint32_t n, w, h;
     uint32_t num[64];
     uint64_t cls;
     uint32_t size, member, nsat;
@@ -92,7 +97,8 @@ typedef struct kti_sm_line {
 } kti_sm_line;
 
 typedef struct kti_sm_plan {
-    int n, N;
+    int n, N;  /* n: the width (the side of a square) */
+    int h;     /* the height */
     size_t nb; /* N as a size */
     unsigned flags;
     uint64_t board;
@@ -115,6 +121,13 @@ typedef struct kti_sm_plan {
     uint8_t tmap[8][64];    /* public cell -> image public cell */
     kt_semimagic_symmetry sym;
 } kti_sm_plan;
+
+/* Whether board map t (t & 7) exists on the board: a transpose (t & 4)
+ * only on a square. */
+static inline bool kti_sm_map_ok(const kti_sm_plan *S, int t)
+{
+    return !(t & 4) || S->n == S->h;
+}
 
 /* Fill the plan for the constraints of o, reporting in mode sym. */
 KTI_HIDDEN void kti_sm_plan_init(kti_sm_plan *S, const kt_semimagic_opts *o,

@@ -98,7 +98,9 @@ static const help_opt semimagic_opts[] = {
     {"--members", NULL, NULL, "Print every member of each symmetry class that satisfies the constraints.", NULL},
     {"--all", NULL, NULL, "Print all members of each class, marking those that fail.", NULL},
     THREADS_OPT,
-    {"--size", NULL, "N", "Board side, 3 to 8 (default 8).", NULL},
+    {"--size", NULL, "N|WxH", "Board side, 3 to 8 (default 8), or a W x H rectangle (1 to 8 each).", NULL},
+    {"--rows", NULL, NULL, "Only the rows add up (a row of W cells to W(N+1)/2; rectangles).", NULL},
+    {"--columns", NULL, NULL, "Only the columns add up (a column of H cells to H(N+1)/2; rectangles).", NULL},
     {"--grid", NULL, "FILE", "Complete a puzzle: FILE in the numbers format with '.' for an unknown cell "
      "(lines starting with # are comments).", "FILE"},
     {"--make-puzzle", NULL, NULL, "Make a puzzle whose completion is unique from the first tour found (that "

@@ -248,6 +248,11 @@ SIGNATURES: Dict[str, Tuple[object, Sequence[object]]] = {
     # semimagic.h
     "kt_semimagic_opts_new": (c_status, [PP, c_u32, c_p]),
     "kt_semimagic_opts_free": (None, [c_p]),
+    "kt_semimagic_opts_new_rect": (c_status, [PP, c_u32, c_u32, c_p]),
+    "kt_semimagic_opts_width": (c_u32, [c_p]),
+    "kt_semimagic_opts_height": (c_u32, [c_p]),
+    "kt_semimagic_solution_width": (c_u32, [c_p]),
+    "kt_semimagic_solution_height": (c_u32, [c_p]),
     "kt_semimagic_opts_size": (c_u32, [c_p]),
     "kt_semimagic_opts_set_flags": (c_status, [c_p, c_uint]),
     "kt_semimagic_opts_flags": (c_uint, [c_p]),

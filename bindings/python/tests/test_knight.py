@@ -594,6 +594,24 @@ class SemimagicTests(unittest.TestCase):
         with self.assertRaises(kt.LimitReached):
             o.make_puzzle(NESTED8, budget=1000)
 
+    def test_rectangles(self):
+        # OEIS A309273: semimagic tours of 4 x n whose columns add up, 9 and 16
+        # for n = 7 and 8 (up to the 4 symmetries of the rectangle)
+        for n, want in ((6, 0), (7, 9), (8, 16)):
+            o = kt.SemimagicOptions(n, height=4, flags=kt.SemimagicFlag.COLUMNS)
+            self.assertEqual((o.width, o.height, o.size), (n, 4, 0))
+            found = []
+            self.assertEqual(o.search(found.append), (want, 4 * want))
+            for s in found:
+                self.assertEqual((s.width, s.height, len(s.rows())), (n, 4, 4))
+                self.assertTrue(all(sum(col) == 2 * (4 * n + 1) for col in zip(*s.rows())))
+                self.assertTrue(o.check(s.numbers))
+        self.assertEqual(kt.SemimagicOptions(7, height=4).flags, kt.SemimagicFlag.COLUMNS)
+        with self.assertRaises(kt.Unsupported):
+            kt.SemimagicOptions(7, height=4, flags=kt.SemimagicFlag.ROWS)
+        with self.assertRaises(kt.Unsupported):
+            kt.SemimagicOptions(9, height=4)
+
     def test_setters(self):
         o = kt.SemimagicOptions(6)
         self.assertEqual(o.flags, kt.SemimagicFlag.LINES)

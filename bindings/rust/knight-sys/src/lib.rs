@@ -264,6 +264,8 @@ pub const KT_SEMIMAGIC_LINES: c_uint = 1;
 pub const KT_SEMIMAGIC_NESTED: c_uint = 2;
 pub const KT_SEMIMAGIC_MAGIC: c_uint = 4;
 pub const KT_SEMIMAGIC_CLOSED: c_uint = 8;
+pub const KT_SEMIMAGIC_ROWS: c_uint = 16;
+pub const KT_SEMIMAGIC_COLUMNS: c_uint = 32;
 
 /// `kt_semimagic_symmetry`.
 pub type kt_semimagic_symmetry = c_int;
@@ -472,6 +474,12 @@ extern "C" {
     // semimagic.h
     pub fn kt_semimagic_opts_new(out: *mut *mut kt_semimagic_opts, n: u32,
                                  alloc: *const kt_allocator) -> kt_status;
+    pub fn kt_semimagic_opts_new_rect(out: *mut *mut kt_semimagic_opts, width: u32, height: u32,
+                                      alloc: *const kt_allocator) -> kt_status;
+    pub fn kt_semimagic_opts_width(o: *const kt_semimagic_opts) -> u32;
+    pub fn kt_semimagic_opts_height(o: *const kt_semimagic_opts) -> u32;
+    pub fn kt_semimagic_solution_width(s: *const kt_semimagic_solution) -> u32;
+    pub fn kt_semimagic_solution_height(s: *const kt_semimagic_solution) -> u32;
     pub fn kt_semimagic_opts_free(o: *mut kt_semimagic_opts);
     pub fn kt_semimagic_opts_size(o: *const kt_semimagic_opts) -> u32;
     pub fn kt_semimagic_opts_set_flags(o: *mut kt_semimagic_opts, flags: c_uint) -> kt_status;

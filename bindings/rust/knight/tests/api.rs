@@ -422,6 +422,30 @@ fn semimagic_puzzle() {
     assert_eq!(o.make_puzzle(&sol[..63], 5, 0, None).unwrap_err().kind(), ErrorKind::InvalidArgument);
 }
 
+#[test]
+fn semimagic_rectangles() {
+    // OEIS A309273: semimagic tours of 4 x n whose columns add up (9, 16 for n = 7, 8)
+    for &(n, want) in &[(6u32, 0u64), (7, 9), (8, 16)] {
+        let mut o = SemimagicOptions::new_rect(n, 4).unwrap();
+        assert_eq!((o.width(), o.height(), o.size()), (n, 4, 0));
+        o.set_flag_bits(sys::KT_SEMIMAGIC_COLUMNS).unwrap();
+        assert_eq!(o.flag_bits(), sys::KT_SEMIMAGIC_COLUMNS);
+        let mut dims = Vec::new();
+        let s = o.search(None, |sol| { dims.push((sol.width(), sol.height(), sol.numbers().len())); true }).unwrap();
+        assert_eq!((s.classes, s.solutions), (want, 4 * want));
+        assert!(dims.iter().all(|&d| d == (n, 4, 4 * n as usize)));
+        for sol in o.solutions(None).unwrap() {
+            assert!(o.check(&sol.numbers).unwrap());
+            for x in 0..n as usize {
+                assert_eq!((0..4).map(|y| sol.numbers[y * n as usize + x]).sum::<u32>(), 2 * (4 * n + 1));
+            }
+        }
+    }
+    let mut o = SemimagicOptions::new_rect(7, 4).unwrap();
+    assert_eq!(o.set_flag_bits(sys::KT_SEMIMAGIC_ROWS).unwrap_err().kind(), ErrorKind::Unsupported);
+    assert_eq!(SemimagicOptions::new_rect(9, 4).unwrap_err().kind(), ErrorKind::Unsupported);
+}
+
 // Compile-time checks of the thread markers.
 #[allow(dead_code)]
 fn markers() {
