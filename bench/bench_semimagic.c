@@ -5,6 +5,7 @@
  *   bench_semimagic [rule|any|magic|complete|all] [threads]
  *   bench_semimagic estimate-rule|estimate-any [threads]
  *   bench_semimagic estimate-full [threads] [budget] [shard] [nshards]
+ *   bench_semimagic puzzles [threads] [check-budget]
  *
  * rule:     nested semimagic 8x8 tours, 1 in the leftmost column and 64 in
  *           the rightmost (the Knight Errant puzzle); expects 8 classes.
@@ -19,6 +20,9 @@
  *           enumeration): the estimated size of the tree, then the first
  *           `budget` nodes (default 10^9) of shard i/N (default 0/1) to
  *           measure the rate, and the time the whole would take at it.
+ * puzzles:  a puzzle with a unique solution from each of the 8 seed tours
+ *           (nested, puzzle rule; and rows and columns only, puzzle rule),
+ *           seeds 1-3: given numbers, difficulty (nodes) and time.
  * Prints wall and CPU time (CPU time is the fairer figure on a loaded
  * machine) and which of the seed's 8 solutions' classes were found.
  */
@@ -258,6 +262,46 @@ static int run_estimate_full(int argc, char **argv, unsigned threads)
     return st != KT_OK && st != KT_ELIMIT;
 }
 
+/* kt_semimagic_make_puzzle on every seed tour: sizes, difficulty, time. */
+static int run_puzzles(int argc, char **argv, unsigned threads)
+{
+    uint64_t check = argc > 3 ? strtoull(argv[3], NULL, 10) : 1000000u;
+    static const unsigned flags[2] = {KT_SEMIMAGIC_NESTED, KT_SEMIMAGIC_LINES};
+    int bad = 0;
+    for (int f = 0; f < 2; f++) {
+        kt_semimagic_opts *o = opts(flags[f], 1);
+        kt_options *r = NULL;
+        if (kt_options_new(&r, NULL) != KT_OK || kt_options_set_threads(r, threads) != KT_OK) exit(1);
+        uint32_t gmin = 64, gmax = 0;
+        uint64_t dmax = 0;
+        double worst = 0, c0 = bench_cpu(), t0 = bench_now();
+        for (int i = 0; i < 8; i++)
+            for (uint64_t seed = 1; seed <= 3; seed++) {
+                uint32_t sol[64], puz[64], g = 0;
+                uint64_t d = 0;
+                for (int p = 0; p < 64; p++) sol[p] = kt_test_nested8[i][p];
+                double t = bench_now();
+                kt_status st = kt_semimagic_make_puzzle(puz, o, sol, 64, seed, check, r, &g, &d);
+                t = bench_now() - t;
+                bad |= st != KT_OK;
+                if (t > worst) worst = t;
+                if (g < gmin) gmin = g;
+                if (g > gmax) gmax = g;
+                if (d > dmax) dmax = d;
+                printf("  %s tour #%d seed %llu: %s, %u givens, difficulty %llu nodes, %.2f s\n",
+                       f ? "semimagic" : "nested", i + 1, (unsigned long long)seed, kt_status_name(st), g,
+                       (unsigned long long)d, t);
+            }
+        printf("%s, puzzle rule, check budget %llu, %u thread(s): 24 puzzles with %u to %u givens, "
+               "difficulty up to %llu nodes; slowest %.2f s; total wall %.1f s, cpu %.1f s\n",
+               f ? "rows and columns" : "nested", (unsigned long long)check, threads, gmin, gmax,
+               (unsigned long long)dmax, worst, bench_now() - t0, bench_cpu() - c0);
+        kt_options_free(r);
+        kt_semimagic_opts_free(o);
+    }
+    return bad;
+}
+
 int main(int argc, char **argv)
 {
     const char *what = argc > 1 ? argv[1] : "rule";
@@ -270,5 +314,6 @@ int main(int argc, char **argv)
     if (!strcmp(what, "estimate-rule")) rc |= run_estimate_nested(1, threads);
     if (!strcmp(what, "estimate-any")) rc |= run_estimate_nested(0, threads);
     if (!strcmp(what, "estimate-full")) rc |= run_estimate_full(argc, argv, threads);
+    if (!strcmp(what, "puzzles")) rc |= run_puzzles(argc, argv, threads);
     return rc;
 }

@@ -602,6 +602,16 @@ static void test_rectangles(void)
     CHECK(kt_semimagic_opts_flags(o) == KT_SEMIMAGIC_LINES);
     CHECK(kt_semimagic_opts_set_flags(o, KT_SEMIMAGIC_NESTED) == KT_EUNSUPPORTED);
     kt_semimagic_opts_free(o);
+    /* Boards too small for a tour: nothing, not even an empty class. */
+    for (uint32_t w = 1; w <= 3; w++)
+        for (uint32_t h = 1; h <= 3; h++) {
+            CHECK(kt_semimagic_opts_new_rect(&o, w, h, NULL) == KT_OK);
+            CHECK(kt_semimagic_opts_set_flags(o, 0) == KT_OK);
+            uint64_t classes = 1, sols = 1;
+            CHECK(kt_semimagic_search(o, NULL, NULL, NULL, &classes, &sols) == KT_OK);
+            CHECK(classes == 0 && sols == 0);
+            kt_semimagic_opts_free(o);
+        }
     CHECK(kt_semimagic_opts_new_rect(&o, 9, 4, NULL) == KT_EUNSUPPORTED && o == NULL);
     CHECK(kt_semimagic_opts_new_rect(&o, 4, 0, NULL) == KT_EUNSUPPORTED);
     CHECK(kt_semimagic_opts_new_rect(NULL, 4, 4, NULL) == KT_EINVAL);

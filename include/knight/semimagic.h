@@ -9,7 +9,11 @@
  * distinct number 1..n^2 such that consecutive numbers are a knight's move
  * apart (an open tour; closed when n^2 and 1 are a move apart too).  Cell
  * indices are `y * n + x` as everywhere in libknight; a numbering is an
- * array of n^2 numbers indexed by cell.
+ * array of n^2 numbers indexed by cell.  Rectangles w x h (sides 1..8,
+ * kt_semimagic_opts_new_rect()) work the same way with N = w * h cells,
+ * cells `y * w + x`, and lines of k cells summing to k(N+1)/2 where that
+ * is an integer (::KT_SEMIMAGIC_ROWS, ::KT_SEMIMAGIC_COLUMNS); where "n^2"
+ * is written below, read N.
  *
  * A numbering is *semimagic* when every row and column sums to n(n^2+1)/2
  * and *magic* when both long diagonals do too.  Stertenbrink, Meyrignac,
@@ -139,7 +143,9 @@ KT_EXPORT kt_status kt_semimagic_opts_new(kt_semimagic_opts **out, uint32_t n,
  * ::KT_SEMIMAGIC_MAGIC need a square.  On a rectangle that is not a square
  * the symmetries are the 4 reflections and rotations that keep its shape
  * (and reversal); a square handle made here is the same as one of
- * kt_semimagic_opts_new() except for the smaller sides it allows.
+ * kt_semimagic_opts_new() except for the smaller sides it allows.  The
+ * search needs distinct cells for 1 and N, so a 1 x 1 board reports
+ * nothing.
  *
  * Defaults: every family of lines whose sum is an integer (both:
  * ::KT_SEMIMAGIC_LINES), any start and end, no given numbers,

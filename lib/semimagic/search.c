@@ -381,6 +381,9 @@ static bool sm_root(const kti_sm_plan *S, kti_sm_state *st, int s)
 
 static bool sm_root_end(const kti_sm_plan *S, kti_sm_state *st, int e)
 {
+    /* With two cells the path is complete at the root, before any move
+     * could check that 1 and N are a knight's move apart. */
+    if (S->N == 2 && !(S->att[st->pos[1]] >> e & 1)) return false;
     if (!sm_visit(S, st, e, S->N)) return false;
     st->hi = S->N - 1;
     return true;
