@@ -135,26 +135,28 @@ static inline bool sm_lines_ok(const kti_sm_plan *S, const kti_sm_state *st)
             maxE[j] = -KTI_SM_BIG;
         }
     }
-    /* Bounds per (odd, even) count: the free numbers themselves, and
-     * numbers at least 2 apart from lo upwards / hi downwards. */
-    int minT[K * K], maxT[K * K];
-    for (int o = 0; o <= need; o++)
-        for (int e = 0; e <= need; e++) {
-            int r = o + e;
-            int mn = minO[o] + minE[e], mx = maxO[o] + maxE[e];
-            int g1 = r * lo + S->gap[o][e][lo & 1], g2 = r * hi - S->gap[o][e][hi & 1];
-            minT[o * K + e] = mn > g1 ? mn : g1;
-            maxT[o * K + e] = mx < g2 ? mx : g2;
-        }
-    uint64_t rev[2];
-    rev[0] = sm_bitrev(st->freen & ~KTI_SM_ODD);
-    rev[1] = sm_bitrev(st->freen & KTI_SM_ODD);
+    /* Bounds per line from its (odd, even) count: the free numbers
+     * themselves, and numbers at least 2 apart from lo upwards / hi
+     * downwards.  Computed per line, not tabulated for every count: most
+     * nodes have fewer open lines than counts. */
+    uint64_t rev[2] = {0, 0};
     for (int l = 0; l < S->nl; l++) {
         int key = st->lkey[l];
         if (key == 0) continue;
+        int o = key / K, e = key % K, r = o + e;
         int R = S->line[l].target - st->lsum[l];
-        if (((R ^ (key / K)) & 1) || R < minT[key] || R > maxT[key]) return false;
-        if ((key == 2 || key == K + 1 || key == 2 * K) && !sm_pair_ok(S, st, l, R, rev)) return false;
+        if ((R ^ o) & 1) return false;
+        int mn = minO[o] + minE[e], g1 = r * lo + S->gap[o][e][lo & 1];
+        if (R < (mn > g1 ? mn : g1)) return false;
+        int mx = maxO[o] + maxE[e], g2 = r * hi - S->gap[o][e][hi & 1];
+        if (R > (mx < g2 ? mx : g2)) return false;
+        if (r == 2) {
+            if (rev[0] == 0 && rev[1] == 0) {
+                rev[0] = sm_bitrev(st->freen & ~KTI_SM_ODD);
+                rev[1] = sm_bitrev(st->freen & KTI_SM_ODD);
+            }
+            if (!sm_pair_ok(S, st, l, R, rev)) return false;
+        }
     }
     return true;
 }
