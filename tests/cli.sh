@@ -118,7 +118,7 @@ for pair in "tour --open --start --end --seed --method --tie --tourney --obfusca
             "check --open" "svg -o --numbers --no-board" "walks --marked --max" \
             "join --seed --format -o" "shatter --seed --sequential --format -o" \
             "obfuscate --rounds --seed --sequential --format -o" "rails --count" \
-            "semimagic --nested --magic --closed --any-start --first --members --all --threads --size --grid --make-puzzle --seed --check-budget --rows --columns" \
+            "semimagic --nested --magic --closed --any-start --first --members --all --threads --size --grid --make-puzzle --seed --check-budget --rows --columns --shard" \
             "halftours --width --depth --other --threads --join" \
             "count --open --directed --symmetric --classes --method --threads --shard --checkpoint --checkpoint-interval --result --max-states --stats --trace"; do
     set -- $pair
@@ -141,6 +141,13 @@ status 2 "missing value" "$knight" tour 8x8 --seed
 status 2 "bad threads" "$knight" count 6x6 --threads 257
 status 2 "bad threads (semimagic)" "$knight" semimagic --threads x
 status 2 "bad check budget" "$knight" semimagic --make-puzzle --check-budget x
+sum=0
+for i in 0 1 2; do
+    part=$("$knight" semimagic --size 7x4 --columns --any-start --shard $i/3 2>/dev/null | tail -n 1 | cut -d' ' -f1)
+    sum=$((sum + ${part:-0}))
+done
+[ "$sum" -eq 9 ] || { echo "FAIL: semimagic 4x7 shards sum to $sum classes, not 9"; fail=1; }
+status 2 "semimagic bad shard" "$knight" semimagic --shard 3/3
 status 2 "semimagic 4x7 rows do not add up to an integer" "$knight" semimagic --size 7x4 --rows
 status 2 "bad threads (halftours)" "$knight" halftours --threads -1
 status 2 "bad format" "$knight" tour 6x6 --format png

@@ -129,6 +129,7 @@ typedef struct sm_args {
     bool any_start, first, make_puzzle;
     unsigned threads;    /* 0 = one thread per core */
     uint32_t w, h;       /* --size */
+    uint64_t shard, nshards;
     uint64_t seed, check_budget; /* --make-puzzle */
     const char *gridpath;
     kt_semimagic_symmetry sym;
@@ -154,7 +155,7 @@ static bool switch_opt(int argc, char **argv, int *i, sm_args *a)
 static int parse(int argc, char **argv, sm_args *a)
 {
     const char *v;
-    *a = (sm_args){KT_SEMIMAGIC_LINES, false, false, false, 0, 8, 8, 0, 1000000, NULL, KT_SEMIMAGIC_CLASSES};
+    *a = (sm_args){KT_SEMIMAGIC_LINES, false, false, false, 0, 8, 8, 0, 1, 0, 1000000, NULL, KT_SEMIMAGIC_CLASSES};
     for (int i = 1; i < argc; i++) {
         if (switch_opt(argc, argv, &i, a)) continue;
         if (cli_opt(argc, argv, &i, "--threads", &v)) {
@@ -165,6 +166,19 @@ static int parse(int argc, char **argv, sm_args *a)
             if (v != NULL && cli_parse_u64(v, &n) && n >= 3 && n <= 8) a->w = a->h = (uint32_t)n;
             else if (v == NULL || !cli_parse_size(v, &a->w, &a->h) || a->w < 1 || a->h < 1 || a->w > 8 || a->h > 8)
                 return cli_usage("--size wants N (3 to 8) or WxH (1 to 8 each)");
+        } else if (cli_opt(argc, argv, &i, "--shard", &v)) {
+            /* i/N: the two numbers on either side of the slash */
+            char head[24];
+            const char *slash = v != NULL ? strchr(v, '/') : NULL;
+            size_t hl = slash != NULL ? (size_t)(slash - v) : 0;
+            if (hl > 0 && hl < sizeof head) {
+                memcpy(head, v, hl);
+                head[hl] = '\0';
+            }
+            if (hl == 0 || hl >= sizeof head || !cli_parse_u64(head, &a->shard) ||
+                !cli_parse_u64(slash + 1, &a->nshards) || a->nshards == 0 || a->shard >= a->nshards ||
+                a->nshards > UINT32_MAX)
+                return cli_usage("--shard wants i/N (0 <= i < N)");
         } else if (cli_opt(argc, argv, &i, "--seed", &v)) {
             if (v == NULL || !cli_parse_u64(v, &a->seed)) return cli_usage("--seed wants a number");
         } else if (cli_opt(argc, argv, &i, "--check-budget", &v)) {
@@ -279,6 +293,7 @@ int cmd_semimagic(int argc, char **argv)
     kt_status st = kt_options_new(&run, NULL);
     if (st == KT_OK) st = kt_options_set_threads(run, a.threads);
     if (st == KT_OK) st = kt_options_set_progress(run, cli_progress, NULL);
+    if (st == KT_OK) st = kt_options_set_shard(run, (uint32_t)a.shard, (uint32_t)a.nshards);
     if (st == KT_OK)
         st = a.make_puzzle ? make_puzzle(&a, o, run, w, h) : a.first ? find_first(o, run, w, h) : search_all(o, run);
     kt_options_free(run);
