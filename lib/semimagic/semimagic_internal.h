@@ -11,8 +11,11 @@
  *              depth-first search) and the work units it is split into;
  *   classes.c  symmetry classes: which numbering reports an orbit, class
  *              keys, the reversal relation, the user's callback;
- *   deliver.c  the public search calls: run settings, threads, shards and
- *              the in-order delivery of solutions on the calling thread.
+ *   deliver.c  the public search calls: run settings, threads, shards,
+ *              the progress estimate and the in-order delivery of
+ *              solutions on the calling thread;
+ *   puzzle.c   puzzles with a unique solution (greedy removal of given
+ *              numbers, each kept removal proved by the completion search).
  *
  * The engine grows the path from both ends at once: numbers 1, 2, ... from
  * the cell of 1 and n^2, n^2-1, ... from the cell of n^2; at every node it
