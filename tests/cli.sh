@@ -118,7 +118,7 @@ for pair in "tour --open --start --end --seed --method --tie --tourney --obfusca
             "check --open" "svg -o --numbers --no-board" "walks --marked --max" \
             "join --seed --format -o" "shatter --seed --sequential --format -o" \
             "obfuscate --rounds --seed --sequential --format -o" "rails --count" \
-            "semimagic --nested --magic --closed --any-start --first --members --all --threads --size --grid --make-puzzle --seed --check-budget --rows --columns --shard" \
+            "semimagic --nested --magic --closed --any-start --first --members --all --threads --size --grid --make-puzzle --seed --check-budget --rows --columns --shard --checkpoint" \
             "halftours --width --depth --other --threads --join" \
             "count --open --directed --symmetric --classes --method --threads --shard --checkpoint --checkpoint-interval --result --max-states --stats --trace"; do
     set -- $pair
@@ -148,6 +148,9 @@ for i in 0 1 2; do
 done
 [ "$sum" -eq 9 ] || { echo "FAIL: semimagic 4x7 shards sum to $sum classes, not 9"; fail=1; }
 status 2 "semimagic bad shard" "$knight" semimagic --shard 3/3
+"$knight" semimagic --size 7x4 --columns --any-start --checkpoint "$tmp/sm.ck" > /dev/null 2>&1 || fail=1
+out=$("$knight" semimagic --size 7x4 --columns --any-start --checkpoint "$tmp/sm.ck" 2>&1)
+[ "$out" = "9 symmetry classes, 36 numberings satisfying the constraints" ] || { echo "FAIL: semimagic resume from a finished checkpoint: $out"; fail=1; }
 status 2 "semimagic 4x7 rows do not add up to an integer" "$knight" semimagic --size 7x4 --rows
 status 2 "bad threads (halftours)" "$knight" halftours --threads -1
 status 2 "bad format" "$knight" tour 6x6 --format png

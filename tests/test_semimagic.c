@@ -619,6 +619,49 @@ static void test_rectangles(void)
     CHECK(kt_semimagic_solution_width(NULL) == 0 && kt_semimagic_solution_height(NULL) == 0);
 }
 
+/* Checkpoints: a search stopped after 50 classes resumes from its file
+ * and ends with the counts of an uninterrupted one (216 classes, 1728
+ * numberings of 5x5), reporting only what the first run had not saved;
+ * a finished file gives the counts at once; another search's file is
+ * refused. */
+static void test_checkpoint(void)
+{
+    char path[64];
+    snprintf(path, sizeof path, "test_semimagic_ck_%ld.txt", (long)time(NULL));
+    remove(path);
+    kt_semimagic_opts *o = NULL;
+    CHECK(kt_semimagic_opts_new(&o, 5, NULL) == KT_OK);
+    CHECK(kt_semimagic_opts_set_flags(o, 0) == KT_OK);
+    for (unsigned t = 1; t <= 2; t++) {
+        kt_options *run = run_threads(t);
+        CHECK(kt_options_set_checkpoint(run, path, 0) == KT_OK);
+        collect c;
+        memset(&c, 0, sizeof c);
+        c.stop_after = 50;
+        uint64_t classes = 0, sols = 0;
+        CHECK(kt_semimagic_search(o, run, on_sol, &c, &classes, &sols) == KT_ECANCELED);
+        CHECK(c.count == 50);
+        collect_free(&c);
+        CHECK(kt_semimagic_search(o, run, on_sol, &c, &classes, &sols) == KT_OK);
+        CHECK_EQ_U64(classes, 216);
+        CHECK_EQ_U64(sols, 1728);
+        /* the classes of the first run's unfinished unit come again */
+        CHECK(c.count >= 216 - 50 && c.count < 216);
+        CHECK(c.count == 0 || c.cls[c.count - 1] == 215);
+        collect_free(&c);
+        CHECK(kt_semimagic_search(o, run, on_sol, &c, &classes, &sols) == KT_OK);
+        CHECK(c.count == 0 && classes == 216 && sols == 1728);
+        collect_free(&c);
+        /* another search (a closed-tour flag) with the same file */
+        CHECK(kt_semimagic_opts_set_flags(o, KT_SEMIMAGIC_CLOSED) == KT_OK);
+        CHECK(kt_semimagic_search(o, run, NULL, NULL, &classes, &sols) == KT_EMISMATCH);
+        CHECK(kt_semimagic_opts_set_flags(o, 0) == KT_OK);
+        CHECK(remove(path) == 0);
+        kt_options_free(run);
+    }
+    kt_semimagic_opts_free(o);
+}
+
 typedef struct progress_log {
     uint64_t first_total, last_done, calls, nodes, units;
     int consistent;
@@ -781,5 +824,6 @@ int main(void)
     RUN(test_shards);
     RUN(test_progress_estimate);
     RUN(test_rectangles);
+    RUN(test_checkpoint);
     return check_done("semimagic");
 }

@@ -298,7 +298,16 @@ KT_EXPORT kt_status kt_semimagic_opts_set_symmetry(kt_semimagic_opts *o, kt_semi
  *   is delivered, with @p step the unit's index and @p size the search
  *   nodes spent in it (the sum over a complete search is the same for
  *   every thread count), for measurements.
- * The checkpoint and allocator of @p run are not used.
+ * - checkpoint (not in ::KT_SEMIMAGIC_ALL mode, whose class numbers a
+ *   resume would lose): after a work unit, once the interval has passed,
+ *   and after the last one, the number of units of this shard delivered
+ *   and the counts so far are saved in the file (through FILE.tmp and a
+ *   rename); a call with the same constraints, mode and shard resumes
+ *   after them: its counts include the saved ones, and only numberings of
+ *   later units are reported (those of the unit that was being searched
+ *   when the first call stopped come again).  A finished file gives the
+ *   counts at once.
+ * The allocator of @p run is not used.
  * @param o             The constraints and the reporting mode.
  * @param run           Run settings, or NULL for the defaults (all cores).
  * @param fn            Called for each reported numbering (see ::kt_semimagic_symmetry); may be NULL.
@@ -309,7 +318,9 @@ KT_EXPORT kt_status kt_semimagic_opts_set_symmetry(kt_semimagic_opts *o, kt_semi
  *                      classes (in ::KT_SEMIMAGIC_ALL mode: numberings reported).
  * @return ::KT_OK when the search is complete; ::KT_ECANCELED when @p fn or
  *         the progress callback asked to stop; ::KT_ELIMIT when the budget
- *         ran out; ::KT_EINVAL for NULL @p o; ::KT_ENOMEM.
+ *         ran out; ::KT_EINVAL for NULL @p o; ::KT_ENOMEM; ::KT_EIO when the
+ *         checkpoint cannot be written or is damaged; ::KT_EMISMATCH when
+ *         it belongs to another search (constraints, mode or shard).
  */
 KT_EXPORT kt_status kt_semimagic_search(const kt_semimagic_opts *o, const kt_options *run,
                                         kt_semimagic_fn fn, void *user, uint64_t *classes,

@@ -51,6 +51,11 @@ typedef struct sm_run {
     uint64_t *unit_nodes;
     kt_trace_fn trace;
     void *trace_user;
+    /* Checkpoints (NULL path: none): saved by the deliverer after a unit
+     * when ck_interval seconds have passed, and after the last unit. */
+    const char *ck_path;
+    double ck_interval, ck_last;
+    uint64_t ck_key;
 } sm_run;
 
 /* What a thread's emit needs: the unit it searches and whether it may
@@ -207,6 +212,38 @@ static kt_status sm_flush(sm_run *R, size_t i)
     return st;
 }
 
+/* Save the checkpoint if it is due (or the last unit is delivered). */
+static kt_status sm_ck_save(sm_run *R)
+{
+    double now = kti_now();
+    if (now - R->ck_last < R->ck_interval && R->delivered < R->units.len) return KT_OK;
+    R->ck_last = now;
+    kti_sm_ck ck = {R->ck_key, R->delivered, R->D->nclasses, R->D->nsol};
+    return kti_sm_ck_save(R->ck_path, R->al, &ck);
+}
+
+/* Continue from the checkpoint of this search if there is one: the units
+ * it delivered are skipped and its counts taken over. */
+static kt_status sm_resume(sm_run *R, const kt_semimagic_opts *o, kt_semimagic_symmetry sym,
+                           const kti_run *r)
+{
+    R->ck_path = r->checkpoint;
+    R->ck_interval = r->checkpoint_interval;
+    R->ck_last = kti_now();
+    R->ck_key = kti_sm_ck_key(o, sym, r->shard, r->nshards, R->units.len);
+    kti_sm_ck ck;
+    kt_status st = kti_sm_ck_load(R->ck_path, R->ck_key, &ck);
+    if (st == KT_ENOTFOUND) return KT_OK;
+    if (st != KT_OK) return st;
+    if (ck.delivered > R->units.len) return KT_EIO;
+    R->delivered = (size_t)ck.delivered;
+    atomic_store(&R->next, R->delivered);
+    R->D->nclasses = ck.classes;
+    R->D->nsol = ck.solutions;
+    for (size_t i = 0; R->est != NULL && i < R->delivered; i++) atomic_fetch_add(&R->est_done, R->est[i]);
+    return KT_OK;
+}
+
 /* The calling thread: deliver in unit order, searching while it cannot. */
 static void sm_deliverer(sm_run *R)
 {
@@ -223,6 +260,10 @@ static void sm_deliverer(sm_run *R)
             }
             if (R->trace != NULL) R->trace(R->trace_user, due, R->unit_nodes[due]);
             R->delivered++;
+            if (R->ck_path != NULL && (s = sm_ck_save(R)) != KT_OK) {
+                kti_sm_stop(&R->sh, s);
+                break;
+            }
             if (sm_progress(R)) kti_sm_stop(&R->sh, KT_ECANCELED);
             continue;
         }
@@ -400,6 +441,8 @@ kt_status kti_sm_run_search(const kt_semimagic_opts *o, kt_semimagic_symmetry sy
     D.fn = fn;
     D.user = user;
     kt_status status = sm_run_init(R, S, al, &r, &D);
+    /* ALL mode numbers classes by first meeting, which a resume would lose. */
+    if (status == KT_OK && r.checkpoint != NULL && sym != KT_SEMIMAGIC_ALL) status = sm_resume(R, o, sym, &r);
     if (status == KT_OK) status = sm_run_units(R, r.threads);
     /* In ALL mode one class may have members in several shards: a shard
      * counts the classes whose representative it found, so the shards'

@@ -239,6 +239,23 @@ KTI_HIDDEN int kti_sm_designated(const kti_sm_plan *S, const uint8_t *num);
  * KT_ECANCELED when the callback asked to stop, or KT_ENOMEM. */
 KTI_HIDDEN kt_status kti_sm_deliver(kti_sm_deliv *D, const uint8_t *num);
 
+/* ---- checkpoints (checkpoint.c) ---- */
+
+/* What a checkpoint holds: the units of this shard delivered and the
+ * counts reported with them; key names the search (kti_sm_ck_key). */
+typedef struct kti_sm_ck {
+    uint64_t key, delivered, classes, solutions;
+} kti_sm_ck;
+
+/* A hash of everything that decides a search's units and their order. */
+KTI_HIDDEN uint64_t kti_sm_ck_key(const kt_semimagic_opts *o, kt_semimagic_symmetry sym,
+                                  uint32_t shard, uint32_t nshards, size_t units);
+/* Write ck to path (through path.tmp and a rename); KT_EIO on failure. */
+KTI_HIDDEN kt_status kti_sm_ck_save(const char *path, const kt_allocator *al, const kti_sm_ck *ck);
+/* Read path: KT_ENOTFOUND when absent, KT_EIO when damaged, KT_EMISMATCH
+ * for another search's file. */
+KTI_HIDDEN kt_status kti_sm_ck_load(const char *path, uint64_t key, kti_sm_ck *ck);
+
 /* ---- the search calls (deliver.c) ---- */
 
 /* kt_semimagic_search with resolved run settings and the reporting mode

@@ -133,6 +133,7 @@ typedef struct sm_args {
     uint64_t seed, check_budget; /* --make-puzzle */
     const char *gridpath;
     kt_semimagic_symmetry sym;
+    const char *checkpoint;
 } sm_args;
 
 /* The switches; whether argv[*i] was one. */
@@ -155,7 +156,7 @@ static bool switch_opt(int argc, char **argv, int *i, sm_args *a)
 static int parse(int argc, char **argv, sm_args *a)
 {
     const char *v;
-    *a = (sm_args){KT_SEMIMAGIC_LINES, false, false, false, 0, 8, 8, 0, 1, 0, 1000000, NULL, KT_SEMIMAGIC_CLASSES};
+    *a = (sm_args){KT_SEMIMAGIC_LINES, false, false, false, 0, 8, 8, 0, 1, 0, 1000000, NULL, KT_SEMIMAGIC_CLASSES, NULL};
     for (int i = 1; i < argc; i++) {
         if (switch_opt(argc, argv, &i, a)) continue;
         if (cli_opt(argc, argv, &i, "--threads", &v)) {
@@ -184,6 +185,9 @@ static int parse(int argc, char **argv, sm_args *a)
         } else if (cli_opt(argc, argv, &i, "--check-budget", &v)) {
             if (v == NULL || !cli_parse_u64(v, &a->check_budget))
                 return cli_usage("--check-budget wants a number of search nodes (0 = unlimited)");
+        } else if (cli_opt(argc, argv, &i, "--checkpoint", &v)) {
+            if (v == NULL) return cli_usage("--checkpoint wants a file");
+            a->checkpoint = v;
         } else if (cli_opt(argc, argv, &i, "--grid", &v)) {
             if (v == NULL) return cli_usage("--grid wants a file");
             a->gridpath = v;
@@ -294,6 +298,7 @@ int cmd_semimagic(int argc, char **argv)
     if (st == KT_OK) st = kt_options_set_threads(run, a.threads);
     if (st == KT_OK) st = kt_options_set_progress(run, cli_progress, NULL);
     if (st == KT_OK) st = kt_options_set_shard(run, (uint32_t)a.shard, (uint32_t)a.nshards);
+    if (st == KT_OK && a.checkpoint != NULL) st = kt_options_set_checkpoint(run, a.checkpoint, -1);
     if (st == KT_OK)
         st = a.make_puzzle ? make_puzzle(&a, o, run, w, h) : a.first ? find_first(o, run, w, h) : search_all(o, run);
     kt_options_free(run);

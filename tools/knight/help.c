@@ -101,6 +101,8 @@ static const help_opt semimagic_opts[] = {
     {"--size", NULL, "N|WxH", "Board side, 3 to 8 (default 8), or a W x H rectangle (1 to 8 each).", NULL},
     {"--shard", NULL, "i/N", "Search only shard i of N (0 <= i < N): every N-th subtree; the classes and "
      "numberings of the N shards add up to those of the whole search.", NULL},
+    {"--checkpoint", NULL, "FILE", "Save the progress to FILE every few minutes and after the last subtree, "
+     "and resume from it (the classes found before are counted, not printed again).", "FILE"},
     {"--rows", NULL, NULL, "Only the rows add up (a row of W cells to W(N+1)/2; rectangles).", NULL},
     {"--columns", NULL, NULL, "Only the columns add up (a column of H cells to H(N+1)/2; rectangles).", NULL},
     {"--grid", NULL, "FILE", "Complete a puzzle: FILE in the numbers format with '.' for an unknown cell "
