@@ -332,7 +332,8 @@ KT_EXPORT kt_status kt_semimagic_search(const kt_semimagic_opts *o, const kt_opt
  * With ::KT_SEMIMAGIC_MAGIC this is the magic-tour check: *exists == 0 after
  * ::KT_OK is a proof (by exhaustion) that none exists under the constraints.
  * Uses the threads, progress, shards and budget of @p run as
- * kt_semimagic_search() does (with shards, *exists == 0 speaks for this
+ * kt_semimagic_search() does (not its checkpoint: a resumed search would
+ * skip the witnesses of the units it saved) (with shards, *exists == 0 speaks for this
  * shard's work units only); the symmetry mode of @p o is not used.  The
  * witness is the first solution in search order, the same for every
  * thread count.

@@ -493,6 +493,8 @@ kt_status kt_semimagic_exists(const kt_semimagic_opts *o, const kt_options *run,
     memset(&f, 0, sizeof f);
     kti_run r;
     kti_run_resolve(&r, run);
+    /* A resumed search would skip the witnesses of the units it saved. */
+    r.checkpoint = NULL;
     kt_status st = kti_sm_run_search(o, KT_SEMIMAGIC_CLASSES, &r, sm_first_cb, &f, NULL, NULL, NULL);
     if (f.found) {
         *exists = 1;

@@ -28,6 +28,7 @@ static kt_status sm_completions(const kt_semimagic_opts *tmp, const kti_run *r, 
     c.budget = budget;
     c.progress = NULL;
     c.trace = NULL;
+    c.checkpoint = NULL;
     c.shard = 0;
     c.nshards = 1;
     uint64_t k = 0;
