@@ -3,12 +3,26 @@
  * Benchmark of the semimagic search (issue 6).
  *
  *   bench_semimagic [rule|any|magic|complete|all] [threads]
+ *   bench_semimagic estimate-rule|estimate-any [threads]
+ *   bench_semimagic estimate-full [threads] [budget] [shard] [nshards]
+ *   bench_semimagic puzzles [threads] [check-budget]
  *
  * rule:     nested semimagic 8x8 tours, 1 in the leftmost column and 64 in
  *           the rightmost (the Knight Errant puzzle); expects 8 classes.
  * any:      the same without the start/end rule; expects 8 classes.
  * magic:    nested + magic (both diagonals) under the puzzle rule: none.
  * complete: every seed solution with only 8 numbers kept, completed.
+ * estimate-rule, estimate-any: the nested searches (rule, any) run to the
+ *           end: the progress estimate of their size (Knuth's estimator,
+ *           the total of the first progress call) against the search
+ *           nodes they really spend (the trace: nodes per work unit).
+ * estimate-full: every semimagic 8x8 tour (any start and end, the 2003
+ *           enumeration): the estimated size of the tree, then the first
+ *           `budget` nodes (default 10^9) of shard i/N (default 0/1) to
+ *           measure the rate, and the time the whole would take at it.
+ * puzzles:  a puzzle with a unique solution from each of the 8 seed tours
+ *           (nested, puzzle rule; and rows and columns only, puzzle rule),
+ *           seeds 1-3: given numbers, difficulty (nodes) and time.
  * Prints wall and CPU time (CPU time is the fairer figure on a loaded
  * machine) and which of the seed's 8 solutions' classes were found.
  */
@@ -81,17 +95,36 @@ static int on_solution(void *user, const kt_semimagic_solution *s)
 
 static double last_report, bench_t0;
 
-/* Progress on stderr every 30 s (subtrees done of total). */
+/* The first progress call's non-zero total (the estimated nodes of the
+ * search) and when it came (after the plan and the estimate). */
+static uint64_t est_total;
+static double est_time, est_cpu;
+
+/* Progress on stderr every 30 s (estimated search nodes done of total). */
 static int bench_progress(void *user, uint64_t done, uint64_t total)
 {
     (void)user;
     double t = bench_now();
+    if (total == 0) return 0; /* the estimate is being made */
+    if (est_time == 0) {
+        est_total = total;
+        est_time = t - bench_t0;
+        est_cpu = bench_cpu();
+    }
     if (t - last_report >= 30.0 || done == total) {
-        fprintf(stderr, "  progress %llu/%llu subtrees, %.0f s, cpu %.0f s\n", (unsigned long long)done,
-                (unsigned long long)total, t - bench_t0, bench_cpu());
+        fprintf(stderr, "  progress %.1f%% of %.3g estimated nodes, %.0f s, cpu %.0f s\n",
+                total ? 100.0 * (double)done / (double)total : 0.0, (double)total, t - bench_t0,
+                bench_cpu());
         last_report = t;
     }
     return 0;
+}
+
+/* The trace of a semimagic search: the nodes of each work unit. */
+static void sum_nodes(void *user, uint64_t step, uint64_t size)
+{
+    (void)step;
+    *(uint64_t *)user += size;
 }
 
 static kt_semimagic_opts *opts(unsigned flags, int rule)
@@ -178,6 +211,97 @@ static int run_complete(void)
     return bad;
 }
 
+/* The estimate of a nested search against the nodes it really spends. */
+static int run_estimate_nested(int rule, unsigned threads)
+{
+    kt_semimagic_opts *o = opts(KT_SEMIMAGIC_NESTED, rule);
+    kt_options *r = run_opts(threads);
+    uint64_t nodes = 0, classes = 0;
+    kt_options_set_trace(r, sum_nodes, &nodes);
+    est_time = 0;
+    double c0 = bench_cpu(), t0 = bench_now();
+    kt_status st = kt_semimagic_search(o, r, NULL, NULL, &classes, NULL);
+    double wall = bench_now() - t0, c = bench_cpu() - c0;
+    printf("nested 8x8, %s, %u thread(s): %s, %llu classes; estimated %.4g nodes (in %.2f s), "
+           "searched %.4g nodes: estimate/actual %.2f; wall %.1f s, cpu %.1f s, %.3g nodes/cpu s\n",
+           rule ? "puzzle rule" : "any start and end", threads, kt_status_name(st),
+           (unsigned long long)classes, (double)est_total, est_time, (double)nodes,
+           (double)est_total / (double)nodes, wall, c, (double)nodes / c);
+    kt_options_free(r);
+    kt_semimagic_opts_free(o);
+    return st != KT_OK || classes != 8;
+}
+
+/* The whole 8x8 enumeration: its estimated size and the rate on a part. */
+static int run_estimate_full(int argc, char **argv, unsigned threads)
+{
+    uint64_t budget = argc > 3 ? strtoull(argv[3], NULL, 10) : 1000000000u;
+    uint32_t shard = argc > 4 ? (uint32_t)atoi(argv[4]) : 0, nshards = argc > 5 ? (uint32_t)atoi(argv[5]) : 1;
+    kt_semimagic_opts *o = opts(KT_SEMIMAGIC_LINES, 0);
+    kt_options *r = run_opts(threads);
+    uint64_t nodes = 0, classes = 0, sols = 0;
+    kt_options_set_trace(r, sum_nodes, &nodes);
+    kt_options_set_budget(r, budget);
+    kt_options_set_shard(r, shard, nshards);
+    est_time = 0;
+    double c0 = bench_cpu(), t0 = bench_now();
+    kt_status st = kt_semimagic_search(o, r, NULL, NULL, &classes, &sols);
+    double wall = bench_now() - t0, c = bench_cpu() - c0;
+    /* the budget's nodes were spent after the estimate, at the search's rate */
+    double cs = c - (est_cpu - c0), rate = (double)budget / cs;
+    printf("semimagic 8x8, any start and end, shard %u/%u, %u thread(s): estimated %.4g nodes "
+           "(plan and estimate %.1f s wall)\n", shard, nshards, threads, (double)est_total, est_time);
+    printf("  first %.3g nodes: %s, %llu classes (%llu numberings) in finished units, %.4g nodes "
+           "in finished units; wall %.1f s, cpu %.1f s, %.3g nodes/cpu s\n", (double)budget,
+           kt_status_name(st), (unsigned long long)classes, (unsigned long long)sols, (double)nodes,
+           wall, c, rate);
+    printf("  estimated whole shard: %.3g cpu hours (%.3g h wall on %u cores)\n",
+           (double)est_total / rate / 3600, (double)est_total / rate / 3600 / threads, threads);
+    kt_options_free(r);
+    kt_semimagic_opts_free(o);
+    return st != KT_OK && st != KT_ELIMIT;
+}
+
+/* kt_semimagic_make_puzzle on every seed tour: sizes, difficulty, time. */
+static int run_puzzles(int argc, char **argv, unsigned threads)
+{
+    uint64_t check = argc > 3 ? strtoull(argv[3], NULL, 10) : 1000000u;
+    static const unsigned flags[2] = {KT_SEMIMAGIC_NESTED, KT_SEMIMAGIC_LINES};
+    int bad = 0;
+    for (int f = 0; f < 2; f++) {
+        kt_semimagic_opts *o = opts(flags[f], 1);
+        kt_options *r = NULL;
+        if (kt_options_new(&r, NULL) != KT_OK || kt_options_set_threads(r, threads) != KT_OK) exit(1);
+        uint32_t gmin = 64, gmax = 0;
+        uint64_t dmax = 0;
+        double worst = 0, c0 = bench_cpu(), t0 = bench_now();
+        for (int i = 0; i < 8; i++)
+            for (uint64_t seed = 1; seed <= 3; seed++) {
+                uint32_t sol[64], puz[64], g = 0;
+                uint64_t d = 0;
+                for (int p = 0; p < 64; p++) sol[p] = kt_test_nested8[i][p];
+                double t = bench_now();
+                kt_status st = kt_semimagic_make_puzzle(puz, o, sol, 64, seed, check, r, &g, &d);
+                t = bench_now() - t;
+                bad |= st != KT_OK;
+                if (t > worst) worst = t;
+                if (g < gmin) gmin = g;
+                if (g > gmax) gmax = g;
+                if (d > dmax) dmax = d;
+                printf("  %s tour #%d seed %llu: %s, %u givens, difficulty %llu nodes, %.2f s\n",
+                       f ? "semimagic" : "nested", i + 1, (unsigned long long)seed, kt_status_name(st), g,
+                       (unsigned long long)d, t);
+            }
+        printf("%s, puzzle rule, check budget %llu, %u thread(s): 24 puzzles with %u to %u givens, "
+               "difficulty up to %llu nodes; slowest %.2f s; total wall %.1f s, cpu %.1f s\n",
+               f ? "rows and columns" : "nested", (unsigned long long)check, threads, gmin, gmax,
+               (unsigned long long)dmax, worst, bench_now() - t0, bench_cpu() - c0);
+        kt_options_free(r);
+        kt_semimagic_opts_free(o);
+    }
+    return bad;
+}
+
 int main(int argc, char **argv)
 {
     const char *what = argc > 1 ? argv[1] : "rule";
@@ -187,5 +311,9 @@ int main(int argc, char **argv)
     if (all || !strcmp(what, "rule")) rc |= run_nested(1, threads);
     if (all || !strcmp(what, "magic")) rc |= run_magic(threads);
     if (all || !strcmp(what, "any")) rc |= run_nested(0, threads);
+    if (!strcmp(what, "estimate-rule")) rc |= run_estimate_nested(1, threads);
+    if (!strcmp(what, "estimate-any")) rc |= run_estimate_nested(0, threads);
+    if (!strcmp(what, "estimate-full")) rc |= run_estimate_full(argc, argv, threads);
+    if (!strcmp(what, "puzzles")) rc |= run_puzzles(argc, argv, threads);
     return rc;
 }

@@ -101,6 +101,19 @@ done
 printf '. . 49 . . . 17 .\n. . . . . . . .\n1 . . . 33 . . .\n. . . . . . . .\n. . . . . . . .\n. . . . . . . .\n. . 25 . 9 . . .\n. . . 41 . 57 . .\n' > "$tmp/ke.txt"
 expect "semimagic completion" "^47  2 49 32 15 34 17 64" "$knight" semimagic --nested --grid "$tmp/ke.txt"
 expect "semimagic count" "1 symmetry class, 1 numbering" "$knight" semimagic --nested --grid "$tmp/ke.txt"
+# --make-puzzle: a puzzle from that tour, read back by --grid, has exactly
+# one completion, the tour itself (every numbering counted).
+"$knight" semimagic --nested --grid "$tmp/ke.txt" --make-puzzle --seed 4 --check-budget 200000 \
+    > "$tmp/kp.txt" 2>/dev/null || { echo "FAIL: semimagic --make-puzzle"; fail=1; }
+expect "make-puzzle header" "^# [0-9]* given numbers, difficulty [0-9]* search nodes (seed 4)" cat "$tmp/kp.txt"
+expect "make-puzzle unique" "1 symmetry class, 1 numbering" "$knight" semimagic --nested --all --grid "$tmp/kp.txt"
+expect "make-puzzle solution" "^47  2 49 32 15 34 17 64" "$knight" semimagic --nested --all --grid "$tmp/kp.txt"
+[ "$(grep -c '^ *[0-9. ]*$' "$tmp/kp.txt")" -eq 8 ] || { echo "FAIL: make-puzzle grid rows"; fail=1; }
+printf '1 2 . . . . . .\n' > "$tmp/kbad2.txt"
+for r in 2 3 4 5 6 7 8; do printf '. . . . . . . .\n' >> "$tmp/kbad2.txt"; done
+expect "make-puzzle without a tour" "none exists" "$knight" semimagic --nested --grid "$tmp/kbad2.txt" --make-puzzle
+# Rectangles: the 4 x 7 tours whose columns add up (OEIS A309273: 9).
+expect "semimagic 4x7 columns" "9 symmetry classes, 36 numberings" "$knight" semimagic --size 7x4 --columns --any-start
 printf '1 2 3\n4 x 6\n7 8 9\n' > "$tmp/kbad.txt"
 expect "semimagic grid error located" "kbad.txt:2:3: expected a number" "$knight" semimagic --grid "$tmp/kbad.txt"
 # Issue 13: help, exit statuses, output formats, coordinates, limits.
@@ -125,7 +138,7 @@ for pair in "tour --open --start --end --seed --method --tie --tourney --obfusca
             "check --open" "svg -o --numbers --no-board" "walks --marked --max" \
             "join --seed --format -o" "shatter --seed --sequential --format -o" \
             "obfuscate --rounds --seed --sequential --format -o" "rails --count" \
-            "semimagic --nested --magic --closed --any-start --first --members --all --threads --size --grid" \
+            "semimagic --nested --magic --closed --any-start --first --members --all --threads --size --grid --make-puzzle --seed --check-budget --rows --columns --shard --checkpoint" \
             "halftours --width --depth --other --threads --join" \
             "count --open --directed --symmetric --classes --method --threads --shard --checkpoint --checkpoint-interval --result --max-states --stats --trace"; do
     set -- $pair
@@ -147,6 +160,18 @@ status 2 "malformed size" "$knight" count 8by8
 status 2 "missing value" "$knight" tour 8x8 --seed
 status 2 "bad threads" "$knight" count 6x6 --threads 257
 status 2 "bad threads (semimagic)" "$knight" semimagic --threads x
+status 2 "bad check budget" "$knight" semimagic --make-puzzle --check-budget x
+sum=0
+for i in 0 1 2; do
+    part=$("$knight" semimagic --size 7x4 --columns --any-start --shard $i/3 2>/dev/null | tail -n 1 | cut -d' ' -f1)
+    sum=$((sum + ${part:-0}))
+done
+[ "$sum" -eq 9 ] || { echo "FAIL: semimagic 4x7 shards sum to $sum classes, not 9"; fail=1; }
+status 2 "semimagic bad shard" "$knight" semimagic --shard 3/3
+"$knight" semimagic --size 7x4 --columns --any-start --checkpoint "$tmp/sm.ck" > /dev/null 2>&1 || fail=1
+out=$("$knight" semimagic --size 7x4 --columns --any-start --checkpoint "$tmp/sm.ck" 2>&1)
+[ "$out" = "9 symmetry classes, 36 numberings satisfying the constraints" ] || { echo "FAIL: semimagic resume from a finished checkpoint: $out"; fail=1; }
+status 2 "semimagic 4x7 rows do not add up to an integer" "$knight" semimagic --size 7x4 --rows
 status 2 "bad threads (halftours)" "$knight" halftours --threads -1
 status 2 "bad format" "$knight" tour 6x6 --format png
 status 2 "bad square" "$knight" tour 8x8 --start z9

@@ -118,7 +118,9 @@ static int on_sol(void *user, const kt_semimagic_solution *s)
     int n = (int)kt_semimagic_solution_size(s);
     c->n = n;
     memset(c->num[i], 0, sizeof c->num[i]);
-    memcpy(c->num[i], kt_semimagic_solution_numbers(s), (size_t)(n * n) * sizeof(uint32_t));
+    size_t cells = (size_t)kt_semimagic_solution_width(s) * kt_semimagic_solution_height(s);
+    CHECK(n == 0 || cells == (size_t)(n * n));
+    memcpy(c->num[i], kt_semimagic_solution_numbers(s), cells * sizeof(uint32_t));
     c->cls[i] = kt_semimagic_solution_class(s);
     c->rev[i] = kt_semimagic_solution_reverse_class(s);
     c->size[i] = kt_semimagic_solution_class_size(s);
@@ -541,6 +543,180 @@ static void test_cancel_and_budget(void)
     kt_semimagic_opts_free(o);
 }
 
+/* Rectangles: the semimagic tours of the 4 x n board whose columns (the
+ * short lines, 4 cells summing to 2(4n+1)) add up, counted up to the 4
+ * symmetries of the rectangle: OEIS A309273 (Awani Kumar), 0, 0, 0, 0,
+ * 0, 0, 9, 16 for n = 1..8; the same with the board on its side (rows).
+ * Every reported numbering is a tour with those sums; without line
+ * constraints the numberings are the directed open tours, twice the
+ * Hamiltonian paths of the 4 x n knight graph (OEIS A079137: 8, 0, 82,
+ * 744 for n = 3..6). */
+static void test_rectangles(void)
+{
+    static const uint64_t a309273[9] = {0, 0, 0, 0, 0, 0, 0, 9, 16};
+    static const uint64_t a079137[7] = {0, 0, 0, 8, 0, 82, 744};
+    for (uint32_t n = 1; n <= 8; n++)
+        for (int side = 0; side < 2; side++) {
+            kt_semimagic_opts *o = NULL;
+            uint32_t w = side ? 4 : n, h = side ? n : 4;
+            CHECK(kt_semimagic_opts_new_rect(&o, w, h, NULL) == KT_OK);
+            CHECK(kt_semimagic_opts_width(o) == w && kt_semimagic_opts_height(o) == h);
+            CHECK(kt_semimagic_opts_size(o) == (w == h ? w : 0));
+            CHECK(kt_semimagic_opts_set_flags(o, side ? KT_SEMIMAGIC_ROWS : KT_SEMIMAGIC_COLUMNS) == KT_OK);
+            collect c;
+            memset(&c, 0, sizeof c);
+            uint64_t classes = 0, sols = 0;
+            CHECK(kt_semimagic_search(o, NULL, on_sol, &c, &classes, &sols) == KT_OK);
+            CHECK_EQ_U64(classes, a309273[n]);
+            CHECK_EQ_U64(sols, 4 * a309273[n]);
+            for (size_t i = 0; i < c.count; i++) {
+                int ok = 0;
+                CHECK(kt_semimagic_check(o, c.num[i], (size_t)w * h, &ok) == KT_OK && ok);
+                for (uint32_t line = 0; line < n; line++) {
+                    uint32_t sum = 0;
+                    for (uint32_t k = 0; k < 4; k++) sum += c.num[i][side ? line * 4 + k : k * n + line];
+                    CHECK(sum == 2 * (4 * n + 1));
+                }
+            }
+            collect_free(&c);
+            if (n <= 6) {
+                CHECK(kt_semimagic_opts_set_flags(o, 0) == KT_OK);
+                CHECK(kt_semimagic_opts_set_symmetry(o, KT_SEMIMAGIC_ALL) == KT_OK);
+                CHECK(kt_semimagic_search(o, NULL, NULL, NULL, NULL, &sols) == KT_OK);
+                CHECK_EQ_U64(sols, 2 * a079137[n]);
+            }
+            kt_semimagic_opts_free(o);
+        }
+    /* Lines whose sum is not an integer, and constraints for squares only. */
+    kt_semimagic_opts *o = NULL;
+    CHECK(kt_semimagic_opts_new_rect(&o, 7, 4, NULL) == KT_OK);
+    CHECK(kt_semimagic_opts_flags(o) == KT_SEMIMAGIC_COLUMNS);
+    CHECK(kt_semimagic_opts_set_flags(o, KT_SEMIMAGIC_ROWS) == KT_EUNSUPPORTED);
+    CHECK(kt_semimagic_opts_set_flags(o, KT_SEMIMAGIC_LINES) == KT_EUNSUPPORTED);
+    CHECK(kt_semimagic_opts_set_flags(o, KT_SEMIMAGIC_MAGIC) == KT_EUNSUPPORTED);
+    CHECK(kt_semimagic_opts_flags(o) == KT_SEMIMAGIC_COLUMNS);
+    kt_semimagic_opts_free(o);
+    CHECK(kt_semimagic_opts_new_rect(&o, 8, 4, NULL) == KT_OK);
+    CHECK(kt_semimagic_opts_flags(o) == KT_SEMIMAGIC_LINES);
+    CHECK(kt_semimagic_opts_set_flags(o, KT_SEMIMAGIC_ROWS | KT_SEMIMAGIC_COLUMNS) == KT_OK);
+    CHECK(kt_semimagic_opts_flags(o) == KT_SEMIMAGIC_LINES);
+    CHECK(kt_semimagic_opts_set_flags(o, KT_SEMIMAGIC_NESTED) == KT_EUNSUPPORTED);
+    kt_semimagic_opts_free(o);
+    /* Boards too small for a tour: nothing, not even an empty class. */
+    for (uint32_t w = 1; w <= 3; w++)
+        for (uint32_t h = 1; h <= 3; h++) {
+            CHECK(kt_semimagic_opts_new_rect(&o, w, h, NULL) == KT_OK);
+            CHECK(kt_semimagic_opts_set_flags(o, 0) == KT_OK);
+            uint64_t classes = 1, sols = 1;
+            CHECK(kt_semimagic_search(o, NULL, NULL, NULL, &classes, &sols) == KT_OK);
+            CHECK(classes == 0 && sols == 0);
+            kt_semimagic_opts_free(o);
+        }
+    CHECK(kt_semimagic_opts_new_rect(&o, 9, 4, NULL) == KT_EUNSUPPORTED && o == NULL);
+    CHECK(kt_semimagic_opts_new_rect(&o, 4, 0, NULL) == KT_EUNSUPPORTED);
+    CHECK(kt_semimagic_opts_new_rect(NULL, 4, 4, NULL) == KT_EINVAL);
+    CHECK(kt_semimagic_opts_width(NULL) == 0 && kt_semimagic_opts_height(NULL) == 0);
+    CHECK(kt_semimagic_solution_width(NULL) == 0 && kt_semimagic_solution_height(NULL) == 0);
+}
+
+/* Checkpoints: a search stopped after 50 classes resumes from its file
+ * and ends with the counts of an uninterrupted one (216 classes, 1728
+ * numberings of 5x5), reporting only what the first run had not saved;
+ * a finished file gives the counts at once; another search's file is
+ * refused. */
+static void test_checkpoint(void)
+{
+    char path[64];
+    snprintf(path, sizeof path, "test_semimagic_ck_%ld.txt", (long)time(NULL));
+    remove(path);
+    kt_semimagic_opts *o = NULL;
+    CHECK(kt_semimagic_opts_new(&o, 5, NULL) == KT_OK);
+    CHECK(kt_semimagic_opts_set_flags(o, 0) == KT_OK);
+    for (unsigned t = 1; t <= 2; t++) {
+        kt_options *run = run_threads(t);
+        CHECK(kt_options_set_checkpoint(run, path, 0) == KT_OK);
+        collect c;
+        memset(&c, 0, sizeof c);
+        c.stop_after = 50;
+        uint64_t classes = 0, sols = 0;
+        CHECK(kt_semimagic_search(o, run, on_sol, &c, &classes, &sols) == KT_ECANCELED);
+        CHECK(c.count == 50);
+        collect_free(&c);
+        CHECK(kt_semimagic_search(o, run, on_sol, &c, &classes, &sols) == KT_OK);
+        CHECK_EQ_U64(classes, 216);
+        CHECK_EQ_U64(sols, 1728);
+        /* the classes of the first run's unfinished unit come again */
+        CHECK(c.count >= 216 - 50 && c.count < 216);
+        CHECK(c.count == 0 || c.cls[c.count - 1] == 215);
+        collect_free(&c);
+        CHECK(kt_semimagic_search(o, run, on_sol, &c, &classes, &sols) == KT_OK);
+        CHECK(c.count == 0 && classes == 216 && sols == 1728);
+        collect_free(&c);
+        /* another search (a closed-tour flag) with the same file */
+        CHECK(kt_semimagic_opts_set_flags(o, KT_SEMIMAGIC_CLOSED) == KT_OK);
+        CHECK(kt_semimagic_search(o, run, NULL, NULL, &classes, &sols) == KT_EMISMATCH);
+        CHECK(kt_semimagic_opts_set_flags(o, 0) == KT_OK);
+        CHECK(remove(path) == 0);
+        kt_options_free(run);
+    }
+    kt_semimagic_opts_free(o);
+}
+
+typedef struct progress_log {
+    uint64_t first_total, last_done, calls, nodes, units;
+    int consistent;
+} progress_log;
+
+static int log_progress(void *user, uint64_t done, uint64_t total)
+{
+    progress_log *p = user;
+    /* total 0: the estimate is not made yet */
+    if (total == 0 && (done != 0 || p->first_total != 0)) p->consistent = 0;
+    if (total == 0) return 0;
+    if (p->calls++ == 0) p->first_total = total;
+    if (total != p->first_total || done > total || done < p->last_done) p->consistent = 0;
+    p->last_done = done;
+    return 0;
+}
+
+static void log_trace(void *user, uint64_t step, uint64_t size)
+{
+    progress_log *p = user;
+    if (step != p->units) p->consistent = 0;
+    p->units++;
+    p->nodes += size;
+}
+
+/* Progress counts estimated search nodes: a fixed total from the first
+ * call on, done rising to it; the estimate (Knuth's, from random paths)
+ * is close to the nodes the search really spends (the trace: per unit). */
+static void test_progress_estimate(void)
+{
+    kt_semimagic_opts *o = NULL;
+    CHECK(kt_semimagic_opts_new(&o, 6, NULL) == KT_OK);
+    CHECK(kt_semimagic_opts_set_flags(o, KT_SEMIMAGIC_CLOSED) == KT_OK);
+    kt_cell corner = 0;
+    CHECK(kt_semimagic_opts_set_start_cells(o, &corner, 1) == KT_OK);
+    uint64_t nodes[2] = {0, 0};
+    for (unsigned t = 1; t <= 2; t++) {
+        kt_options *run = run_threads(t);
+        progress_log p = {0, 0, 0, 0, 0, 1};
+        CHECK(kt_options_set_progress(run, log_progress, &p) == KT_OK);
+        CHECK(kt_options_set_trace(run, log_trace, &p) == KT_OK);
+        uint64_t sols = 0;
+        CHECK(kt_semimagic_search(o, run, NULL, NULL, NULL, &sols) == KT_OK);
+        CHECK(p.consistent);
+        CHECK(p.calls >= 1 && p.first_total > 0);
+        CHECK(p.nodes > 0 && p.units > 1);
+        CHECK(p.first_total > p.nodes / 4 && p.first_total < p.nodes * 4);
+        nodes[t - 1] = p.nodes;
+        kt_options_free(run);
+    }
+    /* The nodes of a complete search do not depend on the thread count. */
+    CHECK(nodes[0] == nodes[1]);
+    kt_semimagic_opts_free(o);
+}
+
 /* Shards: the counts of shard i of N add up to the whole search, in
  * every reporting mode. */
 static void test_shards(void)
@@ -646,5 +822,8 @@ int main(void)
     RUN(test_magic);
     RUN(test_cancel_and_budget);
     RUN(test_shards);
+    RUN(test_progress_estimate);
+    RUN(test_rectangles);
+    RUN(test_checkpoint);
     return check_done("semimagic");
 }

@@ -9,7 +9,11 @@
  * distinct number 1..n^2 such that consecutive numbers are a knight's move
  * apart (an open tour; closed when n^2 and 1 are a move apart too).  Cell
  * indices are `y * n + x` as everywhere in libknight; a numbering is an
- * array of n^2 numbers indexed by cell.
+ * array of n^2 numbers indexed by cell.  Rectangles w x h (sides 1..8,
+ * kt_semimagic_opts_new_rect()) work the same way with N = w * h cells,
+ * cells `y * w + x`, and lines of k cells summing to k(N+1)/2 where that
+ * is an integer (::KT_SEMIMAGIC_ROWS, ::KT_SEMIMAGIC_COLUMNS); where "n^2"
+ * is written below, read N.
  *
  * A numbering is *semimagic* when every row and column sums to n(n^2+1)/2
  * and *magic* when both long diagonals do too.  Stertenbrink, Meyrignac,
@@ -83,7 +87,9 @@ enum {
     KT_SEMIMAGIC_LINES = 1u, /**< Every row and column sums to n(n^2+1)/2. */
     KT_SEMIMAGIC_NESTED = 2u,    /**< Every quadrant semimagic (implies ::KT_SEMIMAGIC_LINES; n divisible by 4). */
     KT_SEMIMAGIC_MAGIC = 4u,     /**< Both long diagonals sum to n(n^2+1)/2 (implies ::KT_SEMIMAGIC_LINES). */
-    KT_SEMIMAGIC_CLOSED = 8u     /**< The tour is closed: n^2 is a knight's move from 1. */
+    KT_SEMIMAGIC_CLOSED = 8u,    /**< The tour is closed: n^2 is a knight's move from 1. */
+    KT_SEMIMAGIC_ROWS = 16u,     /**< Only the rows sum to width(N+1)/2 (N cells; rectangles). */
+    KT_SEMIMAGIC_COLUMNS = 32u   /**< Only the columns sum to height(N+1)/2 (N cells; rectangles). */
 };
 
 /** @brief How kt_semimagic_search() treats the 8 symmetries of the board. */
@@ -124,6 +130,50 @@ KT_EXPORT kt_status kt_semimagic_opts_new(kt_semimagic_opts **out, uint32_t n,
                                           const kt_allocator *alloc);
 
 /**
+ * @brief Create an options handle for a rectangular board, width x height.
+ *
+ * The cells are numbered y * width + x, a numbering has N = width * height
+ * numbers, and a line of k cells sums to k(N+1)/2, the average number
+ * times k.  That is an integer for the rows only when width * (N+1) is
+ * even, and for the columns only when height * (N+1) is even: on a 4 x 7
+ * board (width 7, height 4) the columns sum to 58 but a row would have to
+ * sum to 101.5.  So a family of lines can be asked for
+ * (::KT_SEMIMAGIC_ROWS, ::KT_SEMIMAGIC_COLUMNS, ::KT_SEMIMAGIC_LINES for
+ * both) only when its sum is an integer.  ::KT_SEMIMAGIC_NESTED and
+ * ::KT_SEMIMAGIC_MAGIC need a square.  On a rectangle that is not a square
+ * the symmetries are the 4 reflections and rotations that keep its shape
+ * (and reversal); a square handle made here is the same as one of
+ * kt_semimagic_opts_new() except for the smaller sides it allows.  The
+ * search needs distinct cells for 1 and N, so a 1 x 1 board reports
+ * nothing.
+ *
+ * Defaults: every family of lines whose sum is an integer (both:
+ * ::KT_SEMIMAGIC_LINES), any start and end, no given numbers,
+ * ::KT_SEMIMAGIC_CLASSES.
+ * @param[out] out Receives the handle; set to NULL on failure.
+ * @param width    Columns, 1..8.
+ * @param height   Rows, 1..8 (::KT_EUNSUPPORTED outside 1..8).
+ * @param alloc    Memory hooks, or NULL for malloc/free; copied.
+ * @return ::KT_OK, ::KT_EINVAL, ::KT_EUNSUPPORTED or ::KT_ENOMEM.
+ */
+KT_EXPORT kt_status kt_semimagic_opts_new_rect(kt_semimagic_opts **out, uint32_t width,
+                                               uint32_t height, const kt_allocator *alloc);
+
+/**
+ * @brief The width (columns) of the board of a handle.
+ * @param o The handle.
+ * @return The width, or 0 when @p o is NULL.
+ */
+KT_EXPORT uint32_t kt_semimagic_opts_width(const kt_semimagic_opts *o);
+
+/**
+ * @brief The height (rows) of the board of a handle.
+ * @param o The handle.
+ * @return The height, or 0 when @p o is NULL.
+ */
+KT_EXPORT uint32_t kt_semimagic_opts_height(const kt_semimagic_opts *o);
+
+/**
  * @brief Release an options handle.
  * @param o The handle, or NULL (then nothing happens).
  */
@@ -132,7 +182,7 @@ KT_EXPORT void kt_semimagic_opts_free(kt_semimagic_opts *o);
 /**
  * @brief The board side given to kt_semimagic_opts_new().
  * @param o The handle.
- * @return n, or 0 when @p o is NULL.
+ * @return n, or 0 when @p o is NULL or its board is not a square.
  */
 KT_EXPORT uint32_t kt_semimagic_opts_size(const kt_semimagic_opts *o);
 
@@ -140,10 +190,14 @@ KT_EXPORT uint32_t kt_semimagic_opts_size(const kt_semimagic_opts *o);
  * @brief Set the constraint flags (replacing the previous ones).
  * @param o     The handle.
  * @param flags A combination of ::KT_SEMIMAGIC_LINES, ::KT_SEMIMAGIC_NESTED,
- *              ::KT_SEMIMAGIC_MAGIC and ::KT_SEMIMAGIC_CLOSED; 0 asks for plain numbered
- *              tours (only sensible with a partial grid).
+ *              ::KT_SEMIMAGIC_MAGIC, ::KT_SEMIMAGIC_CLOSED, ::KT_SEMIMAGIC_ROWS
+ *              and ::KT_SEMIMAGIC_COLUMNS (both of these read as
+ *              ::KT_SEMIMAGIC_LINES); 0 asks for plain numbered tours.
  * @return ::KT_OK; ::KT_EINVAL for unknown bits; ::KT_EUNSUPPORTED for
- *         ::KT_SEMIMAGIC_NESTED when n is not divisible by 4.
+ *         ::KT_SEMIMAGIC_NESTED when n is not divisible by 4, for
+ *         ::KT_SEMIMAGIC_NESTED or ::KT_SEMIMAGIC_MAGIC on a board that is not
+ *         a square, and for lines whose sum is not an integer (see
+ *         kt_semimagic_opts_new_rect()).
  */
 KT_EXPORT kt_status kt_semimagic_opts_set_flags(kt_semimagic_opts *o, unsigned flags);
 
@@ -223,8 +277,16 @@ KT_EXPORT kt_status kt_semimagic_opts_set_symmetry(kt_semimagic_opts *o, kt_semi
  * Run settings used from @p run:
  * - threads: the work units are shared among them; the callbacks still
  *   run on the calling thread, in the same order for every count;
- * - progress: @p done and @p total count work units (of this shard);
- *   called on the calling thread, non-zero cancels;
+ * - progress: @p done and @p total count search nodes as estimated
+ *   before the search (Knuth's estimator: random paths down each work
+ *   unit of this shard, from a fixed seed, on the threads of @p run):
+ *   while the estimate is made @p done and @p total are 0 (not known
+ *   yet; the call can be cancelled then too), then @p total is the same
+ *   in every call, @p done is the estimate of the units searched to the end, so
+ *   done / total tracks the work and gives a usable time to go (the
+ *   estimate is typically within a factor of 2 of the real count, and
+ *   lower more often than higher); called on the calling thread, non-zero
+ *   cancels;
  * - shards: shard i of N searches every N-th work unit from unit i on;
  *   the classes and solutions of the N shards add up to those of the
  *   whole search (each orbit is reported by exactly one shard; class
@@ -232,7 +294,20 @@ KT_EXPORT kt_status kt_semimagic_opts_set_symmetry(kt_semimagic_opts *o, kt_semi
  *   a shard counts the classes whose representative it found);
  * - budget: in search nodes, summed over the threads; checked every few
  *   thousand nodes per thread, so the search may run slightly past it.
- * The checkpoint, trace and allocator of @p run are not used.
+ * - trace: called on the calling thread as each work unit of this shard
+ *   is delivered, with @p step the unit's index and @p size the search
+ *   nodes spent in it (the sum over a complete search is the same for
+ *   every thread count), for measurements.
+ * - checkpoint (not in ::KT_SEMIMAGIC_ALL mode, whose class numbers a
+ *   resume would lose): after a work unit, once the interval has passed,
+ *   and after the last one, the number of units of this shard delivered
+ *   and the counts so far are saved in the file (through FILE.tmp and a
+ *   rename); a call with the same constraints, mode and shard resumes
+ *   after them: its counts include the saved ones, and only numberings of
+ *   later units are reported (those of the unit that was being searched
+ *   when the first call stopped come again).  A finished file gives the
+ *   counts at once.
+ * The allocator of @p run is not used.
  * @param o             The constraints and the reporting mode.
  * @param run           Run settings, or NULL for the defaults (all cores).
  * @param fn            Called for each reported numbering (see ::kt_semimagic_symmetry); may be NULL.
@@ -243,7 +318,9 @@ KT_EXPORT kt_status kt_semimagic_opts_set_symmetry(kt_semimagic_opts *o, kt_semi
  *                      classes (in ::KT_SEMIMAGIC_ALL mode: numberings reported).
  * @return ::KT_OK when the search is complete; ::KT_ECANCELED when @p fn or
  *         the progress callback asked to stop; ::KT_ELIMIT when the budget
- *         ran out; ::KT_EINVAL for NULL @p o; ::KT_ENOMEM.
+ *         ran out; ::KT_EINVAL for NULL @p o; ::KT_ENOMEM; ::KT_EIO when the
+ *         checkpoint cannot be written or is damaged; ::KT_EMISMATCH when
+ *         it belongs to another search (constraints, mode or shard).
  */
 KT_EXPORT kt_status kt_semimagic_search(const kt_semimagic_opts *o, const kt_options *run,
                                         kt_semimagic_fn fn, void *user, uint64_t *classes,
@@ -255,7 +332,8 @@ KT_EXPORT kt_status kt_semimagic_search(const kt_semimagic_opts *o, const kt_opt
  * With ::KT_SEMIMAGIC_MAGIC this is the magic-tour check: *exists == 0 after
  * ::KT_OK is a proof (by exhaustion) that none exists under the constraints.
  * Uses the threads, progress, shards and budget of @p run as
- * kt_semimagic_search() does (with shards, *exists == 0 speaks for this
+ * kt_semimagic_search() does (not its checkpoint: a resumed search would
+ * skip the witnesses of the units it saved) (with shards, *exists == 0 speaks for this
  * shard's work units only); the symmetry mode of @p o is not used.  The
  * witness is the first solution in search order, the same for every
  * thread count.
@@ -286,6 +364,53 @@ KT_EXPORT kt_status kt_semimagic_check(const kt_semimagic_opts *o, const uint32_
                                        size_t count, int *ok);
 
 /**
+ * @brief Make a puzzle with a unique solution from a complete numbering.
+ *
+ * Starts from @p solution with every number given and removes given
+ * numbers one at a time, in an order drawn from @p seed; a removal is kept
+ * only when the completion search (kt_semimagic_search() in
+ * ::KT_SEMIMAGIC_ALL mode on the smaller grid, counting up to two
+ * completions) proves that @p solution is still the only numbering
+ * satisfying the constraints of @p o that agrees with the grid.  The
+ * result is minimal for that order: removing any one more given number
+ * leaves a grid with a second completion, or one the search could not
+ * settle within @p check_budget.  The same inputs give the same puzzle
+ * for every thread count.
+ *
+ * The constraints are those of @p o (flags, cells of 1 and n^2); its own
+ * grid and symmetry mode are not used.  The difficulty is the number of
+ * search nodes the completion search spends on the final grid, i.e. the
+ * work of a solver that proves its answer unique; it does not depend on
+ * the thread count.
+ *
+ * Run settings used from @p run: threads (for each completion search),
+ * progress (@p done and @p total count the given numbers tried; non-zero
+ * cancels), budget (in search nodes over every completion search of the
+ * call).  Shards, checkpoint and trace are not used.
+ * @param[out] puzzle    n^2 numbers indexed by cell, 0 for an empty cell;
+ *                       written only on ::KT_OK.
+ * @param o              The constraints (@p solution must satisfy them).
+ * @param solution       n^2 numbers indexed by cell: a complete numbering.
+ * @param count          Must be n^2.
+ * @param seed           Chooses the order in which numbers are removed.
+ * @param check_budget   Most search nodes one uniqueness check may spend
+ *                       (0 = unlimited); a check that runs out keeps its
+ *                       number given.  Bounds the time of each step.
+ * @param run            Run settings, or NULL for the defaults (all cores).
+ * @param[out] givens    If not NULL: how many numbers the puzzle gives.
+ * @param[out] difficulty If not NULL: search nodes to solve the puzzle.
+ * @return ::KT_OK; ::KT_EINVAL for NULL pointers, a wrong @p count or a
+ *         @p solution that is not a numbering satisfying @p o;
+ *         ::KT_ECANCELED; ::KT_ELIMIT when the budget of @p run ran out;
+ *         ::KT_ENOMEM.
+ */
+KT_EXPORT kt_status kt_semimagic_make_puzzle(uint32_t *puzzle, const kt_semimagic_opts *o,
+                                             const uint32_t *solution, size_t count,
+                                             uint64_t seed, uint64_t check_budget,
+                                             const kt_options *run, uint32_t *givens,
+                                             uint64_t *difficulty);
+
+/**
  * @brief The numbers of a reported solution.
  * @param s The solution, or NULL.
  * @return n^2 numbers indexed by cell (y*n+x); NULL for NULL @p s.
@@ -295,9 +420,23 @@ KT_EXPORT const uint32_t *kt_semimagic_solution_numbers(const kt_semimagic_solut
 /**
  * @brief Board side of a reported solution.
  * @param s The solution, or NULL.
- * @return n; 0 for NULL @p s.
+ * @return n; 0 for NULL @p s or a board that is not a square.
  */
 KT_EXPORT uint32_t kt_semimagic_solution_size(const kt_semimagic_solution *s);
+
+/**
+ * @brief Width (columns) of the board of a reported solution.
+ * @param s The solution, or NULL.
+ * @return The width; 0 for NULL @p s.
+ */
+KT_EXPORT uint32_t kt_semimagic_solution_width(const kt_semimagic_solution *s);
+
+/**
+ * @brief Height (rows) of the board of a reported solution.
+ * @param s The solution, or NULL.
+ * @return The height; 0 for NULL @p s.
+ */
+KT_EXPORT uint32_t kt_semimagic_solution_height(const kt_semimagic_solution *s);
 
 /**
  * @brief Index of the solution's symmetry class, in order of first report (0, 1, ...).

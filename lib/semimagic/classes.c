@@ -26,6 +26,7 @@ int kti_sm_designated(const kti_sm_plan *S, const uint8_t *num)
     if (S->sym == KT_SEMIMAGIC_ALL) return 1;
     uint8_t img[64];
     for (int t = 1; t < 16; t++) {
+        if (!kti_sm_map_ok(S, t)) continue;
         kti_sm_image(S, t, num, img);
         if (memcmp(img, num, S->nb) >= 0) continue;
         if (sm_enumerated(S, img)) return 0;
@@ -55,6 +56,7 @@ static void sm_class_info(const kti_sm_plan *S, const uint8_t *num, sm_class *c)
     c->nd = c->nsat = 0;
     c->rep = -1;
     for (int t = 0; t < 8; t++) {
+        if (!kti_sm_map_ok(S, t)) continue;
         uint8_t *im = c->img[c->nd];
         kti_sm_image(S, t, num, im);
         int dup = 0;
@@ -104,7 +106,9 @@ static void sm_sol_init(kt_semimagic_solution *sol, const kti_sm_plan *S, const 
                         uint64_t cls, uint64_t rev, int revsat)
 {
     memset(sol, 0, sizeof *sol);
-    sol->n = (uint32_t)S->n;
+    sol->n = S->n == S->h ? (uint32_t)S->n : 0;
+    sol->w = (uint32_t)S->n;
+    sol->h = (uint32_t)S->h;
     sol->cls = cls;
     sol->size = (uint32_t)c->nd;
     sol->nsat = (uint32_t)c->nsat;

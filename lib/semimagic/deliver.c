@@ -40,6 +40,22 @@ typedef struct sm_run {
     kti_sm_deliv *D;    /* the calling thread's delivery state */
     kti_progress prog;
     size_t delivered;   /* units delivered (calling thread only) */
+    /* Progress in estimated search nodes (only with a progress callback):
+     * each unit's size by Knuth's estimator, the sum over all units, and
+     * the sum over the units searched to the end. */
+    uint64_t *est;
+    uint64_t est_total;
+    atomic_uint_fast64_t est_done;
+    /* With a trace callback: the search nodes of each unit, traced as the
+     * unit is delivered (step = unit index in this shard). */
+    uint64_t *unit_nodes;
+    kt_trace_fn trace;
+    void *trace_user;
+    /* Checkpoints (NULL path: none): saved by the deliverer after a unit
+     * when ck_interval seconds have passed, and after the last unit. */
+    const char *ck_path;
+    double ck_interval, ck_last;
+    uint64_t ck_key;
 } sm_run;
 
 /* What a thread's emit needs: the unit it searches and whether it may
@@ -88,11 +104,20 @@ static int sm_emit(kti_sm_worker *w, const kti_sm_state *st, int depth)
     return 1;
 }
 
+/* Report progress (throttled): estimated nodes of the finished units out
+ * of the estimated total; true when the callback cancels. */
+static bool sm_progress(sm_run *R)
+{
+    if (R->est == NULL) return kti_progress_tick(&R->prog, R->delivered, R->units.len);
+    uint64_t done = atomic_load_explicit(&R->est_done, memory_order_relaxed);
+    return kti_progress_tick(&R->prog, done < R->est_total ? done : R->est_total, R->est_total);
+}
+
 /* Progress from inside the calling thread's own search. */
 static int sm_tick(kti_sm_worker *w)
 {
     sm_run *R = ((sm_unit *)w->ctx)->R;
-    if (!kti_progress_tick(&R->prog, R->delivered, R->units.len)) return 0;
+    if (!sm_progress(R)) return 0;
     kti_sm_stop(&R->sh, KT_ECANCELED);
     return 1;
 }
@@ -118,7 +143,10 @@ static bool sm_search_unit(sm_run *R, kti_sm_worker *w, sm_unit *u, size_t i, bo
     u->idx = i;
     u->direct = direct;
     kti_sm_state st;
+    uint64_t before = w->synced + w->nodes;
     if (kti_sm_replay(R->S, &R->units.v[i], &st) && kti_sm_dfs(w, &st, 0)) return false;
+    if (R->unit_nodes != NULL) R->unit_nodes[i] = w->synced + w->nodes - before;
+    if (R->est != NULL) atomic_fetch_add_explicit(&R->est_done, R->est[i], memory_order_relaxed);
     pthread_mutex_lock(&R->mu);
     R->done[i] = 1;
     pthread_cond_signal(&R->cv);
@@ -167,7 +195,7 @@ static void sm_wait(sm_run *R, size_t i)
         pthread_cond_timedwait(&R->cv, &R->mu, &ts);
         if (R->done[i]) break;
         pthread_mutex_unlock(&R->mu);
-        if (kti_progress_tick(&R->prog, R->delivered, R->units.len)) kti_sm_stop(&R->sh, KT_ECANCELED);
+        if (sm_progress(R)) kti_sm_stop(&R->sh, KT_ECANCELED);
         pthread_mutex_lock(&R->mu);
     }
     pthread_mutex_unlock(&R->mu);
@@ -184,6 +212,38 @@ static kt_status sm_flush(sm_run *R, size_t i)
     return st;
 }
 
+/* Save the checkpoint if it is due (or the last unit is delivered). */
+static kt_status sm_ck_save(sm_run *R)
+{
+    double now = kti_now();
+    if (now - R->ck_last < R->ck_interval && R->delivered < R->units.len) return KT_OK;
+    R->ck_last = now;
+    kti_sm_ck ck = {R->ck_key, R->delivered, R->D->nclasses, R->D->nsol};
+    return kti_sm_ck_save(R->ck_path, R->al, &ck);
+}
+
+/* Continue from the checkpoint of this search if there is one: the units
+ * it delivered are skipped and its counts taken over. */
+static kt_status sm_resume(sm_run *R, const kt_semimagic_opts *o, kt_semimagic_symmetry sym,
+                           const kti_run *r)
+{
+    R->ck_path = r->checkpoint;
+    R->ck_interval = r->checkpoint_interval;
+    R->ck_last = kti_now();
+    R->ck_key = kti_sm_ck_key(o, sym, r->shard, r->nshards, R->units.len);
+    kti_sm_ck ck;
+    kt_status st = kti_sm_ck_load(R->ck_path, R->ck_key, &ck);
+    if (st == KT_ENOTFOUND) return KT_OK;
+    if (st != KT_OK) return st;
+    if (ck.delivered > R->units.len) return KT_EIO;
+    R->delivered = (size_t)ck.delivered;
+    atomic_store(&R->next, R->delivered);
+    R->D->nclasses = ck.classes;
+    R->D->nsol = ck.solutions;
+    for (size_t i = 0; R->est != NULL && i < R->delivered; i++) atomic_fetch_add(&R->est_done, R->est[i]);
+    return KT_OK;
+}
+
 /* The calling thread: deliver in unit order, searching while it cannot. */
 static void sm_deliverer(sm_run *R)
 {
@@ -198,8 +258,13 @@ static void sm_deliverer(sm_run *R)
                 kti_sm_stop(&R->sh, s);
                 break;
             }
+            if (R->trace != NULL) R->trace(R->trace_user, due, R->unit_nodes[due]);
             R->delivered++;
-            if (kti_progress_tick(&R->prog, R->delivered, R->units.len)) kti_sm_stop(&R->sh, KT_ECANCELED);
+            if (R->ck_path != NULL && (s = sm_ck_save(R)) != KT_OK) {
+                kti_sm_stop(&R->sh, s);
+                break;
+            }
+            if (sm_progress(R)) kti_sm_stop(&R->sh, KT_ECANCELED);
             continue;
         }
         size_t i = atomic_fetch_add(&R->next, 1);
@@ -242,6 +307,65 @@ static void sm_shared_init(kti_sm_shared *sh, const kti_run *r)
     }
 }
 
+/* The size of unit i by Knuth's estimator: up to KTI_SM_PROBES random
+ * paths (at least one, fewer when they cost more than the unit's share of
+ * KTI_SM_EST_COST), from a fixed seed per unit so that the figures are
+ * reproducible and the same for every thread count. */
+static uint64_t sm_unit_estimate(const sm_run *R, size_t i)
+{
+    kti_sm_state st;
+    double sum = 0;
+    int k = 0;
+    if (kti_sm_replay(R->S, &R->units.v[i], &st)) {
+        kti_rng rng;
+        kti_rng_seed(&rng, i);
+        uint64_t cost = 0, cap = KTI_SM_EST_COST / (R->units.len ? R->units.len : 1);
+        while (k < KTI_SM_PROBES) {
+            sum += kti_sm_probe(R->S, &st, &rng, &cost);
+            k++;
+            if ((double)cost > sum / k || cost > cap) break;
+        }
+    }
+    double e = k ? sum / k : 1;
+    /* at least one node per unit; the total stays far below 2^64 */
+    return e < 1 ? 1 : e > 0x1p50 ? (uint64_t)0x1p50 : (uint64_t)e;
+}
+
+typedef struct sm_est_share {
+    sm_run *R;
+    unsigned id, threads;
+} sm_est_share;
+
+/* Every threads-th unit from unit id on; share 0 (the calling thread)
+ * keeps the progress callback alive (total 0: not known yet), so the
+ * estimate can be cancelled like the search. */
+static void sm_estimate_share(void *arg)
+{
+    sm_est_share *e = arg;
+    sm_run *R = e->R;
+    for (size_t i = e->id; i < R->units.len; i += e->threads) {
+        if (atomic_load_explicit(&R->sh.status, memory_order_relaxed) != KT_OK) return;
+        if (e->id == 0 && kti_progress_tick(&R->prog, 0, 0)) {
+            kti_sm_stop(&R->sh, KT_ECANCELED);
+            return;
+        }
+        R->est[i] = sm_unit_estimate(R, i);
+    }
+}
+
+/* Size every unit of this shard on up to `threads` threads; the total is
+ * what the progress callback counts up to. */
+static kt_status sm_estimate(sm_run *R, unsigned threads)
+{
+    R->est = kti_calloc(R->al, R->units.len ? R->units.len : 1, sizeof(uint64_t));
+    if (R->est == NULL) return KT_ENOMEM;
+    sm_est_share shares[KT_THREADS_MAX];
+    for (unsigned i = 0; i < threads; i++) shares[i] = (sm_est_share){R, i, threads};
+    kti_parallel(threads, sm_estimate_share, shares, sizeof shares[0]);
+    for (size_t i = 0; i < R->units.len; i++) R->est_total += R->est[i];
+    return (kt_status)atomic_load(&R->sh.status);
+}
+
 /* Plan the run: the work units of this shard and the per-unit arrays. */
 static kt_status sm_run_init(sm_run *R, const kti_sm_plan *S, const kt_allocator *al,
                              const kti_run *r, kti_sm_deliv *D)
@@ -258,7 +382,15 @@ static kt_status sm_run_init(sm_run *R, const kti_sm_plan *S, const kt_allocator
     size_t n = R->units.len ? R->units.len : 1;
     R->done = kti_calloc(al, n, 1);
     R->res = kti_calloc(al, n, sizeof(sm_sols));
-    return R->done != NULL && R->res != NULL ? KT_OK : KT_ENOMEM;
+    if (R->done == NULL || R->res == NULL) return KT_ENOMEM;
+    if (r->trace != NULL) {
+        R->trace = r->trace;
+        R->trace_user = r->trace_user;
+        R->unit_nodes = kti_calloc(al, n, sizeof(uint64_t));
+        if (R->unit_nodes == NULL) return KT_ENOMEM;
+    }
+    atomic_init(&R->est_done, 0);
+    return R->prog.fn != NULL ? sm_estimate(R, r->threads) : KT_OK;
 }
 
 static void sm_run_free(sm_run *R)
@@ -267,13 +399,15 @@ static void sm_run_free(sm_run *R)
         for (size_t i = 0; i < R->units.len; i++) kti_free(R->al, R->res[i].v);
     kti_free(R->al, R->res);
     kti_free(R->al, R->done);
+    kti_free(R->al, R->est);
+    kti_free(R->al, R->unit_nodes);
     kti_free(R->al, R->units.v);
 }
 
 /* Search every unit on up to `threads` threads. */
 static kt_status sm_run_units(sm_run *R, unsigned threads)
 {
-    if (R->prog.fn != NULL && R->prog.fn(R->prog.user, 0, R->units.len)) return KT_ECANCELED;
+    if (R->prog.fn != NULL && R->prog.fn(R->prog.user, 0, R->est_total)) return KT_ECANCELED;
     unsigned T = threads;
     if (T > R->units.len) T = R->units.len > 0 ? (unsigned)R->units.len : 1;
     sm_share shares[KT_THREADS_MAX];
@@ -286,12 +420,11 @@ static kt_status sm_run_units(sm_run *R, unsigned threads)
     return (kt_status)atomic_load(&R->sh.status);
 }
 
-static kt_status sm_search(const kt_semimagic_opts *o, kt_semimagic_symmetry sym,
-                           const kt_options *run, kt_semimagic_fn fn, void *user,
-                           uint64_t *classes, uint64_t *solutions)
+kt_status kti_sm_run_search(const kt_semimagic_opts *o, kt_semimagic_symmetry sym,
+                            const kti_run *rr, kt_semimagic_fn fn, void *user,
+                            uint64_t *classes, uint64_t *solutions, uint64_t *nodes)
 {
-    kti_run r;
-    kti_run_resolve(&r, run);
+    kti_run r = *rr;
     const kt_allocator *al = &o->al;
     kti_sm_plan *S = kti_alloc(al, sizeof *S);
     sm_run *R = kti_alloc(al, sizeof *R);
@@ -308,12 +441,15 @@ static kt_status sm_search(const kt_semimagic_opts *o, kt_semimagic_symmetry sym
     D.fn = fn;
     D.user = user;
     kt_status status = sm_run_init(R, S, al, &r, &D);
+    /* ALL mode numbers classes by first meeting, which a resume would lose. */
+    if (status == KT_OK && r.checkpoint != NULL && sym != KT_SEMIMAGIC_ALL) status = sm_resume(R, o, sym, &r);
     if (status == KT_OK) status = sm_run_units(R, r.threads);
     /* In ALL mode one class may have members in several shards: a shard
      * counts the classes whose representative it found, so the shards'
      * counts add up to the whole. */
     if (classes) *classes = sym == KT_SEMIMAGIC_ALL && r.nshards > 1 ? D.nreps : D.nclasses;
     if (solutions) *solutions = D.nsol;
+    if (nodes) *nodes = atomic_load(&R->sh.nodes);
     sm_run_free(R);
     kti_free(al, D.keys);
     kti_free(al, D.counts);
@@ -329,7 +465,9 @@ kt_status kt_semimagic_search(const kt_semimagic_opts *o, const kt_options *run,
     if (classes) *classes = 0;
     if (solutions) *solutions = 0;
     if (o == NULL) return KT_EINVAL;
-    return sm_search(o, o->sym, run, fn, user, classes, solutions);
+    kti_run r;
+    kti_run_resolve(&r, run);
+    return kti_sm_run_search(o, o->sym, &r, fn, user, classes, solutions, NULL);
 }
 
 typedef struct sm_first {
@@ -353,10 +491,14 @@ kt_status kt_semimagic_exists(const kt_semimagic_opts *o, const kt_options *run,
     *exists = 0;
     sm_first f;
     memset(&f, 0, sizeof f);
-    kt_status st = sm_search(o, KT_SEMIMAGIC_CLASSES, run, sm_first_cb, &f, NULL, NULL);
+    kti_run r;
+    kti_run_resolve(&r, run);
+    /* A resumed search would skip the witnesses of the units it saved. */
+    r.checkpoint = NULL;
+    kt_status st = kti_sm_run_search(o, KT_SEMIMAGIC_CLASSES, &r, sm_first_cb, &f, NULL, NULL, NULL);
     if (f.found) {
         *exists = 1;
-        if (numbers) memcpy(numbers, f.num, (size_t)o->n * o->n * sizeof(uint32_t));
+        if (numbers) memcpy(numbers, f.num, (size_t)o->w * o->h * sizeof(uint32_t));
         return KT_OK;
     }
     return st;

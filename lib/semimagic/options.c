@@ -5,22 +5,56 @@
  * kt_options. */
 #include "semimagic_internal.h"
 
-kt_status kt_semimagic_opts_new(kt_semimagic_opts **out, uint32_t n, const kt_allocator *alloc)
+/* Whether the lines of k cells of a board of N cells have an integer
+ * target k(N+1)/2. */
+static bool sm_integral(uint32_t k, uint32_t N)
+{
+    return (k * (N + 1)) % 2 == 0;
+}
+
+/* A new handle for a w x h board; sides below lo or above 8 are refused. */
+static kt_status sm_opts_alloc(kt_semimagic_opts **out, uint32_t w, uint32_t h, uint32_t lo,
+                               const kt_allocator *alloc)
 {
     if (out == NULL) return KT_EINVAL;
     *out = NULL;
     if (alloc != NULL && (alloc->alloc == NULL || alloc->free == NULL)) return KT_EINVAL;
-    if (n < 3 || n > KTI_SM_MAXN) return KT_EUNSUPPORTED;
+    if (w < lo || h < lo || w > KTI_SM_MAXN || h > KTI_SM_MAXN) return KT_EUNSUPPORTED;
     kt_allocator al = *kti_allocator_or_default(alloc);
     kt_semimagic_opts *o = kti_alloc(&al, sizeof *o);
     if (o == NULL) return KT_ENOMEM;
     memset(o, 0, sizeof *o);
     o->al = al;
-    o->n = n;
-    o->flags = KT_SEMIMAGIC_LINES;
+    o->n = w == h ? w : 0;
+    o->w = w;
+    o->h = h;
+    uint32_t N = w * h;
+    bool rows = sm_integral(w, N), cols = sm_integral(h, N);
+    o->flags = rows && cols ? KT_SEMIMAGIC_LINES : rows ? KT_SEMIMAGIC_ROWS : cols ? KT_SEMIMAGIC_COLUMNS : 0;
     o->sym = KT_SEMIMAGIC_CLASSES;
     *out = o;
     return KT_OK;
+}
+
+kt_status kt_semimagic_opts_new(kt_semimagic_opts **out, uint32_t n, const kt_allocator *alloc)
+{
+    return sm_opts_alloc(out, n, n, 3, alloc);
+}
+
+kt_status kt_semimagic_opts_new_rect(kt_semimagic_opts **out, uint32_t width, uint32_t height,
+                                     const kt_allocator *alloc)
+{
+    return sm_opts_alloc(out, width, height, 1, alloc);
+}
+
+uint32_t kt_semimagic_opts_width(const kt_semimagic_opts *o)
+{
+    return o ? o->w : 0;
+}
+
+uint32_t kt_semimagic_opts_height(const kt_semimagic_opts *o)
+{
+    return o ? o->h : 0;
 }
 
 void kt_semimagic_opts_free(kt_semimagic_opts *o)
@@ -38,10 +72,20 @@ uint32_t kt_semimagic_opts_size(const kt_semimagic_opts *o)
 kt_status kt_semimagic_opts_set_flags(kt_semimagic_opts *o, unsigned flags)
 {
     if (o == NULL) return KT_EINVAL;
-    if (flags & ~(unsigned)(KT_SEMIMAGIC_LINES | KT_SEMIMAGIC_NESTED | KT_SEMIMAGIC_MAGIC | KT_SEMIMAGIC_CLOSED))
+    if (flags & ~(unsigned)(KT_SEMIMAGIC_LINES | KT_SEMIMAGIC_NESTED | KT_SEMIMAGIC_MAGIC | KT_SEMIMAGIC_CLOSED |
+                            KT_SEMIMAGIC_ROWS | KT_SEMIMAGIC_COLUMNS))
         return KT_EINVAL;
-    if ((flags & KT_SEMIMAGIC_NESTED) && o->n % 4 != 0) return KT_EUNSUPPORTED;
+    if ((flags & KT_SEMIMAGIC_NESTED) && (o->n == 0 || o->n % 4 != 0)) return KT_EUNSUPPORTED;
+    if ((flags & KT_SEMIMAGIC_MAGIC) && o->n == 0) return KT_EUNSUPPORTED;
     if (flags & (KT_SEMIMAGIC_NESTED | KT_SEMIMAGIC_MAGIC)) flags |= KT_SEMIMAGIC_LINES;
+    /* Rows and columns both, as one flag. */
+    if ((flags & KT_SEMIMAGIC_ROWS) && (flags & KT_SEMIMAGIC_COLUMNS))
+        flags = (flags & ~(unsigned)(KT_SEMIMAGIC_ROWS | KT_SEMIMAGIC_COLUMNS)) | KT_SEMIMAGIC_LINES;
+    if (flags & KT_SEMIMAGIC_LINES) flags &= ~(unsigned)(KT_SEMIMAGIC_ROWS | KT_SEMIMAGIC_COLUMNS);
+    uint32_t N = o->w * o->h;
+    bool rows = flags & (KT_SEMIMAGIC_LINES | KT_SEMIMAGIC_ROWS);
+    bool cols = flags & (KT_SEMIMAGIC_LINES | KT_SEMIMAGIC_COLUMNS);
+    if ((rows && !sm_integral(o->w, N)) || (cols && !sm_integral(o->h, N))) return KT_EUNSUPPORTED;
     o->flags = flags;
     return KT_OK;
 }
@@ -57,7 +101,7 @@ static kt_status sm_cells_mask(const kt_semimagic_opts *o, const kt_cell *cells,
     if (o == NULL || (cells == NULL && count > 0)) return KT_EINVAL;
     uint64_t m = 0;
     for (size_t i = 0; i < count; i++) {
-        if (cells[i] >= o->n * o->n) return KT_EINVAL;
+        if (cells[i] >= o->w * o->h) return KT_EINVAL;
         m |= 1ull << cells[i];
     }
     *out = m;
@@ -88,9 +132,9 @@ static kt_status sm_column_mask(const kt_semimagic_opts *o, uint32_t x, uint64_t
         *out = 0;
         return KT_OK;
     }
-    if (x >= o->n) return KT_EINVAL;
+    if (x >= o->w) return KT_EINVAL;
     uint64_t m = 0;
-    for (uint32_t y = 0; y < o->n; y++) m |= 1ull << (y * o->n + x);
+    for (uint32_t y = 0; y < o->h; y++) m |= 1ull << (y * o->w + x);
     *out = m;
     return KT_OK;
 }
@@ -115,14 +159,14 @@ kt_status kt_semimagic_opts_set_puzzle_rule(kt_semimagic_opts *o)
 {
     if (o == NULL) return KT_EINVAL;
     kt_status st = kt_semimagic_opts_set_start_column(o, 0);
-    if (st == KT_OK) st = kt_semimagic_opts_set_end_column(o, o->n - 1);
+    if (st == KT_OK) st = kt_semimagic_opts_set_end_column(o, o->w - 1);
     return st;
 }
 
 kt_status kt_semimagic_opts_set_grid(kt_semimagic_opts *o, const uint32_t *numbers, size_t count)
 {
     if (o == NULL) return KT_EINVAL;
-    size_t N = (size_t)o->n * o->n;
+    size_t N = (size_t)o->w * o->h;
     if (numbers == NULL) {
         if (count != 0) return KT_EINVAL;
         memset(o->given, 0, sizeof o->given);
@@ -160,6 +204,16 @@ const uint32_t *kt_semimagic_solution_numbers(const kt_semimagic_solution *s)
 uint32_t kt_semimagic_solution_size(const kt_semimagic_solution *s)
 {
     return s != NULL ? s->n : 0;
+}
+
+uint32_t kt_semimagic_solution_width(const kt_semimagic_solution *s)
+{
+    return s != NULL ? s->w : 0;
+}
+
+uint32_t kt_semimagic_solution_height(const kt_semimagic_solution *s)
+{
+    return s != NULL ? s->h : 0;
 }
 
 uint64_t kt_semimagic_solution_class(const kt_semimagic_solution *s)

@@ -10,15 +10,16 @@
 
 #include <stdlib.h>
 
-static void sm_transform(int n, int t, int x, int y, int *ox, int *oy)
+/* Board map t of a w x h board (a transpose, t & 4, only when square). */
+static void sm_transform(int w, int h, int t, int x, int y, int *ox, int *oy)
 {
-    if (t & 4) {
+    if ((t & 4) && w == h) {
         int s = x;
         x = y;
         y = s;
     }
-    if (t & 1) x = n - 1 - x;
-    if (t & 2) y = n - 1 - y;
+    if (t & 1) x = w - 1 - x;
+    if (t & 2) y = h - 1 - y;
     *ox = x;
     *oy = y;
 }
@@ -28,7 +29,7 @@ static void sm_transform(int n, int t, int x, int y, int *ox, int *oy)
 static void sm_plan_cells(kti_sm_plan *S, const kt_semimagic_opts *o)
 {
     int n = S->n;
-    for (int y = 0; y < n; y++)
+    for (int y = 0; y < S->h; y++)
         for (int x = 0; x < n; x++) {
             int p = y * n + x, i = y * 8 + x;
             S->i2p[i] = (uint8_t)p;
@@ -38,7 +39,7 @@ static void sm_plan_cells(kti_sm_plan *S, const kt_semimagic_opts *o)
             S->given[i] = o->given[p];
             for (int t = 0; t < 8; t++) {
                 int tx, ty;
-                sm_transform(n, t, x, y, &tx, &ty);
+                sm_transform(n, S->h, t, x, y, &tx, &ty);
                 S->tmap[t][p] = (uint8_t)(ty * n + tx);
             }
         }
@@ -51,12 +52,12 @@ static void sm_plan_moves(kti_sm_plan *S)
     static const int kdx[8] = {2, 1, -1, -2, -2, -1, 1, 2};
     static const int kdy[8] = {-1, -2, -2, -1, 1, 2, 2, 1};
     int n = S->n;
-    for (int y = 0; y < n; y++)
+    for (int y = 0; y < S->h; y++)
         for (int x = 0; x < n; x++) {
             uint64_t a = 0;
             for (int m = 0; m < 8; m++) {
                 int u = x + kdx[m], v = y + kdy[m];
-                if (u >= 0 && v >= 0 && u < n && v < n) a |= 1ull << (v * 8 + u);
+                if (u >= 0 && v >= 0 && u < n && v < S->h) a |= 1ull << (v * 8 + u);
             }
             S->att[y * 8 + x] = a;
         }
@@ -84,10 +85,14 @@ static void sm_add_line(kti_sm_plan *S, uint64_t mask, int target)
 }
 
 /* The constrained lines: rows and columns (or, nested, their halves) and
- * the two long diagonals for magic tours. */
+ * the two long diagonals for magic tours.  A line of k cells sums to
+ * k(N+1)/2, the average number times k (the options refuse the lines
+ * whose sum is not an integer). */
 static void sm_plan_lines(kti_sm_plan *S)
 {
     int n = S->n, full = n * (S->N + 1) / 2;
+    bool rows = S->flags & (KT_SEMIMAGIC_LINES | KT_SEMIMAGIC_ROWS);
+    bool cols = S->flags & (KT_SEMIMAGIC_LINES | KT_SEMIMAGIC_COLUMNS);
     if (S->flags & KT_SEMIMAGIC_NESTED) {
         int h = n / 2;
         for (int y = 0; y < n; y++)
@@ -100,15 +105,16 @@ static void sm_plan_lines(kti_sm_plan *S)
                 sm_add_line(S, r, full / 2);
                 sm_add_line(S, c, full / 2);
             }
-    } else if (S->flags & KT_SEMIMAGIC_LINES) {
-        for (int y = 0; y < n; y++) {
-            uint64_t r = 0, c = 0;
-            for (int k = 0; k < n; k++) {
-                r |= 1ull << (y * 8 + k);
-                c |= 1ull << (k * 8 + y);
-            }
-            sm_add_line(S, r, full);
-            sm_add_line(S, c, full);
+    } else {
+        for (int y = 0; rows && y < S->h; y++) {
+            uint64_t r = 0;
+            for (int k = 0; k < n; k++) r |= 1ull << (y * 8 + k);
+            sm_add_line(S, r, n * (S->N + 1) / 2);
+        }
+        for (int x = 0; cols && x < n; x++) {
+            uint64_t c = 0;
+            for (int k = 0; k < S->h; k++) c |= 1ull << (k * 8 + x);
+            sm_add_line(S, c, S->h * (S->N + 1) / 2);
         }
     }
     if (S->flags & KT_SEMIMAGIC_MAGIC) {
@@ -168,7 +174,7 @@ static void sm_plan_symmetries(kti_sm_plan *S, const kt_semimagic_opts *o, uint6
 {
     int N = S->N;
     for (int t = 0; t < 16; t++) {
-        int ok = 1, rev = t & 8;
+        int ok = kti_sm_map_ok(S, t), rev = t & 8;
         uint64_t s1 = rev ? ep : sp, e1 = rev ? sp : ep;
         for (int p = 0; p < N && ok; p++) {
             int q = S->tmap[t & 7][p];
@@ -216,8 +222,9 @@ static void sm_plan_roots(kti_sm_plan *S, uint64_t sp, uint64_t ep)
 void kti_sm_plan_init(kti_sm_plan *S, const kt_semimagic_opts *o, kt_semimagic_symmetry sym)
 {
     memset(S, 0, sizeof *S);
-    int n = (int)o->n, N = n * n;
+    int n = (int)o->w, N = n * (int)o->h;
     S->n = n;
+    S->h = (int)o->h;
     S->N = N;
     S->nb = (size_t)N;
     S->flags = o->flags;
@@ -279,7 +286,7 @@ kt_status kt_semimagic_check(const kt_semimagic_opts *o, const uint32_t *numbers
                              int *ok)
 {
     if (o == NULL || numbers == NULL || ok == NULL) return KT_EINVAL;
-    size_t N = (size_t)o->n * o->n;
+    size_t N = (size_t)o->w * o->h;
     if (count != N) return KT_EINVAL;
     *ok = 0;
     uint8_t num[64];

@@ -135,26 +135,28 @@ static inline bool sm_lines_ok(const kti_sm_plan *S, const kti_sm_state *st)
             maxE[j] = -KTI_SM_BIG;
         }
     }
-    /* Bounds per (odd, even) count: the free numbers themselves, and
-     * numbers at least 2 apart from lo upwards / hi downwards. */
-    int minT[K * K], maxT[K * K];
-    for (int o = 0; o <= need; o++)
-        for (int e = 0; e <= need; e++) {
-            int r = o + e;
-            int mn = minO[o] + minE[e], mx = maxO[o] + maxE[e];
-            int g1 = r * lo + S->gap[o][e][lo & 1], g2 = r * hi - S->gap[o][e][hi & 1];
-            minT[o * K + e] = mn > g1 ? mn : g1;
-            maxT[o * K + e] = mx < g2 ? mx : g2;
-        }
-    uint64_t rev[2];
-    rev[0] = sm_bitrev(st->freen & ~KTI_SM_ODD);
-    rev[1] = sm_bitrev(st->freen & KTI_SM_ODD);
+    /* Bounds per line from its (odd, even) count: the free numbers
+     * themselves, and numbers at least 2 apart from lo upwards / hi
+     * downwards.  Computed per line, not tabulated for every count: most
+     * nodes have fewer open lines than counts. */
+    uint64_t rev[2] = {0, 0};
     for (int l = 0; l < S->nl; l++) {
         int key = st->lkey[l];
         if (key == 0) continue;
+        int o = key / K, e = key % K, r = o + e;
         int R = S->line[l].target - st->lsum[l];
-        if (((R ^ (key / K)) & 1) || R < minT[key] || R > maxT[key]) return false;
-        if ((key == 2 || key == K + 1 || key == 2 * K) && !sm_pair_ok(S, st, l, R, rev)) return false;
+        if ((R ^ o) & 1) return false;
+        int mn = minO[o] + minE[e], g1 = r * lo + S->gap[o][e][lo & 1];
+        if (R < (mn > g1 ? mn : g1)) return false;
+        int mx = maxO[o] + maxE[e], g2 = r * hi - S->gap[o][e][hi & 1];
+        if (R > (mx < g2 ? mx : g2)) return false;
+        if (r == 2) {
+            if (rev[0] == 0 && rev[1] == 0) {
+                rev[0] = sm_bitrev(st->freen & ~KTI_SM_ODD);
+                rev[1] = sm_bitrev(st->freen & KTI_SM_ODD);
+            }
+            if (!sm_pair_ok(S, st, l, R, rev)) return false;
+        }
     }
     return true;
 }
@@ -253,6 +255,7 @@ static __attribute__((noinline)) int sm_sync(kti_sm_worker *w)
 {
     kti_sm_shared *sh = w->sh;
     uint64_t total = atomic_fetch_add_explicit(&sh->nodes, w->nodes, memory_order_relaxed) + w->nodes;
+    w->synced += w->nodes;
     w->nodes = 0;
     if (atomic_load_explicit(&sh->status, memory_order_relaxed) != KT_OK) return 1;
     if (sh->budget != 0 && total >= sh->budget) {
@@ -262,14 +265,12 @@ static __attribute__((noinline)) int sm_sync(kti_sm_worker *w)
     return w->tick != NULL && w->tick(w);
 }
 
-int kti_sm_dfs(kti_sm_worker *w, kti_sm_state *st, int depth)
+/* The moves of a feasible node: the candidate cells *cand of the end that
+ * moves (*low: the low end), false when there is none.  fl, fh: the
+ * forced cells from sm_feasible. */
+static inline bool sm_moves(const kti_sm_plan *S, const kti_sm_state *st, uint64_t fl,
+                            uint64_t fh, uint64_t *cand, int *low)
 {
-    const kti_sm_plan *S = w->S;
-    if (KTI_UNLIKELY(++w->nodes >= w->period) && sm_sync(w)) return 1;
-    if (st->lo > st->hi) return w->emit(w, st, depth);
-    uint64_t fl, fh;
-    if (!sm_feasible(S, st, &fl, &fh)) return 0;
-    if (depth == w->limit) return w->emit(w, st, depth);
     int lo = st->lo, hi = st->hi;
     int hl = st->pos[lo - 1], hh = st->pos[hi + 1];
     uint64_t cl, ch;
@@ -277,45 +278,89 @@ int kti_sm_dfs(kti_sm_worker *w, kti_sm_state *st, int depth)
     else cl = S->att[hl] & st->unvis & ~st->asg;
     if (fl) cl &= fl;
     if (lo == hi) cl &= S->att[hh];
-    if (!cl) return 0;
-    int low = 1;
+    if (!cl) return false;
+    *low = 1;
     if (lo < hi) {
         if (st->pos[hi] != KTI_SM_NONE) ch = S->att[hh] & (1ull << st->pos[hi]);
         else ch = S->att[hh] & st->unvis & ~st->asg;
         if (fh) ch &= fh;
-        if (!ch) return 0;
+        if (!ch) return false;
         /* Forced moves first; otherwise keep the two ends nearly balanced
          * (lo - 1 close to N - hi), which keeps the free numbers centred
          * on the line average and the line bounds tight. */
         int pl = kti_sm_popc(cl), ph = kti_sm_popc(ch);
-        if (pl == 1) low = 1;
-        else if (ph == 1) low = 0;
+        if (pl == 1) *low = 1;
+        else if (ph == 1) *low = 0;
         else {
             /* the end with fewer moves while the ends stay within 3
              * numbers of each other, else the end that is behind */
             int imb = (lo - 1) - (S->N - hi);
-            if (imb >= -3 && imb <= 3 && pl != ph) low = pl < ph;
-            else low = imb <= 0;
+            if (imb >= -3 && imb <= 3 && pl != ph) *low = pl < ph;
+            else *low = imb <= 0;
         }
     } else {
         ch = 0;
     }
-    uint64_t cand = low ? cl : ch;
+    *cand = *low ? cl : ch;
+    return true;
+}
+
+/* The child of st by the move to c at the low or high end; false when
+ * the numbers do not fit. */
+static inline bool sm_child(const kti_sm_plan *S, const kti_sm_state *st, int c, int low,
+                            kti_sm_state *child)
+{
+    *child = *st;
+    if (low) {
+        if (!sm_visit(S, child, c, st->lo)) return false;
+        child->lo++;
+    } else {
+        if (!sm_visit(S, child, c, st->hi)) return false;
+        child->hi--;
+    }
+    return true;
+}
+
+int kti_sm_dfs(kti_sm_worker *w, kti_sm_state *st, int depth)
+{
+    const kti_sm_plan *S = w->S;
+    if (KTI_UNLIKELY(++w->nodes >= w->period) && sm_sync(w)) return 1;
+    if (st->lo > st->hi) return w->emit(w, st, depth);
+    uint64_t fl, fh, cand;
+    int low;
+    if (!sm_feasible(S, st, &fl, &fh)) return 0;
+    if (depth == w->limit) return w->emit(w, st, depth);
+    if (!sm_moves(S, st, fl, fh, &cand, &low)) return 0;
     for (; cand; cand &= cand - 1) {
         int c = kti_sm_ctz(cand);
-        kti_sm_state child = *st;
-        if (low) {
-            if (!sm_visit(S, &child, c, lo)) continue;
-            child.lo++;
-        } else {
-            if (!sm_visit(S, &child, c, hi)) continue;
-            child.hi--;
-        }
+        kti_sm_state child;
+        if (!sm_child(S, st, c, low, &child)) continue;
         w->path[depth] = (uint8_t)(c | (low ? 0 : 0x80));
         int r = kti_sm_dfs(w, &child, depth + 1);
         if (r) return r;
     }
     return 0;
+}
+
+double kti_sm_probe(const kti_sm_plan *S, const kti_sm_state *root, kti_rng *rng, uint64_t *cost)
+{
+    kti_sm_state st = *root, kids[8];
+    double est = 1, width = 1;
+    for (;;) {
+        uint64_t fl, fh, cand;
+        int low, k = 0;
+        if (st.lo > st.hi || !sm_feasible(S, &st, &fl, &fh) || !sm_moves(S, &st, fl, fh, &cand, &low))
+            return est;
+        for (; cand; cand &= cand - 1)
+            if (sm_child(S, &st, kti_sm_ctz(cand), low, &kids[k])) k++;
+        *cost += (uint64_t)k + 1;
+        if (k == 0) return est;
+        /* Every child is a node of the search; one of them, drawn
+         * uniformly, stands for all of them below. */
+        width *= k;
+        est += width;
+        st = kids[kti_rng_below(rng, (uint64_t)k)];
+    }
 }
 
 /* Root state for a start cell (1 placed, givens assigned); false if impossible. */
@@ -338,6 +383,9 @@ static bool sm_root(const kti_sm_plan *S, kti_sm_state *st, int s)
 
 static bool sm_root_end(const kti_sm_plan *S, kti_sm_state *st, int e)
 {
+    /* With two cells the path is complete at the root, before any move
+     * could check that 1 and N are a knight's move apart. */
+    if (S->N == 2 && !(S->att[st->pos[1]] >> e & 1)) return false;
     if (!sm_visit(S, st, e, S->N)) return false;
     st->hi = S->N - 1;
     return true;

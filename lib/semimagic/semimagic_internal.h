@@ -11,8 +11,11 @@
  *              depth-first search) and the work units it is split into;
  *   classes.c  symmetry classes: which numbering reports an orbit, class
  *              keys, the reversal relation, the user's callback;
- *   deliver.c  the public search calls: run settings, threads, shards and
- *              the in-order delivery of solutions on the calling thread.
+ *   deliver.c  the public search calls: run settings, threads, shards,
+ *              the progress estimate and the in-order delivery of
+ *              solutions on the calling thread;
+ *   puzzle.c   puzzles with a unique solution (greedy removal of given
+ *              numbers, each kept removal proved by the completion search).
  *
  * The engine grows the path from both ends at once: numbers 1, 2, ... from
  * the cell of 1 and n^2, n^2-1, ... from the cell of n^2; at every node it
@@ -53,6 +56,16 @@
 #define KTI_SM_BIG (1 << 20)
 #define KTI_SM_ODD 0x5555555555555555ull /* bit k-1 for odd k */
 #define KTI_SM_PREFIX_DEPTH 3
+/* Most random paths per work unit for the progress estimate (Knuth's
+ * estimator; fewer for a unit whose probes cost more than its estimated
+ * size, which is then searched faster than estimated).  The tree's size
+ * has a heavy tail: 16 paths per unit put the nested 8x8 search at 0.3 of
+ * its real size, 256 at 0.8. */
+#define KTI_SM_PROBES 256
+/* Nodes all the probes of one search may look at (a fraction of a second),
+ * shared evenly by the units, so that the estimate never holds back the
+ * first solution for long. */
+#define KTI_SM_EST_COST (UINT64_C(1) << 23)
 /* Search nodes between two looks at the shared state (stop flag, budget,
  * progress): rare enough to cost nothing, frequent enough to stop fast. */
 #define KTI_SM_SYNC 4096u
@@ -61,7 +74,8 @@
 
 struct kt_semimagic_opts {
     kt_allocator al;
-    uint32_t n;
+    uint32_t n;            /* the side of a square board, 0 for a rectangle */
+    uint32_t w, h;         /* width (columns) and height (rows) */
     unsigned flags;
     uint64_t startm, endm; /* public-index bitmasks; 0 = any */
     uint8_t given[64];     /* public index; 0 = free */
@@ -69,7 +83,7 @@ struct kt_semimagic_opts {
 };
 
 struct kt_semimagic_solution {
-    uint32_t n;
+    uint32_t n, w, h;
     uint32_t num[64];
     uint64_t cls;
     uint32_t size, member, nsat;
@@ -86,7 +100,8 @@ typedef struct kti_sm_line {
 } kti_sm_line;
 
 typedef struct kti_sm_plan {
-    int n, N;
+    int n, N;  /* n: the width (the side of a square) */
+    int h;     /* the height */
     size_t nb; /* N as a size */
     unsigned flags;
     uint64_t board;
@@ -109,6 +124,13 @@ typedef struct kti_sm_plan {
     uint8_t tmap[8][64];    /* public cell -> image public cell */
     kt_semimagic_symmetry sym;
 } kti_sm_plan;
+
+/* Whether board map t (t & 7) exists on the board: a transpose (t & 4)
+ * only on a square. */
+static inline bool kti_sm_map_ok(const kti_sm_plan *S, int t)
+{
+    return !(t & 4) || S->n == S->h;
+}
 
 /* Fill the plan for the constraints of o, reporting in mode sym. */
 KTI_HIDDEN void kti_sm_plan_init(kti_sm_plan *S, const kt_semimagic_opts *o,
@@ -160,6 +182,7 @@ struct kti_sm_worker {
     const kti_sm_plan *S;
     kti_sm_shared *sh;
     unsigned nodes;  /* since the last sync */
+    uint64_t synced; /* nodes before the last sync */
     unsigned period; /* sh->period, kept here off the shared cache line */
     int limit;      /* prefix depth, or -1 */
     uint8_t path[64];
@@ -177,6 +200,13 @@ struct kti_sm_worker {
 KTI_HIDDEN void kti_sm_stop(kti_sm_shared *sh, kt_status why);
 /* Depth-first search below st; non-zero when it was aborted. */
 KTI_HIDDEN int kti_sm_dfs(kti_sm_worker *w, kti_sm_state *st, int depth);
+/* Knuth's estimator of the number of search nodes below root (root
+ * included, counted as kti_sm_dfs counts them): one random path down the
+ * tree, the sum over its depths of the product of the branching factors.
+ * Unbiased; averaged over several probes it sizes a work unit.  *cost
+ * grows by the nodes the probe looked at. */
+KTI_HIDDEN double kti_sm_probe(const kti_sm_plan *S, const kti_sm_state *root, kti_rng *rng,
+                               uint64_t *cost);
 /* Rebuild the state at a work unit; false if it fails (it cannot: the
  * unit was reached by the same moves). */
 KTI_HIDDEN bool kti_sm_replay(const kti_sm_plan *S, const kti_sm_prefix *p, kti_sm_state *st);
@@ -208,6 +238,32 @@ KTI_HIDDEN int kti_sm_designated(const kti_sm_plan *S, const uint8_t *num);
 /* Report a designated numbering (its class, and its reversal's); KT_OK,
  * KT_ECANCELED when the callback asked to stop, or KT_ENOMEM. */
 KTI_HIDDEN kt_status kti_sm_deliver(kti_sm_deliv *D, const uint8_t *num);
+
+/* ---- checkpoints (checkpoint.c) ---- */
+
+/* What a checkpoint holds: the units of this shard delivered and the
+ * counts reported with them; key names the search (kti_sm_ck_key). */
+typedef struct kti_sm_ck {
+    uint64_t key, delivered, classes, solutions;
+} kti_sm_ck;
+
+/* A hash of everything that decides a search's units and their order. */
+KTI_HIDDEN uint64_t kti_sm_ck_key(const kt_semimagic_opts *o, kt_semimagic_symmetry sym,
+                                  uint32_t shard, uint32_t nshards, size_t units);
+/* Write ck to path (through path.tmp and a rename); KT_EIO on failure. */
+KTI_HIDDEN kt_status kti_sm_ck_save(const char *path, const kt_allocator *al, const kti_sm_ck *ck);
+/* Read path: KT_ENOTFOUND when absent, KT_EIO when damaged, KT_EMISMATCH
+ * for another search's file. */
+KTI_HIDDEN kt_status kti_sm_ck_load(const char *path, uint64_t key, kti_sm_ck *ck);
+
+/* ---- the search calls (deliver.c) ---- */
+
+/* kt_semimagic_search with resolved run settings and the reporting mode
+ * sym; *nodes (if not NULL) receives the search nodes spent, which for a
+ * search run to the end is the same for every thread count. */
+KTI_HIDDEN kt_status kti_sm_run_search(const kt_semimagic_opts *o, kt_semimagic_symmetry sym,
+                                       const kti_run *r, kt_semimagic_fn fn, void *user,
+                                       uint64_t *classes, uint64_t *solutions, uint64_t *nodes);
 
 static inline int kti_sm_ctz(uint64_t x)
 {

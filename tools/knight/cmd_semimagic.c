@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* knight semimagic: semimagic / nested / magic numbered tours, puzzle completion. */
+/* knight semimagic: semimagic / nested / magic numbered tours, puzzle
+ * completion, and puzzles with a unique solution (--make-puzzle). */
 #include "cli.h"
 
 #include <ctype.h>
@@ -41,6 +42,10 @@ static int grid_line(grid_reader *g, const char *text, size_t len, size_t *i)
 {
     uint32_t c = 0, v;
     size_t start = *i;
+    while (*i < len && blank(text[*i])) ++*i;
+    /* A comment line (--make-puzzle writes one above its grid). */
+    if (*i < len && text[*i] == '#')
+        while (*i < len && text[*i] != '\n') ++*i;
     while (*i < len && text[*i] != '\n') {
         size_t col = *i - start + 1;
         if (blank(text[*i])) {
@@ -62,21 +67,34 @@ static int grid_line(grid_reader *g, const char *text, size_t len, size_t *i)
     return 0;
 }
 
-/* Parse a grid: one board row per line, a number or '.' per cell.  Returns
- * the side n (rows == columns, 3..8) or 0 after printing a diagnostic. */
-static uint32_t parse_grid(const char *path, const char *text, size_t len, uint32_t *out)
+/* Parse a grid: one board row per line, a number or '.' per cell, into
+ * *w columns and *h rows (1..8 each); 0, or 1 after a diagnostic. */
+static int parse_grid(const char *path, const char *text, size_t len, uint32_t *out, uint32_t *w,
+                      uint32_t *h)
 {
     grid_reader g = {path, out, 0, 0, 1};
     for (size_t i = 0; i < len; i++, g.line++)
-        if (grid_line(&g, text, len, &i)) return 0;
-    if (g.rows != g.cols || g.rows < 3) {
-        cli_fail("%s: the grid must be square with 3 to 8 rows (got %u x %u)", path, g.cols, g.rows);
-        return 0;
-    }
-    /* compact to n x n */
+        if (grid_line(&g, text, len, &i)) return 1;
+    if (g.rows == 0) return cli_fail("%s: no rows", path);
+    /* compact to cols x rows */
     for (uint32_t y = 0; y < g.rows; y++)
-        for (uint32_t x = 0; x < g.rows; x++) out[y * g.rows + x] = out[y * 8 + x];
-    return g.rows;
+        for (uint32_t x = 0; x < g.cols; x++) out[y * g.cols + x] = out[y * 8 + x];
+    *w = g.cols;
+    *h = g.rows;
+    return 0;
+}
+
+/* A numbering, one board row per line ('.' for 0). */
+static void print_grid(const uint32_t *num, uint32_t w, uint32_t h)
+{
+    for (uint32_t y = 0; y < h; y++) {
+        for (uint32_t x = 0; x < w; x++) {
+            uint32_t k = num[y * w + x];
+            if (k) printf("%s%2u", x ? " " : "", k);
+            else printf("%s .", x ? " " : "");
+        }
+        printf("\n");
+    }
 }
 
 typedef struct sm_print {
@@ -86,7 +104,6 @@ typedef struct sm_print {
 static int print_solution(void *user, const kt_semimagic_solution *s)
 {
     sm_print *p = user;
-    uint32_t n = kt_semimagic_solution_size(s);
     const uint32_t *num = kt_semimagic_solution_numbers(s);
     cli_progress_done();
     uint64_t rev = kt_semimagic_solution_reverse_class(s);
@@ -99,10 +116,7 @@ static int print_solution(void *user, const kt_semimagic_solution *s)
     if (rev == kt_semimagic_solution_class(s)) printf("; reversal: same class\n");
     else if (rev != KT_SEMIMAGIC_NO_CLASS) printf("; reversal: class %llu\n", (unsigned long long)rev);
     else printf("; reversal: %s\n", kt_semimagic_solution_reverse_satisfies(s) ? "not yet reported" : "fails the constraints");
-    for (uint32_t y = 0; y < n; y++) {
-        for (uint32_t x = 0; x < n; x++) printf("%s%2u", x ? " " : "", num[y * n + x]);
-        printf("\n");
-    }
+    print_grid(num, kt_semimagic_solution_width(s), kt_semimagic_solution_height(s));
     printf("\n");
     fflush(stdout);
     p->shown++;
@@ -112,11 +126,14 @@ static int print_solution(void *user, const kt_semimagic_solution *s)
 /* The command line of `knight semimagic`. */
 typedef struct sm_args {
     unsigned flags;
-    bool any_start, first;
+    bool any_start, first, make_puzzle;
     unsigned threads;    /* 0 = one thread per core */
-    uint64_t size;
+    uint32_t w, h;       /* --size */
+    uint64_t shard, nshards;
+    uint64_t seed, check_budget; /* --make-puzzle */
     const char *gridpath;
     kt_semimagic_symmetry sym;
+    const char *checkpoint;
 } sm_args;
 
 /* The switches; whether argv[*i] was one. */
@@ -129,6 +146,9 @@ static bool switch_opt(int argc, char **argv, int *i, sm_args *a)
     else if (cli_opt(argc, argv, i, "--first", NULL)) a->first = true;
     else if (cli_opt(argc, argv, i, "--members", NULL)) a->sym = KT_SEMIMAGIC_MEMBERS;
     else if (cli_opt(argc, argv, i, "--all", NULL)) a->sym = KT_SEMIMAGIC_ALL;
+    else if (cli_opt(argc, argv, i, "--make-puzzle", NULL)) a->make_puzzle = true;
+    else if (cli_opt(argc, argv, i, "--rows", NULL)) a->flags = (a->flags & ~(unsigned)KT_SEMIMAGIC_LINES) | KT_SEMIMAGIC_ROWS;
+    else if (cli_opt(argc, argv, i, "--columns", NULL)) a->flags = (a->flags & ~(unsigned)KT_SEMIMAGIC_LINES) | KT_SEMIMAGIC_COLUMNS;
     else return false;
     return true;
 }
@@ -136,15 +156,38 @@ static bool switch_opt(int argc, char **argv, int *i, sm_args *a)
 static int parse(int argc, char **argv, sm_args *a)
 {
     const char *v;
-    *a = (sm_args){KT_SEMIMAGIC_LINES, false, false, 0, 8, NULL, KT_SEMIMAGIC_CLASSES};
+    *a = (sm_args){KT_SEMIMAGIC_LINES, false, false, false, 0, 8, 8, 0, 1, 0, 1000000, NULL, KT_SEMIMAGIC_CLASSES, NULL};
     for (int i = 1; i < argc; i++) {
         if (switch_opt(argc, argv, &i, a)) continue;
         if (cli_opt(argc, argv, &i, "--threads", &v)) {
             int rc = cli_parse_threads(v, &a->threads);
             if (rc) return rc;
         } else if (cli_opt(argc, argv, &i, "--size", &v)) {
-            if (!cli_parse_u64(v, &a->size) || a->size < 3 || a->size > 8)
-                return cli_usage("--size wants a number from 3 to 8");
+            uint64_t n = 0;
+            if (v != NULL && cli_parse_u64(v, &n) && n >= 3 && n <= 8) a->w = a->h = (uint32_t)n;
+            else if (v == NULL || !cli_parse_size(v, &a->w, &a->h) || a->w < 1 || a->h < 1 || a->w > 8 || a->h > 8)
+                return cli_usage("--size wants N (3 to 8) or WxH (1 to 8 each)");
+        } else if (cli_opt(argc, argv, &i, "--shard", &v)) {
+            /* i/N: the two numbers on either side of the slash */
+            char head[24];
+            const char *slash = v != NULL ? strchr(v, '/') : NULL;
+            size_t hl = slash != NULL ? (size_t)(slash - v) : 0;
+            if (hl > 0 && hl < sizeof head) {
+                memcpy(head, v, hl);
+                head[hl] = '\0';
+            }
+            if (hl == 0 || hl >= sizeof head || !cli_parse_u64(head, &a->shard) ||
+                !cli_parse_u64(slash + 1, &a->nshards) || a->nshards == 0 || a->shard >= a->nshards ||
+                a->nshards > UINT32_MAX)
+                return cli_usage("--shard wants i/N (0 <= i < N)");
+        } else if (cli_opt(argc, argv, &i, "--seed", &v)) {
+            if (v == NULL || !cli_parse_u64(v, &a->seed)) return cli_usage("--seed wants a number");
+        } else if (cli_opt(argc, argv, &i, "--check-budget", &v)) {
+            if (v == NULL || !cli_parse_u64(v, &a->check_budget))
+                return cli_usage("--check-budget wants a number of search nodes (0 = unlimited)");
+        } else if (cli_opt(argc, argv, &i, "--checkpoint", &v)) {
+            if (v == NULL) return cli_usage("--checkpoint wants a file");
+            a->checkpoint = v;
         } else if (cli_opt(argc, argv, &i, "--grid", &v)) {
             if (v == NULL) return cli_usage("--grid wants a file");
             a->gridpath = v;
@@ -156,16 +199,19 @@ static int parse(int argc, char **argv, sm_args *a)
 }
 
 /* The constraints: 0, or the exit status after a message. */
-static int make_opts(const sm_args *a, const uint32_t *grid, uint32_t n, kt_semimagic_opts **out)
+static int make_opts(const sm_args *a, const uint32_t *grid, uint32_t w, uint32_t h, kt_semimagic_opts **out)
 {
     kt_semimagic_opts *o = NULL;
-    kt_status st = kt_semimagic_opts_new(&o, n, NULL);
+    kt_status st = kt_semimagic_opts_new_rect(&o, w, h, NULL);
     if (st == KT_OK) st = kt_semimagic_opts_set_flags(o, a->flags);
-    int rc = st == KT_EUNSUPPORTED ? cli_usage("--nested needs a board side divisible by 4") : 0;
+    int rc = st == KT_EUNSUPPORTED ? cli_usage("these constraints do not apply to a %ux%u board (--nested needs a square "
+                                               "side divisible by 4, --magic a square; a line of k cells must sum to the "
+                                               "integer k(N+1)/2: try --rows or --columns)", w, h)
+                                   : 0;
     if (st == KT_OK && !a->any_start) st = kt_semimagic_opts_set_puzzle_rule(o);
     if (st == KT_OK && a->gridpath != NULL) {
-        st = kt_semimagic_opts_set_grid(o, grid, (size_t)n * n);
-        if (st == KT_EINVAL) rc = cli_fail("%s: a number is repeated or larger than %u", a->gridpath, n * n);
+        st = kt_semimagic_opts_set_grid(o, grid, (size_t)w * h);
+        if (st == KT_EINVAL) rc = cli_fail("%s: a number is repeated or larger than %u", a->gridpath, w * h);
     }
     if (st == KT_OK) st = kt_semimagic_opts_set_symmetry(o, a->sym);
     if (st != KT_OK && rc == 0) rc = cli_fail_status("semimagic", st);
@@ -178,18 +224,42 @@ static int make_opts(const sm_args *a, const uint32_t *grid, uint32_t n, kt_semi
 }
 
 /* --first: one numbering or "none exists". */
-static kt_status find_first(const kt_semimagic_opts *o, const kt_options *run, uint32_t n)
+static kt_status find_first(const kt_semimagic_opts *o, const kt_options *run, uint32_t w, uint32_t h)
 {
     int exists = 0;
-    uint32_t w[64];
-    kt_status st = kt_semimagic_exists(o, run, &exists, w);
+    uint32_t tour[64];
+    kt_status st = kt_semimagic_exists(o, run, &exists, tour);
     cli_progress_done();
     if (st != KT_OK) return st;
     if (!exists) printf("none exists\n");
-    for (uint32_t y = 0; exists && y < n; y++) {
-        for (uint32_t x = 0; x < n; x++) printf("%s%2u", x ? " " : "", w[y * n + x]);
-        printf("\n");
+    else print_grid(tour, w, h);
+    return KT_OK;
+}
+
+/* --make-puzzle: from the first tour that completes the --grid (a
+ * complete grid is its own), a puzzle whose completion is unique; written
+ * as a grid that --grid reads back, under a comment with its size and
+ * difficulty. */
+static kt_status make_puzzle(const sm_args *a, kt_semimagic_opts *o, const kt_options *run, uint32_t w,
+                             uint32_t h)
+{
+    int exists = 0;
+    uint32_t tour[64], puz[64], givens = 0;
+    uint64_t difficulty = 0;
+    kt_status st = kt_semimagic_exists(o, run, &exists, tour);
+    if (st == KT_OK && !exists) {
+        cli_progress_done();
+        printf("none exists\n");
+        return KT_OK;
     }
+    if (st == KT_OK)
+        st = kt_semimagic_make_puzzle(puz, o, tour, (size_t)w * h, a->seed, a->check_budget, run,
+                                      &givens, &difficulty);
+    cli_progress_done();
+    if (st != KT_OK) return st;
+    printf("# %u given numbers, difficulty %llu search nodes (seed %llu)\n", givens,
+           (unsigned long long)difficulty, (unsigned long long)a->seed);
+    print_grid(puz, w, h);
     return KT_OK;
 }
 
@@ -212,22 +282,25 @@ int cmd_semimagic(int argc, char **argv)
     int rc = parse(argc, argv, &a);
     if (rc) return rc;
     uint32_t grid[64] = {0};
-    uint32_t n = (uint32_t)a.size;
+    uint32_t w = a.w, h = a.h;
     if (a.gridpath != NULL) {
         size_t len = 0;
         char *text = cli_read_file(a.gridpath, &len);
         if (text == NULL) return CLI_FAIL;
-        n = parse_grid(a.gridpath, text, len, grid);
+        int bad = parse_grid(a.gridpath, text, len, grid, &w, &h);
         free(text);
-        if (n == 0) return CLI_FAIL;
+        if (bad) return CLI_FAIL;
     }
     kt_semimagic_opts *o = NULL;
-    if ((rc = make_opts(&a, grid, n, &o)) != 0) return rc;
+    if ((rc = make_opts(&a, grid, w, h, &o)) != 0) return rc;
     kt_options *run = NULL;
     kt_status st = kt_options_new(&run, NULL);
     if (st == KT_OK) st = kt_options_set_threads(run, a.threads);
     if (st == KT_OK) st = kt_options_set_progress(run, cli_progress, NULL);
-    if (st == KT_OK) st = a.first ? find_first(o, run, n) : search_all(o, run);
+    if (st == KT_OK) st = kt_options_set_shard(run, (uint32_t)a.shard, (uint32_t)a.nshards);
+    if (st == KT_OK && a.checkpoint != NULL) st = kt_options_set_checkpoint(run, a.checkpoint, -1);
+    if (st == KT_OK)
+        st = a.make_puzzle ? make_puzzle(&a, o, run, w, h) : a.first ? find_first(o, run, w, h) : search_all(o, run);
     kt_options_free(run);
     kt_semimagic_opts_free(o);
     return st == KT_OK ? 0 : cli_fail_status("semimagic", st);

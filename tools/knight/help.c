@@ -103,8 +103,21 @@ static const help_opt semimagic_opts[] = {
     {"--members", NULL, NULL, "Print every member of each symmetry class that satisfies the constraints.", NULL},
     {"--all", NULL, NULL, "Print all members of each class, marking those that fail.", NULL},
     THREADS_OPT,
-    {"--size", NULL, "N", "Board side, 3 to 8 (default 8).", NULL},
-    {"--grid", NULL, "FILE", "Complete a puzzle: FILE in the numbers format with '.' for an unknown cell.", "FILE"},
+    {"--size", NULL, "N|WxH", "Board side, 3 to 8 (default 8), or a W x H rectangle (1 to 8 each).", NULL},
+    {"--shard", NULL, "i/N", "Search only shard i of N (0 <= i < N): every N-th subtree; the classes and "
+     "numberings of the N shards add up to those of the whole search.", NULL},
+    {"--checkpoint", NULL, "FILE", "Save the progress to FILE every few minutes and after the last subtree, "
+     "and resume from it (the classes found before are counted, not printed again).", "FILE"},
+    {"--rows", NULL, NULL, "Only the rows add up (a row of W cells to W(N+1)/2; rectangles).", NULL},
+    {"--columns", NULL, NULL, "Only the columns add up (a column of H cells to H(N+1)/2; rectangles).", NULL},
+    {"--grid", NULL, "FILE", "Complete a puzzle: FILE in the numbers format with '.' for an unknown cell "
+     "(lines starting with # are comments).", "FILE"},
+    {"--make-puzzle", NULL, NULL, "Make a puzzle whose completion is unique from the first tour found (that "
+     "completes --grid, if given); prints it as a --grid file with its given count and difficulty "
+     "(search nodes to solve).", NULL},
+    {"--seed", NULL, "N", "With --make-puzzle: the order in which numbers are removed (default 0).", NULL},
+    {"--check-budget", NULL, "N", "With --make-puzzle: most search nodes per uniqueness check (default "
+     "1000000, 0 = unlimited); a number whose removal the search cannot settle stays given.", NULL},
     END,
 };
 

@@ -165,6 +165,8 @@ class SemimagicFlag(enum.IntFlag):
     NESTED = 2
     MAGIC = 4
     CLOSED = 8
+    ROWS = 16
+    COLUMNS = 32
 
 
 class Symmetry(enum.IntEnum):
@@ -1687,43 +1689,53 @@ class SemimagicSolution(NamedTuple):
     class_satisfying: int
     reverse_class: Optional[int]
     reverse_satisfies: bool
+    width: int = 0
+    height: int = 0
 
     def rows(self) -> List[Tuple[int, ...]]:
         """The numbers as rows of the board."""
-        n = self.size
-        return [self.numbers[y * n:(y + 1) * n] for y in range(n)]
+        w = self.width
+        return [self.numbers[y * w:(y + 1) * w] for y in range(self.height)]
 
 
 def _solution(s: int) -> SemimagicSolution:
     n = int(_c.kt_semimagic_solution_size(s))
+    w, h = int(_c.kt_semimagic_solution_width(s)), int(_c.kt_semimagic_solution_height(s))
     p = _c.kt_semimagic_solution_numbers(s)
     rc = int(_c.kt_semimagic_solution_reverse_class(s))
     return SemimagicSolution(
-        tuple(int(p[i]) for i in range(n * n)), n, int(_c.kt_semimagic_solution_class(s)),
+        tuple(int(p[i]) for i in range(w * h)), n, int(_c.kt_semimagic_solution_class(s)),
         int(_c.kt_semimagic_solution_class_size(s)), int(_c.kt_semimagic_solution_member(s)),
         bool(_c.kt_semimagic_solution_satisfies(s)),
         int(_c.kt_semimagic_solution_class_satisfying(s)),
         None if rc == _SEMIMAGIC_NO_CLASS else rc,
-        bool(_c.kt_semimagic_solution_reverse_satisfies(s)))
+        bool(_c.kt_semimagic_solution_reverse_satisfies(s)), w, h)
 
 
 class SemimagicOptions:
     """Constraints of a numbered-tour search on an n x n board
-    (kt_semimagic_opts), 3 <= n <= 8: flags (:class:`SemimagicFlag`), start
-    and end cells or columns, the puzzle rule, a partial grid, and the
-    :class:`Symmetry` reporting mode."""
+    (kt_semimagic_opts), 3 <= n <= 8, or with `height` on an n x height
+    rectangle (kt_semimagic_opts_new_rect; n is then the width, 1..8): flags
+    (:class:`SemimagicFlag`; by default every family of lines whose sum is an
+    integer), start and end cells or columns, the puzzle rule, a partial grid,
+    and the :class:`Symmetry` reporting mode."""
 
-    def __init__(self, n: int, flags: int = SemimagicFlag.LINES,
+    def __init__(self, n: int, flags: Optional[int] = None,
                  start_cells: Optional[Sequence[int]] = None,
                  end_cells: Optional[Sequence[int]] = None, start_column: Optional[int] = None,
                  end_column: Optional[int] = None, puzzle_rule: bool = False,
                  grid: Optional[Sequence[int]] = None,
-                 symmetry: int = Symmetry.CLASSES) -> None:
+                 symmetry: int = Symmetry.CLASSES, height: Optional[int] = None) -> None:
         h = ctypes.c_void_p()
         self._h: Optional[int] = None
-        _check(_c.kt_semimagic_opts_new(ctypes.byref(h), n, None), f"n = {n}")
+        if height is None:
+            _check(_c.kt_semimagic_opts_new(ctypes.byref(h), n, None), f"n = {n}")
+        else:
+            _check(_c.kt_semimagic_opts_new_rect(ctypes.byref(h), n, height, None),
+                   f"{n} x {height}")
         self._h = h.value
-        self.flags = flags  # type: ignore[assignment]
+        if flags is not None:
+            self.flags = flags  # type: ignore[assignment]
         if start_cells is not None:
             self.set_start_cells(start_cells)
         if end_cells is not None:
@@ -1763,8 +1775,18 @@ class SemimagicOptions:
 
     @property
     def size(self) -> int:
-        """The board side n (kt_semimagic_opts_size)."""
+        """The board side n, 0 for a rectangle (kt_semimagic_opts_size)."""
         return int(_c.kt_semimagic_opts_size(self._handle()))
+
+    @property
+    def width(self) -> int:
+        """The board's width (kt_semimagic_opts_width)."""
+        return int(_c.kt_semimagic_opts_width(self._handle()))
+
+    @property
+    def height(self) -> int:
+        """The board's height (kt_semimagic_opts_height)."""
+        return int(_c.kt_semimagic_opts_height(self._handle()))
 
     @property
     def flags(self) -> SemimagicFlag:
@@ -1903,9 +1925,8 @@ class SemimagicOptions:
                **run: Any) -> Optional[Tuple[int, ...]]:
         """A witness numbering (the first in search order), or None when none
         exists (kt_semimagic_exists)."""
-        n = self.size
         ex = ctypes.c_int()
-        nums = (ctypes.c_uint32 * (n * n))()
+        nums = (ctypes.c_uint32 * (self.width * self.height))()
         with _run(options, run) as r:
             r.check(_c.kt_semimagic_exists(self._handle(), r.h, ctypes.byref(ex), nums))
         return tuple(int(v) for v in nums) if ex.value else None
@@ -1916,3 +1937,22 @@ class SemimagicOptions:
         _check(_c.kt_semimagic_check(self._handle(), _lib.u32_array(numbers), len(numbers),
                                      ctypes.byref(ok)), "numbers")
         return bool(ok.value)
+
+    def make_puzzle(self, solution: Sequence[int], seed: int = 0, check_budget: int = 0,
+                    options: Optional[Options] = None,
+                    **run: Any) -> Tuple[Tuple[int, ...], int, int]:
+        """A puzzle whose only completion under these constraints is `solution`
+        (a complete numbering satisfying them), with as few given numbers as
+        the completion search proves unique, removed in an order drawn from
+        `seed`; `check_budget` caps the nodes of each uniqueness check (0 =
+        unlimited) (kt_semimagic_make_puzzle).  Returns (grid, givens,
+        difficulty): the grid with 0 for an empty cell, the number of given
+        numbers and the search nodes that solving it takes."""
+        puz = (ctypes.c_uint32 * (self.width * self.height))()
+        givens, diff = ctypes.c_uint32(), ctypes.c_uint64()
+        with _run(options, run) as r:
+            r.check(_c.kt_semimagic_make_puzzle(puz, self._handle(), _lib.u32_array(solution),
+                                                len(solution), int(seed), int(check_budget),
+                                                r.h, ctypes.byref(givens), ctypes.byref(diff)),
+                    "solution")
+        return tuple(int(v) for v in puz), int(givens.value), int(diff.value)

@@ -615,6 +615,44 @@ class SemimagicTests(unittest.TestCase):
         self.assertFalse(o.check(NESTED8))  # not magic: no semimagic 8x8 tour is
         self.assertIsNone(o.exists())
 
+    def test_make_puzzle(self):
+        o = kt.SemimagicOptions(8, flags=kt.SemimagicFlag.NESTED, puzzle_rule=True)
+        grid, givens, difficulty = o.make_puzzle(NESTED8, seed=2, check_budget=200000,
+                                                 threads=2)
+        self.assertEqual(givens, sum(1 for g in grid if g))
+        self.assertTrue(all(g == 0 or g == n for g, n in zip(grid, NESTED8)))
+        self.assertGreater(difficulty, 0)
+        self.assertEqual(o.make_puzzle(NESTED8, seed=2, check_budget=200000, threads=1),
+                         (grid, givens, difficulty))
+        # the completion search, every numbering counted, finds only NESTED8
+        p = kt.SemimagicOptions(8, flags=kt.SemimagicFlag.NESTED, puzzle_rule=True, grid=grid,
+                                symmetry=kt.Symmetry.ALL)
+        found = []
+        self.assertEqual(p.search(lambda s: found.append(s.numbers)), (1, 1))
+        self.assertEqual(found, [NESTED8])
+        with self.assertRaises(kt.InvalidArgument):
+            o.make_puzzle(NESTED8[:63])
+        with self.assertRaises(kt.LimitReached):
+            o.make_puzzle(NESTED8, budget=1000)
+
+    def test_rectangles(self):
+        # OEIS A309273: semimagic tours of 4 x n whose columns add up, 9 and 16
+        # for n = 7 and 8 (up to the 4 symmetries of the rectangle)
+        for n, want in ((6, 0), (7, 9), (8, 16)):
+            o = kt.SemimagicOptions(n, height=4, flags=kt.SemimagicFlag.COLUMNS)
+            self.assertEqual((o.width, o.height, o.size), (n, 4, 0))
+            found = []
+            self.assertEqual(o.search(found.append), (want, 4 * want))
+            for s in found:
+                self.assertEqual((s.width, s.height, len(s.rows())), (n, 4, 4))
+                self.assertTrue(all(sum(col) == 2 * (4 * n + 1) for col in zip(*s.rows())))
+                self.assertTrue(o.check(s.numbers))
+        self.assertEqual(kt.SemimagicOptions(7, height=4).flags, kt.SemimagicFlag.COLUMNS)
+        with self.assertRaises(kt.Unsupported):
+            kt.SemimagicOptions(7, height=4, flags=kt.SemimagicFlag.ROWS)
+        with self.assertRaises(kt.Unsupported):
+            kt.SemimagicOptions(9, height=4)
+
     def test_setters(self):
         o = kt.SemimagicOptions(6)
         self.assertEqual(o.flags, kt.SemimagicFlag.LINES)

@@ -276,6 +276,8 @@ pub const KT_SEMIMAGIC_LINES: c_uint = 1;
 pub const KT_SEMIMAGIC_NESTED: c_uint = 2;
 pub const KT_SEMIMAGIC_MAGIC: c_uint = 4;
 pub const KT_SEMIMAGIC_CLOSED: c_uint = 8;
+pub const KT_SEMIMAGIC_ROWS: c_uint = 16;
+pub const KT_SEMIMAGIC_COLUMNS: c_uint = 32;
 
 /// `kt_semimagic_symmetry`.
 pub type kt_semimagic_symmetry = c_int;
@@ -497,6 +499,12 @@ extern "C" {
     // semimagic.h
     pub fn kt_semimagic_opts_new(out: *mut *mut kt_semimagic_opts, n: u32,
                                  alloc: *const kt_allocator) -> kt_status;
+    pub fn kt_semimagic_opts_new_rect(out: *mut *mut kt_semimagic_opts, width: u32, height: u32,
+                                      alloc: *const kt_allocator) -> kt_status;
+    pub fn kt_semimagic_opts_width(o: *const kt_semimagic_opts) -> u32;
+    pub fn kt_semimagic_opts_height(o: *const kt_semimagic_opts) -> u32;
+    pub fn kt_semimagic_solution_width(s: *const kt_semimagic_solution) -> u32;
+    pub fn kt_semimagic_solution_height(s: *const kt_semimagic_solution) -> u32;
     pub fn kt_semimagic_opts_free(o: *mut kt_semimagic_opts);
     pub fn kt_semimagic_opts_size(o: *const kt_semimagic_opts) -> u32;
     pub fn kt_semimagic_opts_set_flags(o: *mut kt_semimagic_opts, flags: c_uint) -> kt_status;
@@ -519,6 +527,10 @@ extern "C" {
                                exists: *mut c_int, numbers: *mut u32) -> kt_status;
     pub fn kt_semimagic_check(o: *const kt_semimagic_opts, numbers: *const u32, count: usize,
                               ok: *mut c_int) -> kt_status;
+    pub fn kt_semimagic_make_puzzle(puzzle: *mut u32, o: *const kt_semimagic_opts,
+                                    solution: *const u32, count: usize, seed: u64,
+                                    check_budget: u64, run: *const kt_options, givens: *mut u32,
+                                    difficulty: *mut u64) -> kt_status;
     pub fn kt_semimagic_solution_numbers(s: *const kt_semimagic_solution) -> *const u32;
     pub fn kt_semimagic_solution_size(s: *const kt_semimagic_solution) -> u32;
     pub fn kt_semimagic_solution_class(s: *const kt_semimagic_solution) -> u64;

@@ -1934,12 +1934,16 @@ pub struct SolutionData {
 }
 
 impl<'s> Solution<'s> {
-    /// n^2 numbers indexed by cell.
+    /// width * height numbers indexed by cell.
     pub fn numbers(&self) -> &'s [u32] {
-        let n = self.size() as usize;
+        let cells = self.width() as usize * self.height() as usize;
         let p = unsafe { ffi::kt_semimagic_solution_numbers(self.raw) };
-        if p.is_null() { &[] } else { unsafe { std::slice::from_raw_parts(p, n * n) } }
+        if p.is_null() { &[] } else { unsafe { std::slice::from_raw_parts(p, cells) } }
     }
+    /// The board's width.
+    pub fn width(&self) -> u32 { unsafe { ffi::kt_semimagic_solution_width(self.raw) } }
+    /// The board's height.
+    pub fn height(&self) -> u32 { unsafe { ffi::kt_semimagic_solution_height(self.raw) } }
     /// The board side.
     pub fn size(&self) -> u32 { unsafe { ffi::kt_semimagic_solution_size(self.raw) } }
     /// The class index.
@@ -1992,8 +1996,27 @@ impl SemimagicOptions {
         check(unsafe { ffi::kt_semimagic_opts_new(&mut raw, n, ptr::null()) })?;
         Ok(SemimagicOptions { raw })
     }
-    /// The board side.
+    /// Options for a width x height rectangle (sides 1..8); by default every
+    /// family of lines whose sum is an integer is constrained.
+    pub fn new_rect(width: u32, height: u32) -> Result<SemimagicOptions> {
+        let mut raw = ptr::null_mut();
+        check(unsafe { ffi::kt_semimagic_opts_new_rect(&mut raw, width, height, ptr::null()) })?;
+        Ok(SemimagicOptions { raw })
+    }
+    /// The board side (0 for a rectangle that is not a square).
     pub fn size(&self) -> u32 { unsafe { ffi::kt_semimagic_opts_size(self.raw) } }
+    /// The board's width.
+    pub fn width(&self) -> u32 { unsafe { ffi::kt_semimagic_opts_width(self.raw) } }
+    /// The board's height.
+    pub fn height(&self) -> u32 { unsafe { ffi::kt_semimagic_opts_height(self.raw) } }
+    /// The raw `KT_SEMIMAGIC_*` flags, including the rectangle families
+    /// `KT_SEMIMAGIC_ROWS` and `KT_SEMIMAGIC_COLUMNS` that [`SemimagicFlags`]
+    /// does not name.
+    pub fn flag_bits(&self) -> u32 { unsafe { ffi::kt_semimagic_opts_flags(self.raw) } }
+    /// Set the raw `KT_SEMIMAGIC_*` flags (see [`SemimagicOptions::flag_bits`]).
+    pub fn set_flag_bits(&mut self, bits: u32) -> Result<()> {
+        check(unsafe { ffi::kt_semimagic_opts_set_flags(self.raw, bits) })
+    }
     /// The constraint flags.
     pub fn flags(&self) -> SemimagicFlags { SemimagicFlags::from_bits(unsafe { ffi::kt_semimagic_opts_flags(self.raw) }) }
     /// Set the constraint flags.
@@ -2070,8 +2093,7 @@ impl SemimagicOptions {
 
     /// A witness numbering if one exists (`None` is a proof that none does).
     pub fn exists(&self, run: Option<&Options<'_>>) -> Result<Option<Vec<u32>>> {
-        let n = self.size() as usize;
-        let mut numbers = vec![0u32; n * n];
+        let mut numbers = vec![0u32; self.width() as usize * self.height() as usize];
         let mut e = 0;
         check(with_run(run, |r| unsafe {
             ffi::kt_semimagic_exists(self.raw, r, &mut e, numbers.as_mut_ptr())
@@ -2085,6 +2107,35 @@ impl SemimagicOptions {
         check(unsafe { ffi::kt_semimagic_check(self.raw, numbers.as_ptr(), numbers.len(), &mut ok) })?;
         Ok(ok != 0)
     }
+
+    /// A puzzle whose only completion under these constraints is `solution`
+    /// (a complete numbering satisfying them): as few given numbers as the
+    /// completion search proves unique, removed in an order drawn from
+    /// `seed`; `check_budget` caps the nodes of each uniqueness check (0 =
+    /// unlimited).  The grid (0 = empty cell), the number of given numbers
+    /// and the difficulty (search nodes to solve it).
+    pub fn make_puzzle(&self, solution: &[u32], seed: u64, check_budget: u64,
+                       run: Option<&Options<'_>>) -> Result<Puzzle> {
+        let mut grid = vec![0u32; self.width() as usize * self.height() as usize];
+        let (mut givens, mut difficulty) = (0u32, 0u64);
+        check(with_run(run, |r| unsafe {
+            ffi::kt_semimagic_make_puzzle(grid.as_mut_ptr(), self.raw, solution.as_ptr(),
+                                          solution.len(), seed, check_budget, r, &mut givens,
+                                          &mut difficulty)
+        }))?;
+        Ok(Puzzle { grid, givens, difficulty })
+    }
+}
+
+/// A puzzle made by [`SemimagicOptions::make_puzzle`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Puzzle {
+    /// n^2 numbers by cell, 0 for an empty cell.
+    pub grid: Vec<u32>,
+    /// How many numbers are given.
+    pub givens: u32,
+    /// Search nodes the completion search spends solving it.
+    pub difficulty: u64,
 }
 
 impl fmt::Debug for SemimagicOptions {

@@ -398,6 +398,54 @@ fn semimagic() {
     assert_eq!(SemimagicOptions::new(9).unwrap_err().kind(), ErrorKind::Unsupported);
 }
 
+#[test]
+fn semimagic_puzzle() {
+    // seed solution #1 of the nested semimagic 8x8 tours (tests/semimagic_data.h)
+    let sol: Vec<u32> = vec![
+        47, 2, 49, 32, 15, 34, 17, 64, 30, 51, 46, 3, 62, 19, 14, 35, 1, 48, 31, 50, 33, 16, 63, 18,
+        52, 29, 4, 45, 20, 61, 36, 13, 43, 6, 53, 28, 37, 12, 59, 22, 54, 27, 44, 5, 60, 21, 38, 11,
+        7, 42, 25, 56, 9, 40, 23, 58, 26, 55, 8, 41, 24, 57, 10, 39];
+    let mut o = SemimagicOptions::new(8).unwrap();
+    o.set_flags(SemimagicFlags { nested: true, ..Default::default() }).unwrap();
+    o.set_puzzle_rule().unwrap();
+    let run = Options::new().unwrap().threads(2).unwrap();
+    let p = o.make_puzzle(&sol, 5, 200_000, Some(&run)).unwrap();
+    assert_eq!(p.givens as usize, p.grid.iter().filter(|&&g| g != 0).count());
+    assert!(p.grid.iter().zip(&sol).all(|(&g, &s)| g == 0 || g == s));
+    assert!(p.difficulty > 0);
+    // the completion search, every numbering counted, finds only sol
+    o.set_grid(Some(&p.grid)).unwrap();
+    o.set_symmetry(Symmetry::All).unwrap();
+    let all = o.solutions(None).unwrap();
+    assert_eq!(all.len(), 1);
+    assert_eq!(all[0].numbers, sol);
+    assert_eq!(o.make_puzzle(&sol[..63], 5, 0, None).unwrap_err().kind(), ErrorKind::InvalidArgument);
+}
+
+#[test]
+fn semimagic_rectangles() {
+    // OEIS A309273: semimagic tours of 4 x n whose columns add up (9, 16 for n = 7, 8)
+    for &(n, want) in &[(6u32, 0u64), (7, 9), (8, 16)] {
+        let mut o = SemimagicOptions::new_rect(n, 4).unwrap();
+        assert_eq!((o.width(), o.height(), o.size()), (n, 4, 0));
+        o.set_flag_bits(sys::KT_SEMIMAGIC_COLUMNS).unwrap();
+        assert_eq!(o.flag_bits(), sys::KT_SEMIMAGIC_COLUMNS);
+        let mut dims = Vec::new();
+        let s = o.search(None, |sol| { dims.push((sol.width(), sol.height(), sol.numbers().len())); true }).unwrap();
+        assert_eq!((s.classes, s.solutions), (want, 4 * want));
+        assert!(dims.iter().all(|&d| d == (n, 4, 4 * n as usize)));
+        for sol in o.solutions(None).unwrap() {
+            assert!(o.check(&sol.numbers).unwrap());
+            for x in 0..n as usize {
+                assert_eq!((0..4).map(|y| sol.numbers[y * n as usize + x]).sum::<u32>(), 2 * (4 * n + 1));
+            }
+        }
+    }
+    let mut o = SemimagicOptions::new_rect(7, 4).unwrap();
+    assert_eq!(o.set_flag_bits(sys::KT_SEMIMAGIC_ROWS).unwrap_err().kind(), ErrorKind::Unsupported);
+    assert_eq!(SemimagicOptions::new_rect(9, 4).unwrap_err().kind(), ErrorKind::Unsupported);
+}
+
 // Compile-time checks of the thread markers.
 #[allow(dead_code)]
 fn markers() {
