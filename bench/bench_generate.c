@@ -17,6 +17,14 @@
  *   bench_generate seeds [count]    kt_generate_closed_tour on small and middle
  *                                   boards for seeds 0..count-1 (default 200):
  *                                   distinct tours and the mean time per tour.
+ *   bench_generate ties [max [starts]]
+ *                                   each Warnsdorff tie-break, one walk per
+ *                                   board (seed n): on which n x n boards,
+ *                                   5 <= n <= max (default 400), it gives an
+ *                                   open tour from the corner and a closed
+ *                                   tour (default start); then, for n up to
+ *                                   `starts` (default 12), from how many
+ *                                   start cells it gives an open tour.
  *   bench_generate pairs W H [step]  kt_generate_open_tour with both ends
  *                                   given, for every start cell and every
  *                                   step-th end cell of the other colour (or
@@ -294,19 +302,89 @@ static int bench_seeds(size_t count)
     return 0;
 }
 
+/* Print the sizes in fail[0..nf) as ranges. */
+static void print_ranges(const uint32_t *fail, size_t nf)
+{
+    if (nf == 0) {
+        printf(" none");
+        return;
+    }
+    for (size_t i = 0; i < nf;) {
+        size_t j = i;
+        while (j + 1 < nf && fail[j + 1] == fail[j] + 1) j++;
+        if (j == i) printf(" %u", fail[i]);
+        else printf(" %u-%u", fail[i], fail[j]);
+        i = j + 1;
+    }
+}
+
+/* One walk of tie-break `tie` from `start`: 1 when it gives a tour. */
+static int tie_walk(const kt_graph *g, kt_shape shape, kt_cell start, int tie, uint64_t seed)
+{
+    kt_tourney *t = NULL;
+    kt_status st = kt_generate_warnsdorff_tour(&t, g, shape, start, (kt_generate_tiebreak)tie, seed, one_walk());
+    int ok = st == KT_OK && (shape == KT_SHAPE_PATH ? kt_tourney_is_open_tour(t) : kt_tourney_is_closed_tour(t));
+    kt_tourney_free(t);
+    return ok;
+}
+
+static int bench_ties(uint32_t max, uint32_t starts)
+{
+    uint32_t *fail = calloc(max + 1, sizeof *fail);
+    if (fail == NULL) return 1;
+    for (int shape = 0; shape < 2; shape++) {
+        kt_shape sh = shape ? KT_SHAPE_CYCLES : KT_SHAPE_PATH;
+        for (int tie = 0; tie < KT_GENERATE_TIE_COUNT; tie++) {
+            size_t nf = 0, tried = 0;
+            double t0 = bench_now();
+            for (uint32_t n = 5; n <= max; n++) {
+                if (shape && (n & 1)) continue; /* odd boards have no closed tour */
+                kt_graph *g = NULL;
+                if (kt_graph_new(&g, n, n) != KT_OK) return 1;
+                tried++;
+                if (!tie_walk(g, sh, KT_CELL_NONE, tie, n)) fail[nf++] = n;
+                kt_graph_free(g);
+            }
+            printf("%-6s %-6s n=5..%u: %zu of %zu boards, %.1f s; fails on", shape ? "closed" : "open",
+                   kt_generate_tiebreak_name((kt_generate_tiebreak)tie), max, tried - nf, tried, bench_now() - t0);
+            print_ranges(fail, nf);
+            printf("\n");
+        }
+    }
+    printf("open tours from every start (cells that give a tour / cells):\n%4s", "n");
+    for (int tie = 0; tie < KT_GENERATE_TIE_COUNT; tie++) printf(" %9s", kt_generate_tiebreak_name((kt_generate_tiebreak)tie));
+    printf("\n");
+    for (uint32_t n = 5; n <= starts; n++) {
+        kt_graph *g = NULL;
+        if (kt_graph_new(&g, n, n) != KT_OK) return 1;
+        printf("%4u", n);
+        for (int tie = 0; tie < KT_GENERATE_TIE_COUNT; tie++) {
+            unsigned ok = 0;
+            for (kt_cell c = 0; c < n * n; c++) ok += (unsigned)tie_walk(g, KT_SHAPE_PATH, c, tie, n);
+            printf(" %5u/%-3u", ok, n * n);
+        }
+        printf("\n");
+        kt_graph_free(g);
+    }
+    free(fail);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc >= 4 && strcmp(argv[1], "pairs") == 0)
         return bench_pairs((uint32_t)atoi(argv[2]), (uint32_t)atoi(argv[3]),
                            argc >= 5 ? (uint32_t)atoi(argv[4]) : 1u);
     if (argc >= 2 && strcmp(argv[1], "closed") == 0) return bench_closed(argc - 2, argv + 2);
+    if (argc >= 2 && strcmp(argv[1], "ties") == 0)
+        return bench_ties(argc >= 3 ? (uint32_t)atoi(argv[2]) : 400u, argc >= 4 ? (uint32_t)atoi(argv[3]) : 12u);
     if (argc >= 2 && strcmp(argv[1], "seeds") == 0) {
         long count = argc >= 3 ? atol(argv[2]) : 200;
         return bench_seeds(count > 0 ? (size_t)count : 200);
     }
     if (argc >= 2 && strcmp(argv[1], "methods") == 0)
         return bench_methods(argc >= 3 ? atof(argv[2]) : 60.0, argc >= 4 ? argv[3] : NULL);
-    fprintf(stderr, "usage: bench_generate closed [n ...] | seeds [count] | methods [seconds per method [name part]] | "
+    fprintf(stderr, "usage: bench_generate closed [n ...] | ties [max [starts]] | seeds [count] | methods [seconds per method [name part]] | "
                     "pairs W H [step]\n");
     return 2;
 }
