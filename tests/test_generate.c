@@ -370,6 +370,27 @@ static void test_warnsdorff_wplus(void)
     CHECK(first_fails >= 10);
 }
 
+/* The Warnsdorff tourney past TILE_ABOVE (200): tiles with their own
+ * restarts (1.0 ended in KT_ELIMIT after 47-110 s on 600 x 600); every
+ * result a valid tourney, both the even and the odd-sided tilings. */
+static void test_warnsdorff_tourney_large(void)
+{
+    static const uint32_t sizes[][2] = {{600, 600}, {601, 400}, {202, 203}};
+    for (size_t i = 0; i < 3; i++) {
+        kt_graph *g = NULL;
+        CHECK_OK(kt_graph_new(&g, sizes[i][0], sizes[i][1]));
+        kt_tourney *t = NULL;
+        CHECK_OK(kt_generate_tourney(&t, g, KT_GENERATE_WARNSDORFF, i + 1, NULL));
+        if (t) {
+            kt_tourney *u = revalidate(t);
+            CHECK(u != NULL && kt_tourney_size(u) == kt_tourney_size(t) && kt_tourney_size(t) > 1);
+            kt_tourney_free(u);
+        }
+        kt_tourney_free(t);
+        kt_graph_free(g);
+    }
+}
+
 static void test_warnsdorff(void)
 {
     for (uint32_t n = 5; n <= 40; n++) {
@@ -755,6 +776,7 @@ int main(void)
     test_open();
     test_warnsdorff();
     test_warnsdorff_wplus();
+    test_warnsdorff_tourney_large();
     test_tourneys();
     test_errors();
     test_run_settings();

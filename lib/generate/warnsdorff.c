@@ -579,6 +579,8 @@ typedef struct tctx {
     size_t ncyc, live, used, done; /* cycles stored, live cycles, cells stored, cells covered */
     bool mem;                      /* false once a bucket could not grow */
     uint64_t work, next_tick;      /* walk steps, for the progress ticks */
+    size_t *bx, *by, nx, ny;       /* tile borders: columns bx[0..nx], rows by[0..ny] */
+    size_t x0, x1, y0, y1;         /* the tile being built */
 } tctx;
 
 static void tctx_free(tctx *T)
@@ -590,7 +592,78 @@ static void tctx_free(tctx *T)
     kti_free(al, T->cstart);
     kti_free(al, T->dead);
     for (unsigned d = 0; d <= 8; d++) kti_free(al, T->bk[d].a);
+    kti_free(al, T->bx);
     kt_tourney_free(T->t);
+}
+
+/* Boards with a side above TILE_ABOVE are cut into tiles of side about
+ * TILE_SIDE (100..200 on such a side), and the walks are confined to their
+ * tile: on the whole board the walks of the variant grow long and the
+ * local repairs thrash (400 x 400: every attempt failed, 23 s in all;
+ * 600 x 600: KT_ELIMIT after 47-110 s), while a tile of up to 256 x 256
+ * succeeds in an attempt or two.  The cycles then never cross a tile's
+ * border. */
+#define TILE_ABOVE 200u
+#define TILE_SIDE 128u
+
+/* The borders of near-equal parts of 0..len-1 (b[0] = 0 < ... < b[P] =
+ * len), of even length when `even` (len is then even); returns P. */
+static size_t tile_bounds(size_t *b, size_t len, bool even)
+{
+    size_t P = len > TILE_ABOVE ? (len + TILE_SIDE - 1) / TILE_SIDE : 1;
+    size_t base = len / P;
+    if (even) base &= ~(size_t)1;
+    size_t extra = len - base * P, step = even ? 2 : 1;
+    b[0] = 0;
+    for (size_t p = 0; p < P; p++) {
+        size_t sz = base;
+        if (extra >= step) {
+            sz += step;
+            extra -= step;
+        }
+        b[p + 1] = b[p] + sz;
+    }
+    return P;
+}
+
+/* The part of coordinate v among the borders b[0..P]. */
+static inline size_t part_of(const size_t *b, size_t P, size_t v)
+{
+    size_t p = v * P / b[P]; /* near-equal parts: a step or two off at most */
+    while (p > 0 && v < b[p]) p--;
+    while (p + 1 < P && v >= b[p + 1]) p++;
+    return p;
+}
+
+/* The tile borders, and the moves of every cell confined to its tile.
+ * KT_OK, KT_ENOMEM or KT_ECANCELED. */
+static kt_status tile_masks(tctx *T, kti_progress *pr)
+{
+    wctx *w = &T->w;
+    const kt_graph *g = w->g;
+    size_t W = g->width, H = g->height;
+    T->bx = kti_calloc(&g->alloc, W + H + 2, sizeof(size_t));
+    if (T->bx == NULL) return KT_ENOMEM;
+    T->by = T->bx + W + 1;
+    T->nx = tile_bounds(T->bx, W, (W & 1) == 0);
+    T->ny = tile_bounds(T->by, H, (W & 1) != 0); /* the board has an even side */
+    if (T->nx == 1 && T->ny == 1) return KT_OK;
+    for (size_t c = 0; c < w->n; c++) {
+        if ((c & 0xFFFFu) == 0 && kti_gen_tick(pr, 0, 0)) return KT_ECANCELED;
+        size_t x = c % W, y = c / W;
+        size_t px = part_of(T->bx, T->nx, x), py = part_of(T->by, T->ny, y);
+        unsigned m = w->mask[c], keep = 0;
+        while (m) {
+            int k = __builtin_ctz(m);
+            m &= m - 1;
+            kt_cell d = nb(g, (kt_cell)c, k);
+            size_t dx = d % W, dy = d / W;
+            if (dx >= T->bx[px] && dx < T->bx[px + 1] && dy >= T->by[py] && dy < T->by[py + 1])
+                keep |= 1u << k;
+        }
+        w->mask[c] = (uint8_t)keep;
+    }
+    return KT_OK;
 }
 
 static kt_status tctx_init(tctx *T, const kt_graph *g, uint64_t seed, kti_progress *pr)
@@ -608,25 +681,46 @@ static kt_status tctx_init(tctx *T, const kt_graph *g, uint64_t seed, kti_progre
         tctx_free(T);
         return KT_ENOMEM;
     }
-    return KT_OK;
+    kt_status st = tile_masks(T, pr);
+    if (st != KT_OK) tctx_free(T);
+    return st;
 }
 
-/* Start an attempt from scratch: nothing visited, every cell in its
- * bucket.  True when the progress callback asked to stop (filling the
- * buckets of a large board takes a while: 10^8 cells, seconds). */
-static bool tctx_reset(tctx *T, kti_progress *pr, uint64_t done, uint64_t total)
+/* Start an attempt at the current tile from scratch: its cells
+ * unvisited, each in its bucket (the buckets hold this tile only).  True
+ * when the progress callback asked to stop. */
+static bool tile_reset(tctx *T, kti_progress *pr, uint64_t done, uint64_t total)
 {
-    size_t n = T->w.n;
-    w_reset(&T->w);
-    memset(T->t->mv, KTI_PAIR_EMPTY, n);
-    T->ncyc = T->live = T->used = T->done = 0;
-    T->mem = true;
+    wctx *w = &T->w;
+    size_t W = w->g->width;
     for (unsigned d = 0; d <= 8; d++) T->bk[d].len = 0;
-    for (size_t c = 0; c < n; c++) {
-        if ((c & (TICK_WORK - 1)) == 0 && kti_gen_tick(pr, done, total)) return true;
-        T->mem &= bk_push(&T->w.g->alloc, &T->bk[T->w.deg[c]], (kt_cell)c);
-    }
+    T->mem = true;
+    size_t k = 0;
+    for (size_t y = T->y0; y < T->y1; y++)
+        for (size_t c = y * W + T->x0; c < y * W + T->x1; c++) {
+            if ((++k & (TICK_WORK - 1)) == 0 && kti_gen_tick(pr, done, total)) return true;
+            w->vis[c] = 0;
+            w->deg[c] = (uint8_t)__builtin_popcount(w->mask[c]);
+            T->t->mv[c] = KTI_PAIR_EMPTY;
+            T->mem &= bk_push(&w->g->alloc, &T->bk[w->deg[c]], (kt_cell)c);
+        }
     return false;
+}
+
+/* Drop the cycles of a failed attempt at the current tile. */
+static void tile_undo(tctx *T, size_t done0)
+{
+    size_t W = T->w.g->width;
+    for (size_t y = T->y0; y < T->y1; y++)
+        for (size_t c = y * W + T->x0; c < y * W + T->x1; c++) {
+            if (!T->w.vis[c]) continue;
+            uint32_t id = T->cid[c];
+            if (!T->dead[id]) {
+                T->dead[id] = 1;
+                T->live--;
+            }
+        }
+    T->done = done0;
 }
 
 /* One random walk from s that is closed as soon as it lands a move away
@@ -738,8 +832,9 @@ static bool cycles_dissolve_around(tctx *T, kt_cell s)
  * KT_ECANCELED. */
 static kt_status tourney_attempt(tctx *T, kti_progress *pr, uint64_t attempt, uint64_t restarts)
 {
-    if (tctx_reset(T, pr, attempt, restarts)) return KT_ECANCELED;
-    uint64_t repairs = 0, max_repairs = T->w.n / 64 + 64;
+    if (tile_reset(T, pr, attempt, restarts)) return KT_ECANCELED;
+    size_t cells = (T->x1 - T->x0) * (T->y1 - T->y0), done0 = T->done;
+    uint64_t repairs = 0, max_repairs = cells / 64 + 64;
     for (;;) {
         if (!T->mem) return KT_ENOMEM;
         if (T->work >= T->next_tick) {
@@ -763,7 +858,7 @@ static kt_status tourney_attempt(tctx *T, kti_progress *pr, uint64_t attempt, ui
      * the attempt is KT_ENOMEM, never a restart (which would give another
      * tourney for the same seed, or KT_ELIMIT). */
     if (!T->mem) return KT_ENOMEM;
-    return T->done == T->w.n ? KT_OK : KT_ENOTFOUND;
+    return T->done - done0 == cells ? KT_OK : KT_ENOTFOUND;
 }
 
 /* Parberry's tourney variant of random Warnsdorff: a walk that lands a
@@ -782,12 +877,23 @@ kt_status kti_warnsdorff_tourney(kt_tourney **out, const kt_graph *g, uint64_t s
     if ((g->ncells & 1) || g->width < 3 || g->height < 3) return KT_EUNSUPPORTED;
     tctx T;
     KTI_TRY(tctx_init(&T, g, seed, pr));
-    kt_status st = KT_ELIMIT;
-    for (uint64_t attempt = 0; attempt < restarts; attempt++) {
-        st = tourney_attempt(&T, pr, attempt, restarts);
-        if (st != KT_ENOTFOUND) break;
-        st = KT_ELIMIT;
-    }
+    /* tile by tile (one tile below TILE_ABOVE), each with its own restarts */
+    kt_status st = KT_OK;
+    for (size_t ty = 0; ty < T.ny && st == KT_OK; ty++)
+        for (size_t tx = 0; tx < T.nx && st == KT_OK; tx++) {
+            T.x0 = T.bx[tx];
+            T.x1 = T.bx[tx + 1];
+            T.y0 = T.by[ty];
+            T.y1 = T.by[ty + 1];
+            st = KT_ELIMIT;
+            for (uint64_t attempt = 0; attempt < restarts; attempt++) {
+                size_t done0 = T.done;
+                st = tourney_attempt(&T, pr, attempt, restarts);
+                if (st != KT_ENOTFOUND) break;
+                tile_undo(&T, done0);
+                st = KT_ELIMIT;
+            }
+        }
     if (st == KT_OK) {
         T.t->shape = KT_SHAPE_CYCLES;
         T.t->size = T.live;
