@@ -84,13 +84,14 @@ static kt_status net_new(const kt_graph *g, net *k, kti_progress *pr)
     size_t S;
     if (!kti_mul_ok(k->N, 4, &S)) return KT_ENOMEM;
     const kt_allocator *al = &g->alloc;
-    k->U = kti_calloc(al, S, sizeof(int32_t));
+    /* written before they are read (U and deg by net_restart) */
+    k->U = kti_gen_alloc(al, S, sizeof(int32_t));
     k->V = kti_alloc(al, S);
     k->ok = kti_alloc(al, S);
     k->deg = kti_alloc(al, k->N);
-    k->bad = kti_calloc(al, k->N, sizeof(kt_cell));
-    k->where = kti_calloc(al, k->N, sizeof(uint32_t));
-    k->age = kti_calloc(al, k->N, sizeof(uint16_t));
+    k->bad = kti_gen_alloc(al, k->N, sizeof(kt_cell));
+    k->where = kti_gen_alloc(al, k->N, sizeof(uint32_t));
+    k->age = kti_gen_alloc(al, k->N, sizeof(uint16_t));
     if (!k->U || !k->V || !k->ok || !k->deg || !k->bad || !k->where || !k->age) {
         net_free(k);
         return KT_ENOMEM;
@@ -164,8 +165,8 @@ static void restart_cell(net *k, kt_cell c, kti_rng *rng)
 static kt_status net_restart(net *k, kti_rng *rng, kti_progress *pr, uint64_t done, uint64_t total)
 {
     size_t S = 4 * k->N;
-    memset(k->U, 0, S * sizeof(int32_t));
-    memset(k->deg, 0, k->N);
+    if (kti_gen_zero(k->U, S * sizeof(int32_t), pr, done, total) || kti_gen_zero(k->deg, k->N, pr, done, total))
+        return KT_ECANCELED;
     k->nbad = 0;
     for (size_t c = 0; c < k->N; c++) {
         if ((c & 0xFFFFu) == 0 && kti_gen_tick(pr, done, total)) return KT_ECANCELED;

@@ -188,11 +188,15 @@ kt_status kti_braid_tourney(kt_tourney **out, const kt_graph *g, kti_progress *p
     kt_tourney *t = NULL;
     KTI_TRY(kti_tourney_alloc(&t, g));
     size_t N = g->ncells;
-    braid B = {g, kti_calloc(&g->alloc, N, 1), kti_calloc(&g->alloc, N, 1),
-               kti_calloc(&g->alloc, N, 1), kti_calloc(&g->alloc, N, sizeof(kt_cell)), 0};
+    braid B = {g, kti_alloc(&g->alloc, N), kti_alloc(&g->alloc, N), kti_alloc(&g->alloc, N),
+               kti_gen_alloc(&g->alloc, N, sizeof(kt_cell)), 0};
     kt_status st = KT_ENOMEM;
     if (B.avail && B.chosen && B.inq && B.stack) {
-        st = braid_init(&B, rings, pr);
+        /* zeroed a piece at a time: 10^8 cells take a while */
+        st = kti_gen_zero(B.avail, N, pr, 0, 0) || kti_gen_zero(B.chosen, N, pr, 0, 0) ||
+                     kti_gen_zero(B.inq, N, pr, 0, 0)
+                 ? KT_ECANCELED
+                 : braid_init(&B, rings, pr);
         if (st == KT_OK) st = braid_propagate(&B, pr);
     }
     if (st == KT_OK) st = braid_store(&B, t->mv, rings);

@@ -74,8 +74,8 @@ static kt_status w_init(wctx *w, const kt_graph *g, uint64_t seed, kti_progress 
     w->deg = kti_alloc(al, w->n);
     w->vis = kti_alloc(al, w->n);
     w->mask = kti_alloc(al, w->n);
-    w->ord = kti_calloc(al, w->n, sizeof(kt_cell));
-    w->pos = kti_calloc(al, w->n, sizeof(uint32_t));
+    w->ord = kti_gen_alloc(al, w->n, sizeof(kt_cell));
+    w->pos = kti_gen_alloc(al, w->n, sizeof(uint32_t));
     if (!w->deg || !w->vis || !w->mask || !w->ord || !w->pos) {
         w_free(w);
         return KT_ENOMEM;
@@ -173,10 +173,16 @@ static void wp_setup(wctx *w)
     }
 }
 
-static void w_reset(wctx *w)
+/* Nothing visited; true when the callback asked to stop (10^8 cells take
+ * a while). */
+static bool w_reset(wctx *w, kti_progress *pr, uint64_t done, uint64_t total)
 {
-    memset(w->vis, 0, w->n);
-    for (size_t c = 0; c < w->n; c++) w->deg[c] = (uint8_t)__builtin_popcount(w->mask[c]);
+    for (size_t c = 0; c < w->n; c++) {
+        if ((c & 0xFFFFu) == 0 && kti_gen_tick(pr, done, total)) return true;
+        w->vis[c] = 0;
+        w->deg[c] = (uint8_t)__builtin_popcount(w->mask[c]);
+    }
+    return false;
 }
 
 static inline void w_visit(wctx *w, kt_cell c)
@@ -451,7 +457,7 @@ kt_status kti_rotate_end(const kt_graph *g, kt_cell *ord, uint32_t *pos, size_t 
 static kt_status walk(wctx *w, kt_cell start, kt_generate_tiebreak tie, kti_progress *pr,
                       uint64_t done, uint64_t total)
 {
-    w_reset(w);
+    if (w_reset(w, pr, done, total)) return KT_ECANCELED;
     kt_cell c = start;
     w_visit(w, c);
     w->ord[0] = c;
@@ -524,7 +530,7 @@ static bool bk_push(const kt_allocator *al, bucket *b, kt_cell c)
 {
     if (b->len == b->cap) {
         size_t cap = b->cap ? 2 * b->cap : 1024;
-        kt_cell *a = kti_calloc(al, cap, sizeof(kt_cell));
+        kt_cell *a = kti_gen_alloc(al, cap, sizeof(kt_cell));
         if (a == NULL) return false;
         if (b->len) memcpy(a, b->a, b->len * sizeof(kt_cell));
         kti_free(al, b->a);
@@ -673,10 +679,11 @@ static kt_status tctx_init(tctx *T, const kt_graph *g, uint64_t seed, kti_progre
     size_t n = g->ncells;
     const kt_allocator *al = &g->alloc;
     T->maxcyc = n / 4 + 2; /* cycles have at least 4 cells */
-    T->cells = kti_calloc(al, n, sizeof(kt_cell));
-    T->cid = kti_calloc(al, n, sizeof(uint32_t));
-    T->cstart = kti_calloc(al, T->maxcyc, sizeof(size_t));
-    T->dead = kti_calloc(al, T->maxcyc, 1);
+    /* written before they are read */
+    T->cells = kti_gen_alloc(al, n, sizeof(kt_cell));
+    T->cid = kti_gen_alloc(al, n, sizeof(uint32_t));
+    T->cstart = kti_gen_alloc(al, T->maxcyc, sizeof(size_t));
+    T->dead = kti_gen_alloc(al, T->maxcyc, 1);
     if (!T->cells || !T->cid || !T->cstart || !T->dead || kti_tourney_alloc(&T->t, g) != KT_OK) {
         tctx_free(T);
         return KT_ENOMEM;
