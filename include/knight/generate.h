@@ -73,7 +73,7 @@ typedef enum kt_generate_tiebreak {
 /** @brief The tourney (and tour) generators. */
 typedef enum kt_generate_method {
     KT_GENERATE_BLOCKS = 0,      /**< The random block tiling of kt_generate_closed_tour(), blocks not merged: one cycle per block. */
-    KT_GENERATE_WARNSDORFF = 1,  /**< Parberry's tourney variant of random Warnsdorff: a walk is closed when it lands a move away from its start. */
+    KT_GENERATE_WARNSDORFF = 1,  /**< Parberry's tourney variant of random Warnsdorff: a walk is closed when it lands a move away from its start.  Boards with a side above 200 are built tile by tile (tiles of side 100..200, each with its own restarts; no cycle crosses a tile border), where the walks on the whole board thrash. */
     KT_GENERATE_NEURAL = 2,      /**< The neural network of Takefuji and Lee 1992, one neuron per edge; its result is the set of active edges once every cell has two, a tourney of many cycles (not a tour).  Updates only the neurons at cells whose degree is not 2 (the others would not change), in random order, and restarts the neurons of a cell that stays unsatisfied (its local freezes otherwise stop large boards converging): about 3 ms at 64 x 64, 70 ms at 256 x 256. */
     KT_GENERATE_DIVIDE = 3,      /**< Divide-and-conquer after Parberry 1997: the board halved recursively down to sides 5..10, each base block a structured tour (with seed 0 always the first precomputed tour of its size), not joined; kt_generate_divide_tour() joins them. */
     KT_GENERATE_BRAID = 4,       /**< Concentric braided tourney (Parberry 2020): n x n, n even >= 4; rings two cells wide (each ring's 2-factor is forced: interwoven zig-zag strands) around a 4x4 (n = 0 mod 4) or 6x6 centre. */
@@ -226,8 +226,8 @@ KT_EXPORT kt_status kt_generate_warnsdorff_tour(kt_tourney **out, const kt_graph
  *                 structured methods; seed 0 gives the canonical picture).
  * @param run      Run settings or NULL.  Budget, 0 for the default:
  *                 restarts from scratch for Warnsdorff (default
- *                 ::KT_GENERATE_TOURNEY_RESTARTS; stuck walks are first
- *                 repaired locally), for neural, sweeps' worth of neuron
+ *                 ::KT_GENERATE_TOURNEY_RESTARTS, per tile on large boards;
+ *                 stuck walks are first repaired locally), for neural, sweeps' worth of neuron
  *                 updates (one sweep = as many updates as neurons; default
  *                 ::KT_GENERATE_NEURAL_SWEEPS, in runs of 400);
  *                 not used by the linear methods.  Progress is reported
