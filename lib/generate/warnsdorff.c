@@ -486,6 +486,16 @@ static kt_status close_walk(wctx *w, kti_progress *pr)
                           &w->rng, pr);
 }
 
+/* The k-th start near the centre: the centre, then cells around it. */
+static kt_cell near_centre(const kt_graph *g, uint64_t k)
+{
+    static const int8_t off[8][2] = {{0, 0}, {1, 1}, {0, 1}, {2, 1}, {1, 0}, {-1, -1}, {-1, 0}, {0, -1}};
+    int64_t x = (int64_t)(g->width / 2) + off[k % 8][0], y = (int64_t)(g->height / 2) + off[k % 8][1];
+    if (x >= (int64_t)g->width) x = (int64_t)g->width - 1;
+    if (y >= (int64_t)g->height) y = (int64_t)g->height - 1;
+    return (kt_cell)((uint64_t)y * g->width + (uint64_t)x);
+}
+
 kt_status kti_warnsdorff_tour(kt_tourney **out, const kt_graph *g, kt_shape shape, kt_cell start,
                               kt_generate_tiebreak tie, uint64_t seed, uint64_t attempts,
                               kti_progress *pr)
@@ -497,18 +507,20 @@ kt_status kti_warnsdorff_tour(kt_tourney **out, const kt_graph *g, kt_shape shap
      * rule: its walks spiral from the rim inwards and end near the centre,
      * so from there they end next to their start and the closing rotations
      * are few (from a corner they cost about 50 cells per cell at
-     * 1000 x 1000).  Some boards (28 x 28) never succeed from the centre,
-     * so the odd attempts start from the corner.  The other rules close
-     * less often from the centre (Pohl fails 64 of 64 walks on 8 x 8). */
+     * 1000 x 1000).  A walk from a given cell fails on some boards
+     * whatever the seed (28 x 28 from the centre; 5000 x 5000 from the
+     * centre and the cell beside it), so the attempts move round the cells
+     * next to the centre, and every fourth one starts from the corner.  The
+     * other rules close less often from the centre (Pohl fails 64 of 64
+     * walks on 8 x 8). */
     bool centre = start == KT_CELL_NONE && shape == KT_SHAPE_CYCLES && tie == KT_GENERATE_TIE_ROTH;
-    kt_cell mid = (kt_cell)((size_t)(g->height / 2) * g->width + g->width / 2);
     kt_status st = KT_ELIMIT;
     for (uint64_t a = 0; a < attempts; a++) {
         if (kti_gen_tick(pr, a, attempts)) {
             st = KT_ECANCELED;
             break;
         }
-        kt_cell s0 = start != KT_CELL_NONE ? start : centre && (a & 1) == 0 ? mid : 0;
+        kt_cell s0 = start != KT_CELL_NONE ? start : centre && (a & 3) != 3 ? near_centre(g, a - a / 4) : 0;
         kt_status ws = walk(&w, s0, tie, pr, a, attempts);
         if (ws == KT_OK && shape == KT_SHAPE_CYCLES) ws = close_walk(&w, pr);
         if (ws == KT_ENOTFOUND) continue;
