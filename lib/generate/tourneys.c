@@ -149,11 +149,13 @@ static kt_status braid_propagate(braid *B, kti_progress *pr)
 }
 
 /* Write the rings' edges as move pairs; KT_EUNSUPPORTED if some ring cell
- * was not forced (does not happen on the boards the braid accepts). */
-static kt_status braid_store(const braid *B, uint8_t *mv, size_t rings)
+ * was not forced (does not happen on the boards the braid accepts), or
+ * KT_ECANCELED. */
+static kt_status braid_store(const braid *B, uint8_t *mv, size_t rings, kti_progress *pr)
 {
     size_t n = B->g->width;
     for (size_t c = 0; c < B->g->ncells; c++) {
+        if ((c & 0xFFFFu) == 0 && kti_gen_tick(pr, 0, 0)) return KT_ECANCELED;
         if (ring_of(n, c % n, c / n) >= rings) continue;
         unsigned ch = B->chosen[c];
         if (__builtin_popcount(ch) != 2) return KT_EUNSUPPORTED;
@@ -199,7 +201,7 @@ kt_status kti_braid_tourney(kt_tourney **out, const kt_graph *g, kti_progress *p
                  : braid_init(&B, rings, pr);
         if (st == KT_OK) st = braid_propagate(&B, pr);
     }
-    if (st == KT_OK) st = braid_store(&B, t->mv, rings);
+    if (st == KT_OK) st = braid_store(&B, t->mv, rings, pr);
     if (st == KT_OK) {
         braid_centre(t->mv, n, c0, cs);
         t->shape = KT_SHAPE_CYCLES;
