@@ -17,6 +17,22 @@
  *   bench_generate seeds [count]    kt_generate_closed_tour on small and middle
  *                                   boards for seeds 0..count-1 (default 200):
  *                                   distinct tours and the mean time per tour.
+ *   bench_generate targets          issue 17 and 14 targets: best of 5 CPU
+ *                                   times of closed Warnsdorff (Roth)
+ *                                   1000x1000, the neural network on 64x64
+ *                                   and 256x256, the Warnsdorff tourney
+ *                                   600x600 (every result checked); then the
+ *                                   delay to the first progress call and
+ *                                   the return after a cancel there, on
+ *                                   5000x5000 (wall time).
+ *   bench_generate ties [max [starts]]
+ *                                   each Warnsdorff tie-break, one walk per
+ *                                   board (seed n): on which n x n boards,
+ *                                   5 <= n <= max (default 400), it gives an
+ *                                   open tour from the corner and a closed
+ *                                   tour (default start); then, for n up to
+ *                                   `starts` (default 12), from how many
+ *                                   start cells it gives an open tour.
  *   bench_generate pairs W H [step]  kt_generate_open_tour with both ends
  *                                   given, for every start cell and every
  *                                   step-th end cell of the other colour (or
@@ -294,19 +310,158 @@ static int bench_seeds(size_t count)
     return 0;
 }
 
+/* Print the sizes in fail[0..nf) as ranges. */
+static void print_ranges(const uint32_t *fail, size_t nf)
+{
+    if (nf == 0) {
+        printf(" none");
+        return;
+    }
+    for (size_t i = 0; i < nf;) {
+        size_t j = i;
+        while (j + 1 < nf && fail[j + 1] == fail[j] + 1) j++;
+        if (j == i) printf(" %u", fail[i]);
+        else printf(" %u-%u", fail[i], fail[j]);
+        i = j + 1;
+    }
+}
+
+/* One walk of tie-break `tie` from `start`: 1 when it gives a tour. */
+static int tie_walk(const kt_graph *g, kt_shape shape, kt_cell start, int tie, uint64_t seed)
+{
+    kt_tourney *t = NULL;
+    kt_status st = kt_generate_warnsdorff_tour(&t, g, shape, start, (kt_generate_tiebreak)tie, seed, one_walk());
+    int ok = st == KT_OK && (shape == KT_SHAPE_PATH ? kt_tourney_is_open_tour(t) : kt_tourney_is_closed_tour(t));
+    kt_tourney_free(t);
+    return ok;
+}
+
+static int bench_ties(uint32_t max, uint32_t starts)
+{
+    uint32_t *fail = calloc(max + 1, sizeof *fail);
+    if (fail == NULL) return 1;
+    for (int shape = 0; shape < 2; shape++) {
+        kt_shape sh = shape ? KT_SHAPE_CYCLES : KT_SHAPE_PATH;
+        for (int tie = 0; tie < KT_GENERATE_TIE_COUNT; tie++) {
+            size_t nf = 0, tried = 0;
+            double t0 = bench_now();
+            for (uint32_t n = 5; n <= max; n++) {
+                if (shape && (n & 1)) continue; /* odd boards have no closed tour */
+                kt_graph *g = NULL;
+                if (kt_graph_new(&g, n, n) != KT_OK) return 1;
+                tried++;
+                if (!tie_walk(g, sh, KT_CELL_NONE, tie, n)) fail[nf++] = n;
+                kt_graph_free(g);
+            }
+            printf("%-6s %-6s n=5..%u: %zu of %zu boards, %.1f s; fails on", shape ? "closed" : "open",
+                   kt_generate_tiebreak_name((kt_generate_tiebreak)tie), max, tried - nf, tried, bench_now() - t0);
+            print_ranges(fail, nf);
+            printf("\n");
+        }
+    }
+    printf("open tours from every start (cells that give a tour / cells):\n%4s", "n");
+    for (int tie = 0; tie < KT_GENERATE_TIE_COUNT; tie++) printf(" %9s", kt_generate_tiebreak_name((kt_generate_tiebreak)tie));
+    printf("\n");
+    for (uint32_t n = 5; n <= starts; n++) {
+        kt_graph *g = NULL;
+        if (kt_graph_new(&g, n, n) != KT_OK) return 1;
+        printf("%4u", n);
+        for (int tie = 0; tie < KT_GENERATE_TIE_COUNT; tie++) {
+            unsigned ok = 0;
+            for (kt_cell c = 0; c < n * n; c++) ok += (unsigned)tie_walk(g, KT_SHAPE_PATH, c, tie, n);
+            printf(" %5u/%-3u", ok, n * n);
+        }
+        printf("\n");
+        kt_graph_free(g);
+    }
+    free(fail);
+    return 0;
+}
+
+/* One target run: CPU seconds, or -1 when it gave no valid result. */
+static double target_run(int what, uint32_t n)
+{
+    kt_graph *g = NULL;
+    if (kt_graph_new(&g, n, n) != KT_OK) return -1;
+    kt_tourney *t = NULL;
+    double c0 = bench_cpu();
+    kt_status st = what < 0 ? kt_generate_warnsdorff_tour(&t, g, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_GENERATE_TIE_ROTH, 1, NULL)
+                            : kt_generate_tourney(&t, g, (kt_generate_method)what, 1, NULL);
+    double c = bench_cpu() - c0;
+    int ok = st == KT_OK && (what >= 0 || kt_tourney_is_closed_tour(t));
+    kt_tourney_free(t);
+    kt_graph_free(g);
+    return ok ? c : -1;
+}
+
+typedef struct first_probe {
+    double start, first, cancel_at;
+} first_probe;
+
+static int first_cb(void *user, uint64_t done, uint64_t total)
+{
+    (void)done;
+    (void)total;
+    first_probe *p = user;
+    p->first = p->cancel_at = bench_now();
+    return 1; /* cancel at once */
+}
+
+static int bench_targets(void)
+{
+    static const struct { const char *name; int what; uint32_t n; double goal; } ts[] = {
+        {"warnsdorff closed roth", -1, 1000, 0.1}, {"tourney neural", KT_GENERATE_NEURAL, 64, 0.1},
+        {"tourney neural", KT_GENERATE_NEURAL, 256, 5.0}, {"tourney warnsdorff", KT_GENERATE_WARNSDORFF, 600, 1.0}};
+    printf("%-24s %6s %14s %8s\n", "call", "n", "best CPU s", "goal s");
+    for (size_t i = 0; i < sizeof ts / sizeof ts[0]; i++) {
+        double best = -1;
+        for (int r = 0; r < 5; r++) {
+            double c = target_run(ts[i].what, ts[i].n);
+            if (c < 0) {
+                printf("%-24s %6u   no valid result\n", ts[i].name, ts[i].n);
+                return 1;
+            }
+            if (best < 0 || c < best) best = c;
+        }
+        printf("%-24s %6u %14.4f %8.1f\n", ts[i].name, ts[i].n, best, ts[i].goal);
+    }
+    kt_graph *g = NULL;
+    if (kt_graph_new(&g, 5000, 5000) != KT_OK) return 1;
+    printf("5000x5000, cancelled at the first progress call (wall ms):\n");
+    for (int m = -1; m < KT_GENERATE_METHOD_COUNT; m++) {
+        first_probe p = {bench_now(), -1, -1};
+        kt_options *o = NULL;
+        if (kt_options_new(&o, NULL) != KT_OK || kt_options_set_progress(o, first_cb, &p) != KT_OK) return 1;
+        kt_tourney *t = NULL;
+        kt_status st = m < 0 ? kt_generate_warnsdorff_tour(&t, g, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_GENERATE_TIE_ROTH, 1, o)
+                             : kt_generate_tourney(&t, g, (kt_generate_method)m, 1, o);
+        double end = bench_now();
+        printf("  %-22s %-12s first call %7.1f, returned %6.1f after\n",
+               m < 0 ? "warnsdorff closed roth" : kt_generate_method_name((kt_generate_method)m), kt_status_name(st),
+               (p.first - p.start) * 1e3, (end - p.cancel_at) * 1e3);
+        kt_tourney_free(t);
+        kt_options_free(o);
+    }
+    kt_graph_free(g);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc >= 4 && strcmp(argv[1], "pairs") == 0)
         return bench_pairs((uint32_t)atoi(argv[2]), (uint32_t)atoi(argv[3]),
                            argc >= 5 ? (uint32_t)atoi(argv[4]) : 1u);
     if (argc >= 2 && strcmp(argv[1], "closed") == 0) return bench_closed(argc - 2, argv + 2);
+    if (argc >= 2 && strcmp(argv[1], "targets") == 0) return bench_targets();
+    if (argc >= 2 && strcmp(argv[1], "ties") == 0)
+        return bench_ties(argc >= 3 ? (uint32_t)atoi(argv[2]) : 400u, argc >= 4 ? (uint32_t)atoi(argv[3]) : 12u);
     if (argc >= 2 && strcmp(argv[1], "seeds") == 0) {
         long count = argc >= 3 ? atol(argv[2]) : 200;
         return bench_seeds(count > 0 ? (size_t)count : 200);
     }
     if (argc >= 2 && strcmp(argv[1], "methods") == 0)
         return bench_methods(argc >= 3 ? atof(argv[2]) : 60.0, argc >= 4 ? argv[3] : NULL);
-    fprintf(stderr, "usage: bench_generate closed [n ...] | seeds [count] | methods [seconds per method [name part]] | "
+    fprintf(stderr, "usage: bench_generate closed [n ...] | targets | ties [max [starts]] | seeds [count] | methods [seconds per method [name part]] | "
                     "pairs W H [step]\n");
     return 2;
 }

@@ -58,6 +58,8 @@ expect "open with ends" "open tour of 8x8" "$knight" check "$tmp/o88.txt"
 expect "ends of one colour" "no open tour exists on 8x8 with these ends" "$knight" tour 8x8 --start 0,0 --end 2,0
 "$knight" tour 64x64 --method warnsdorff --tie roth --open > "$tmp/w64.txt" || fail=1
 expect "warnsdorff roth" "open tour of 64x64" "$knight" check "$tmp/w64.txt"
+"$knight" tour 100x100 --method warnsdorff --tie wplus --open > "$tmp/wp100.txt" || fail=1
+expect "warnsdorff wplus" "open tour of 100x100" "$knight" check "$tmp/wp100.txt"
 for m in warnsdorff neural divide braid four-cover; do
     "$knight" tour 16x16 --method $m --tourney --seed 3 > "$tmp/m_$m.txt" || { echo "FAIL: tour --method $m"; fail=1; }
     expect "method $m" "on 16x16" "$knight" check "$tmp/m_$m.txt"

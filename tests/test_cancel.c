@@ -161,8 +161,9 @@ static kt_status f_warnsdorff_tour(void *arg, const kt_options *run)
 {
     board *b = arg;
     kt_tourney *t = NULL;
-    kt_status st = kt_generate_warnsdorff_tour(&t, b->g, KT_SHAPE_CYCLES, 0, KT_GENERATE_TIE_RANDOM,
-                                               1, run);
+    /* which: the tie-break (random unless set) */
+    kt_status st = kt_generate_warnsdorff_tour(&t, b->g, KT_SHAPE_CYCLES, KT_CELL_NONE,
+                                               (kt_generate_tiebreak)b->which, 1, run);
     kt_tourney_free(t);
     return st;
 }
@@ -246,9 +247,23 @@ int main(void)
     b.which = 1;
     measure("divide tour 1000x1000", f_closed, &b, 1, seed++);
     measure("open tour 1000x1000", f_open, &b, 1, seed++);
+    b.which = KT_GENERATE_TIE_RANDOM;
     measure("warnsdorff tour 1000x1000", f_warnsdorff_tour, &b, 1, seed++);
     kt_graph_free(b.g);
 
+    /* large boards, where the setup phases (allocating and filling arrays
+     * of 4 million cells) alone used to outlast 100 ms */
+    CHECK_ST(kt_graph_new(&b.g, 2000, 2000), KT_OK);
+    static const int big[] = {KT_GENERATE_WARNSDORFF, KT_GENERATE_BRAID, KT_GENERATE_NEURAL};
+    for (int i = 0; i < 3; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "tourney %s 2000x2000", kt_generate_method_name((kt_generate_method)big[i]));
+        b.which = big[i];
+        measure(name, f_tourney, &b, 1, seed++);
+    }
+    b.which = KT_GENERATE_TIE_ROTH;
+    measure("warnsdorff roth 2000x2000", f_warnsdorff_tour, &b, 1, seed++);
+    kt_graph_free(b.g);
     CHECK_ST(kt_graph_new(&b.g, 400, 400), KT_OK);
     CHECK_ST(kt_generate_tourney(&b.t, b.g, KT_GENERATE_BLOCKS, 1, NULL), KT_OK);
     b.which = 0;

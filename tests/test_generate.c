@@ -328,6 +328,69 @@ static void test_open(void)
     }
 }
 
+/* Squirrel and Cull's W+: the open tour from the corner of n x n ends
+ * where their published program's tour ends (1-based x, y as it prints
+ * them, for n = 5..40), and W+ fails on 74 x 74 as that program does (it
+ * stops after 5432 of 5476 cells), while its rules carry it through every
+ * other n up to 100 (plain Warnsdorff, ties to the first move, fails from
+ * 61 on). */
+static void test_warnsdorff_wplus(void)
+{
+    static const uint8_t end[36][2] = {
+        {3, 3},   {5, 2},   {6, 6},   {5, 8},   {4, 4},   {6, 7},   {6, 10},  {8, 9},   {7, 3},
+        {7, 12},  {3, 11},  {7, 10},  {12, 10}, {10, 15}, {16, 12}, {4, 13},  {16, 8},  {9, 10},
+        {12, 16}, {14, 7},  {16, 14}, {19, 16}, {26, 18}, {4, 23},  {17, 17}, {18, 15}, {25, 27},
+        {22, 7},  {26, 16}, {17, 14}, {26, 32}, {9, 28},  {23, 21}, {9, 20},  {29, 35}, {31, 8}};
+    unsigned first_fails = 0;
+    for (uint32_t n = 5; n <= 100; n++) {
+        kt_graph *g = NULL;
+        CHECK_OK(kt_graph_new(&g, n, n));
+        kt_tourney *t = NULL;
+        kt_status st = kt_generate_warnsdorff_tour(&t, g, KT_SHAPE_PATH, KT_CELL_NONE, KT_GENERATE_TIE_WPLUS, n, NULL);
+        if (n == 74) {
+            CHECK_ST(st, KT_ELIMIT);
+        } else {
+            CHECK_OK(st);
+            if (t) check_open(t, 0, KT_CELL_NONE);
+        }
+        if (t && n <= 40) {
+            kt_cell a = KT_CELL_NONE, b = KT_CELL_NONE;
+            CHECK_OK(kt_tourney_ends(t, &a, &b));
+            kt_cell want = (kt_cell)((end[n - 5][1] - 1) * n + (end[n - 5][0] - 1u));
+            CHECK(a == 0 ? b == want : a == want && b == 0);
+        }
+        kt_tourney_free(t);
+        t = NULL;
+        st = kt_generate_warnsdorff_tour(&t, g, KT_SHAPE_PATH, KT_CELL_NONE, KT_GENERATE_TIE_FIRST, n, NULL);
+        first_fails += st != KT_OK;
+        if (n <= 60) CHECK_OK(st);
+        kt_tourney_free(t);
+        kt_graph_free(g);
+    }
+    CHECK(first_fails >= 10);
+}
+
+/* The Warnsdorff tourney past TILE_ABOVE (200): tiles with their own
+ * restarts (1.0 ended in KT_ELIMIT after 47-110 s on 600 x 600); every
+ * result a valid tourney, both the even and the odd-sided tilings. */
+static void test_warnsdorff_tourney_large(void)
+{
+    static const uint32_t sizes[][2] = {{600, 600}, {601, 400}, {202, 203}};
+    for (size_t i = 0; i < 3; i++) {
+        kt_graph *g = NULL;
+        CHECK_OK(kt_graph_new(&g, sizes[i][0], sizes[i][1]));
+        kt_tourney *t = NULL;
+        CHECK_OK(kt_generate_tourney(&t, g, KT_GENERATE_WARNSDORFF, i + 1, NULL));
+        if (t) {
+            kt_tourney *u = revalidate(t);
+            CHECK(u != NULL && kt_tourney_size(u) == kt_tourney_size(t) && kt_tourney_size(t) > 1);
+            kt_tourney_free(u);
+        }
+        kt_tourney_free(t);
+        kt_graph_free(g);
+    }
+}
+
 static void test_warnsdorff(void)
 {
     for (uint32_t n = 5; n <= 40; n++) {
@@ -343,7 +406,9 @@ static void test_warnsdorff(void)
             t = NULL;
             st = kt_generate_warnsdorff_tour(&t, g, KT_SHAPE_CYCLES, KT_CELL_NONE, (kt_generate_tiebreak)tie, n, NULL);
             if (n & 1) CHECK_ST(st, KT_ENOTOUR);
-            else if (tie != KT_GENERATE_TIE_FIRST) CHECK_OK(st);
+            /* first and W+ are single deterministic walks (W+ from the
+             * corner does not close on 12 x 12) */
+            else if (tie != KT_GENERATE_TIE_FIRST && tie != KT_GENERATE_TIE_WPLUS) CHECK_OK(st);
             if (st == KT_OK) {
                 kt_tourney *u = revalidate(t);
                 CHECK(kt_tourney_is_closed_tour(u));
@@ -710,6 +775,8 @@ int main(void)
     test_closed_seeds();
     test_open();
     test_warnsdorff();
+    test_warnsdorff_wplus();
+    test_warnsdorff_tourney_large();
     test_tourneys();
     test_errors();
     test_run_settings();

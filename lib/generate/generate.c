@@ -27,7 +27,7 @@ static kt_status alloc_for_overwrite(kt_tourney **out, const kt_graph *g)
 static const char *const method_names[KT_GENERATE_METHOD_COUNT] = {
     "blocks", "warnsdorff", "neural", "divide", "braid", "four-cover",
 };
-static const char *const tie_names[KT_GENERATE_TIE_COUNT] = {"first", "random", "pohl", "roth"};
+static const char *const tie_names[KT_GENERATE_TIE_COUNT] = {"first", "random", "pohl", "roth", "wplus", "w2"};
 
 const char *kt_generate_method_name(kt_generate_method method)
 {
@@ -160,7 +160,8 @@ kt_status kt_generate_warnsdorff_tour(kt_tourney **out, const kt_graph *g, kt_sh
         return KT_ENOTOUR;
     uint64_t attempts = r.budget;
     if (attempts == 0)
-        attempts = tie == KT_GENERATE_TIE_FIRST ? KT_GENERATE_WARNSDORFF_FIRST_ATTEMPTS
+        attempts = tie == KT_GENERATE_TIE_FIRST || tie == KT_GENERATE_TIE_WPLUS
+                       ? KT_GENERATE_WARNSDORFF_FIRST_ATTEMPTS
                                                 : KT_GENERATE_WARNSDORFF_ATTEMPTS;
     kt_tourney *t = NULL;
     kt_status st = kti_warnsdorff_tour(&t, g, shape, start, tie, seed, attempts, &pr);

@@ -27,6 +27,28 @@ static inline bool kti_gen_tick(kti_progress *p, uint64_t done, uint64_t total)
     return kti_progress_tick(p, done, total);
 }
 
+/* An array of count elements, not zeroed (NULL when the size overflows or
+ * the allocation fails): large boards' arrays that are written before they
+ * are read, so that no setup phase spends long before its first tick. */
+static inline void *kti_gen_alloc(const kt_allocator *al, size_t count, size_t size)
+{
+    size_t bytes;
+    return kti_mul_ok(count, size, &bytes) ? kti_alloc(al, bytes) : NULL;
+}
+
+/* Zero bytes at p a mebibyte at a time, ticking in between (unknown
+ * total); true when the callback asked to stop. */
+static inline bool kti_gen_zero(void *p, size_t bytes, kti_progress *pr, uint64_t done, uint64_t total)
+{
+    unsigned char *q = p;
+    for (size_t i = 0; i < bytes; i += (size_t)1 << 20) {
+        if (kti_gen_tick(pr, done, total)) return true;
+        size_t k = bytes - i < ((size_t)1 << 20) ? bytes - i : (size_t)1 << 20;
+        memset(q + i, 0, k);
+    }
+    return false;
+}
+
 /* Posa rotations on the Hamiltonian path ord[0..n-1] (pos = its inverse):
  * move the last end until it is a move from `target` (exact: equals it).
  * The first cell stays fixed.  At most about `work` cells are reversed.

@@ -149,11 +149,13 @@ static kt_status braid_propagate(braid *B, kti_progress *pr)
 }
 
 /* Write the rings' edges as move pairs; KT_EUNSUPPORTED if some ring cell
- * was not forced (does not happen on the boards the braid accepts). */
-static kt_status braid_store(const braid *B, uint8_t *mv, size_t rings)
+ * was not forced (does not happen on the boards the braid accepts), or
+ * KT_ECANCELED. */
+static kt_status braid_store(const braid *B, uint8_t *mv, size_t rings, kti_progress *pr)
 {
     size_t n = B->g->width;
     for (size_t c = 0; c < B->g->ncells; c++) {
+        if ((c & 0xFFFFu) == 0 && kti_gen_tick(pr, 0, 0)) return KT_ECANCELED;
         if (ring_of(n, c % n, c / n) >= rings) continue;
         unsigned ch = B->chosen[c];
         if (__builtin_popcount(ch) != 2) return KT_EUNSUPPORTED;
@@ -188,14 +190,18 @@ kt_status kti_braid_tourney(kt_tourney **out, const kt_graph *g, kti_progress *p
     kt_tourney *t = NULL;
     KTI_TRY(kti_tourney_alloc(&t, g));
     size_t N = g->ncells;
-    braid B = {g, kti_calloc(&g->alloc, N, 1), kti_calloc(&g->alloc, N, 1),
-               kti_calloc(&g->alloc, N, 1), kti_calloc(&g->alloc, N, sizeof(kt_cell)), 0};
+    braid B = {g, kti_alloc(&g->alloc, N), kti_alloc(&g->alloc, N), kti_alloc(&g->alloc, N),
+               kti_gen_alloc(&g->alloc, N, sizeof(kt_cell)), 0};
     kt_status st = KT_ENOMEM;
     if (B.avail && B.chosen && B.inq && B.stack) {
-        st = braid_init(&B, rings, pr);
+        /* zeroed a piece at a time: 10^8 cells take a while */
+        st = kti_gen_zero(B.avail, N, pr, 0, 0) || kti_gen_zero(B.chosen, N, pr, 0, 0) ||
+                     kti_gen_zero(B.inq, N, pr, 0, 0)
+                 ? KT_ECANCELED
+                 : braid_init(&B, rings, pr);
         if (st == KT_OK) st = braid_propagate(&B, pr);
     }
-    if (st == KT_OK) st = braid_store(&B, t->mv, rings);
+    if (st == KT_OK) st = braid_store(&B, t->mv, rings, pr);
     if (st == KT_OK) {
         braid_centre(t->mv, n, c0, cs);
         t->shape = KT_SHAPE_CYCLES;

@@ -10,6 +10,15 @@
  *    then random.  Preferring the rim keeps the walk from leaving unvisited
  *    pockets near the edge, which is what makes plain Warnsdorff fail on
  *    boards beyond ~50.
+ *  - W+ (Squirrel and Cull 1996): ties go to the first move in a fixed
+ *    ordering of the eight moves; on an n x n board the walk starts in a
+ *    corner and the ordering changes when the walk leaves given cells (a
+ *    sequence of 4 to 6 orderings per class of n mod 8, n mod 16 for n odd
+ *    = 5 mod 8), which their program uses to give tours on every n from 5
+ *    to 1000.  On other boards the first ordering is used throughout.
+ *  - W2: the rule applied a second time: among the tied candidates, the one
+ *    whose least accessible unvisited neighbour is least accessible, then
+ *    random.
  * Closed tours: a complete walk whose end is not a move from its start is
  * closed by Posa rotations (bounded).  The tourney variant of Parberry
  * (1997) closes a walk as soon as it lands a move away from its start and begins
@@ -17,6 +26,9 @@
  */
 #include "generate_internal.h"
 #include "util/util.h"
+
+/* Most rules of W+ on one board. */
+#define KTI_WPLUS_RULES 6
 
 typedef struct wctx {
     const kt_graph *g;
@@ -27,6 +39,11 @@ typedef struct wctx {
     kt_cell *ord;
     uint32_t *pos;
     kti_rng rng;
+    /* Squirrel and Cull's W+: per rule, the rank of each of our moves in
+     * its ordering and the cell on leaving which the next rule starts */
+    uint8_t rank[KTI_WPLUS_RULES][8];
+    kt_cell sw[KTI_WPLUS_RULES];
+    unsigned rule;
 } wctx;
 
 static inline kt_cell nb(const kt_graph *g, kt_cell c, int m)
@@ -44,6 +61,8 @@ static void w_free(wctx *w)
     kti_free(al, w->pos);
 }
 
+static void wp_setup(wctx *w);
+
 /* The walk state; the move masks of a large board take a while (10^8
  * cells: seconds), so the setup reports progress (unknown total) too. */
 static kt_status w_init(wctx *w, const kt_graph *g, uint64_t seed, kti_progress *pr)
@@ -55,8 +74,8 @@ static kt_status w_init(wctx *w, const kt_graph *g, uint64_t seed, kti_progress 
     w->deg = kti_alloc(al, w->n);
     w->vis = kti_alloc(al, w->n);
     w->mask = kti_alloc(al, w->n);
-    w->ord = kti_calloc(al, w->n, sizeof(kt_cell));
-    w->pos = kti_calloc(al, w->n, sizeof(uint32_t));
+    w->ord = kti_gen_alloc(al, w->n, sizeof(kt_cell));
+    w->pos = kti_gen_alloc(al, w->n, sizeof(uint32_t));
     if (!w->deg || !w->vis || !w->mask || !w->ord || !w->pos) {
         w_free(w);
         return KT_ENOMEM;
@@ -72,13 +91,98 @@ static kt_status w_init(wctx *w, const kt_graph *g, uint64_t seed, kti_progress 
         w->mask[c] = (uint8_t)m;
     }
     kti_rng_seed(&w->rng, seed);
+    wp_setup(w);
     return KT_OK;
 }
 
-static void w_reset(wctx *w)
+/* W+ (Squirrel and Cull 1996): per class of board side m, the orderings
+ * of their moves 1..8 = (dx, dy) (-2,1) (-1,2) (1,2) (2,1) (2,-1) (1,-2)
+ * (-1,-2) (-2,-1), each with the cell (1-based x, y; coordinates a*m + b,
+ * halved when `half` says so) on leaving which the next ordering starts.
+ * These are the data of the algorithm as published (its rules), not code. */
+typedef struct wp_rule {
+    char order[9];
+    int8_t xa, xb, ya, yb; /* x = (xa m + xb) [/ 2], y likewise; xa = xb = 0: last rule */
+    uint8_t half;          /* 1: halve x, 2: halve y */
+} wp_rule;
+
+static const int8_t wp_dx[8] = {-2, -1, 1, 2, 2, 1, -1, -2};
+static const int8_t wp_dy[8] = {1, 2, 2, 1, -1, -2, -2, -1};
+
+static const wp_rule wp_m8_0[] = {{"34261578", 1, -1, 1, -2, 0}, {"87642135", 0, 2, 0, 2, 0},
+                                  {"51867342", 1, -8, 0, 1, 0}, {"51342678", 0, 7, 1, -3, 0},
+                                  {"21435678", 0, 0, 0, 0, 0}};
+static const wp_rule wp_m8_1[] = {{"34261578", 1, -1, 1, -2, 0}, {"87642135", 0, 2, 0, 2, 0},
+                                  {"51324678", 1, -6, 1, 9, 2}, {"32481765", 0, 0, 0, 0, 0}};
+static const wp_rule wp_m8_2[] = {{"34261578", 0, 6, 0, 1, 0},   {"87642135", 0, 3, 0, 1, 0},
+                                  {"54132678", 1, -15, 0, 4, 0}, {"52431678", 0, 10, 1, -2, 0},
+                                  {"85647123", 0, 5, 1, -6, 2},  {"15746823", 0, 0, 0, 0, 0}};
+static const wp_rule wp_m8_3[] = {{"34625718", 1, -1, 1, -2, 0}, {"42681357", 1, -6, 1, 0, 0},
+                                  {"86512347", 0, 2, 0, 5, 0},   {"51867342", 1, -10, 0, 3, 0},
+                                  {"61825437", 1, 1, 1, -2, 1},  {"71642538", 0, 0, 0, 0, 0}};
+static const wp_rule wp_m8_4[] = {{"34261578", 1, -1, 1, -2, 0}, {"87642135", 0, 2, 0, 2, 0},
+                                  {"51867342", 1, -8, 0, 1, 0},  {"51342678", 0, 10, 1, -5, 0},
+                                  {"86753421", 0, 13, 1, 2, 2},  {"78563421", 0, 0, 0, 0, 0}};
+static const wp_rule wp_m16_5[] = {{"34261578", 1, -1, 1, -2, 0}, {"87642135", 0, 2, 0, 2, 0},
+                                   {"51324678", 1, -2, 1, -5, 2}, {"15234678", 0, 0, 0, 0, 0}};
+static const wp_rule wp_m16_13[] = {{"34261578", 1, -1, 1, -2, 0}, {"87642135", 0, 2, 0, 2, 0},
+                                    {"51324678", 1, -2, 1, -13, 2}, {"15234678", 0, 0, 0, 0, 0}};
+static const wp_rule wp_m8_6[] = {{"34261578", 0, 6, 0, 1, 0},   {"87642135", 0, 3, 0, 1, 0},
+                                  {"54132678", 1, -10, 0, 1, 0}, {"52431678", 0, 10, 1, -2, 0},
+                                  {"85647123", 0, 3, 1, 8, 2},   {"12453678", 0, 0, 0, 0, 0}};
+static const wp_rule wp_m8_7[] = {{"34625718", 1, -1, 1, -2, 0}, {"42681357", 1, -6, 1, 0, 0},
+                                  {"86512347", 0, 2, 0, 5, 0},   {"51867342", 1, -6, 0, 3, 0},
+                                  {"61825437", 1, 1, 1, -2, 1},  {"61357284", 0, 0, 0, 0, 0}};
+static const wp_rule wp_plain[] = {{"34261578", 0, 0, 0, 0, 0}};
+
+/* The cell of a switch, or KT_CELL_NONE when it is off the board (the
+ * program then never switches) or for the last rule. */
+static kt_cell wp_cell(const kt_graph *g, const wp_rule *r)
 {
-    memset(w->vis, 0, w->n);
-    for (size_t c = 0; c < w->n; c++) w->deg[c] = (uint8_t)__builtin_popcount(w->mask[c]);
+    int64_t m = g->width;
+    if (r->xa == 0 && r->xb == 0) return KT_CELL_NONE;
+    int64_t x = r->xa * m + r->xb, y = r->ya * m + r->yb;
+    if (r->half & 1) x /= 2; /* the numerators are even */
+    if (r->half & 2) y /= 2;
+    if (x < 1 || y < 1 || x > m || y > m) return KT_CELL_NONE;
+    return (kt_cell)((y - 1) * m + (x - 1));
+}
+
+/* Load the rules of W+ for g into w. */
+static void wp_setup(wctx *w)
+{
+    const kt_graph *g = w->g;
+    const wp_rule *r = wp_plain;
+    size_t nr = 1, m = g->width;
+    static const wp_rule *const by8[8] = {wp_m8_0, wp_m8_1, wp_m8_2, wp_m8_3,
+                                          wp_m8_4, NULL,    wp_m8_6, wp_m8_7};
+    static const size_t len8[8] = {5, 4, 6, 6, 6, 4, 6, 6};
+    if (g->width == g->height && m >= 5) {
+        r = m % 8 != 5 ? by8[m % 8] : m % 16 == 5 ? wp_m16_5 : wp_m16_13;
+        nr = len8[m % 8];
+    }
+    for (size_t i = 0; i < KTI_WPLUS_RULES; i++) {
+        const wp_rule *ri = &r[i < nr ? i : nr - 1];
+        w->sw[i] = i + 1 < nr ? wp_cell(g, ri) : KT_CELL_NONE;
+        for (int k = 0; k < 8; k++) {
+            w->rank[i][k] = 8;
+            for (int j = 0; j < 8; j++)
+                if (g->dx[k] == wp_dx[ri->order[j] - '1'] && g->dy[k] == wp_dy[ri->order[j] - '1'])
+                    w->rank[i][k] = (uint8_t)j;
+        }
+    }
+}
+
+/* Nothing visited; true when the callback asked to stop (10^8 cells take
+ * a while). */
+static bool w_reset(wctx *w, kti_progress *pr, uint64_t done, uint64_t total)
+{
+    for (size_t c = 0; c < w->n; c++) {
+        if ((c & 0xFFFFu) == 0 && kti_gen_tick(pr, done, total)) return true;
+        w->vis[c] = 0;
+        w->deg[c] = (uint8_t)__builtin_popcount(w->mask[c]);
+    }
+    return false;
 }
 
 static inline void w_visit(wctx *w, kt_cell c)
@@ -123,6 +227,40 @@ static inline unsigned pohl_sum(const wctx *w, kt_cell c)
     return s;
 }
 
+/* W+: the candidate whose move from c comes first in the current ordering. */
+static kt_cell wp_choose(const wctx *w, kt_cell c, const kt_cell *cand, unsigned nc)
+{
+    const uint8_t *rank = w->rank[w->rule];
+    unsigned best = 0, br = 99;
+    for (unsigned i = 0; i < nc; i++) {
+        unsigned r = rank[kti_move_between(w->g, c, cand[i])];
+        if (r < br) {
+            br = r;
+            best = i;
+        }
+    }
+    return cand[best];
+}
+
+/* W2: keep the candidates whose least accessible unvisited neighbour is
+ * least accessible (a dead end ahead, 0, counts as the least). */
+static unsigned w2_filter(const wctx *w, kt_cell *cand, unsigned nc)
+{
+    unsigned low = ~0u, k = 0;
+    for (unsigned i = 0; i < nc; i++) {
+        unsigned mn = 9, m = w->mask[cand[i]];
+        while (m) {
+            int b = __builtin_ctz(m);
+            m &= m - 1;
+            kt_cell e = nb(w->g, cand[i], b);
+            if (!w->vis[e] && w->deg[e] < mn) mn = w->deg[e];
+        }
+        if (mn < low) { low = mn; k = 0; }
+        if (mn == low) cand[k++] = cand[i];
+    }
+    return k;
+}
+
 /* Choose the next cell from c, or KT_CELL_NONE when stuck.  avoid: a cell
  * not to enter unless it is the last one (KT_CELL_NONE for none). */
 static kt_cell w_choose(wctx *w, kt_cell c, kt_generate_tiebreak tie, kt_cell avoid)
@@ -143,6 +281,8 @@ static kt_cell w_choose(wctx *w, kt_cell c, kt_generate_tiebreak tie, kt_cell av
     }
     if (nc == 0) return KT_CELL_NONE;
     if (nc == 1 || tie == KT_GENERATE_TIE_FIRST) return cand[0];
+    if (tie == KT_GENERATE_TIE_WPLUS) return wp_choose(w, c, cand, nc);
+    if (tie == KT_GENERATE_TIE_W2) nc = w2_filter(w, cand, nc);
     if (tie == KT_GENERATE_TIE_ROTH) {
         uint64_t far = 0;
         unsigned k = 0;
@@ -172,17 +312,91 @@ static inline bool adjacent(const kt_graph *g, kt_cell a, kt_cell b)
     return (dx * dx + dy * dy) == 5;
 }
 
-static void reverse(wctx *w, size_t i, size_t j)
+/* The path as a circular array: logical cell i sits at physical index
+ * (h + i) mod n when reading forwards, (h - i) mod n backwards.  A Posa
+ * rotation at the end with pivot p turns L[0..p] L[p+1..n-1] into
+ * L[0..p] L[n-1..p+1]: reversing the suffix does it, and so does reversing
+ * the prefix in place and then reading the array the other way round from
+ * where L[0] now sits.  Taking the shorter side makes a rotation cost the
+ * smaller part instead of the whole suffix. */
+typedef struct cpath {
+    kt_cell *ord;
+    uint32_t *pos; /* physical index of each cell */
+    size_t n, h;
+    bool fwd;
+} cpath;
+
+static inline size_t cp_phys(const cpath *c, size_t i)
 {
-    while (i < j) {
-        kt_cell a = w->ord[i], b = w->ord[j];
-        w->ord[i] = b;
-        w->pos[b] = (uint32_t)i;
-        w->ord[j] = a;
-        w->pos[a] = (uint32_t)j;
-        i++;
-        j--;
+    size_t k = c->h + (c->fwd ? i : c->n - i);
+    return k >= c->n ? k - c->n : k;
+}
+
+static inline size_t cp_logical(const cpath *c, kt_cell x)
+{
+    size_t k = c->pos[x];
+    size_t i = c->fwd ? k + c->n - c->h : c->h + c->n - k;
+    return i >= c->n ? i - c->n : i;
+}
+
+static inline kt_cell cp_at(const cpath *c, size_t i)
+{
+    return c->ord[cp_phys(c, i)];
+}
+
+/* Reverse the logical range [i, j]. */
+static void cp_reverse(cpath *c, size_t i, size_t j)
+{
+    for (; i < j; i++, j--) {
+        size_t a = cp_phys(c, i), b = cp_phys(c, j);
+        kt_cell x = c->ord[a], y = c->ord[b];
+        c->ord[a] = y;
+        c->pos[y] = (uint32_t)a;
+        c->ord[b] = x;
+        c->pos[x] = (uint32_t)b;
     }
+}
+
+/* The rotation with pivot p; returns its cost in cells moved. */
+static size_t cp_rotate(cpath *c, size_t p)
+{
+    size_t suffix = c->n - 1 - p;
+    if (suffix <= p + 1) {
+        cp_reverse(c, p + 1, c->n - 1);
+        return suffix;
+    }
+    cp_reverse(c, 0, p);
+    c->h = cp_phys(c, p);
+    c->fwd = !c->fwd;
+    return p + 1;
+}
+
+static void reverse_array(kt_cell *a, size_t i, size_t j)
+{
+    for (; i < j; i++, j--) {
+        kt_cell x = a[i];
+        a[i] = a[j];
+        a[j] = x;
+    }
+}
+
+/* Back to logical == physical (linear, in place). */
+static void cp_normalise(cpath *c)
+{
+    size_t n = c->n;
+    if (c->fwd && c->h == 0) return;
+    if (!c->fwd) { /* read backwards from h = read forwards from n-1-h after reversing all */
+        reverse_array(c->ord, 0, n - 1);
+        c->h = n - 1 - c->h;
+    }
+    if (c->h != 0) { /* rotate left by h */
+        reverse_array(c->ord, 0, c->h - 1);
+        reverse_array(c->ord, c->h, n - 1);
+        reverse_array(c->ord, 0, n - 1);
+    }
+    c->h = 0;
+    c->fwd = true;
+    for (size_t i = 0; i < n; i++) c->pos[c->ord[i]] = (uint32_t)i;
 }
 
 /* Work units (cells reversed, walk steps) between two looks at the clock. */
@@ -191,18 +405,22 @@ static void reverse(wctx *w, size_t i, size_t j)
 kt_status kti_rotate_end(const kt_graph *g, kt_cell *ord, uint32_t *pos, size_t n, kt_cell target,
                          bool exact, uint64_t work, kti_rng *rng, kti_progress *pr)
 {
-    wctx w;
-    w.g = g;
-    w.ord = ord;
-    w.pos = pos;
+    cpath cp = {ord, pos, n, 0, true};
     uint64_t spent = 0, next_tick = TICK_WORK;
     uint64_t tx = target % g->width, ty = target / g->width;
+    kt_status st = KT_ENOTFOUND;
     while (spent <= work) {
-        kt_cell e = ord[n - 1];
-        if (exact ? e == target : adjacent(g, e, target)) return KT_OK;
+        kt_cell e = cp_at(&cp, n - 1);
+        if (exact ? e == target : adjacent(g, e, target)) {
+            st = KT_OK;
+            break;
+        }
         if (spent >= next_tick) {
             next_tick = spent + TICK_WORK;
-            if (kti_gen_tick(pr, spent, work)) return KT_ECANCELED;
+            if (kti_gen_tick(pr, spent, work)) {
+                st = KT_ECANCELED;
+                break;
+            }
         }
         /* candidates: neighbours y of e on the path, not e's predecessor */
         size_t cand[8];
@@ -211,27 +429,26 @@ kt_status kti_rotate_end(const kt_graph *g, kt_cell *ord, uint32_t *pos, size_t 
         for (int k = 0; k < 8; k++) {
             kt_cell y = kti_step(g, e, k);
             if (y == KT_CELL_NONE) continue;
-            size_t py = pos[y];
+            size_t py = cp_logical(&cp, y);
             if (py >= n - 2) continue;
-            kt_cell ne = ord[py + 1]; /* new end */
+            kt_cell ne = cp_at(&cp, py + 1); /* new end */
             int64_t dx = (int64_t)(ne % g->width) - (int64_t)tx, dy = (int64_t)(ne / g->width) - (int64_t)ty;
             uint64_t d = (uint64_t)(dx * dx + dy * dy);
             if (exact ? ne == target : adjacent(g, ne, target)) d = 0;
             cand[nc] = py;
             score[nc++] = d * 64 + (kti_rng_next(rng) & 63);
         }
-        if (nc == 0) return KT_ENOTFOUND;
+        if (nc == 0) break;
         unsigned best = 0;
         /* mostly greedy, sometimes random to escape cycles */
         if ((kti_rng_next(rng) & 7) == 0) best = (unsigned)kti_rng_below(rng, nc);
         else
             for (unsigned i = 1; i < nc; i++)
                 if (score[i] < score[best]) best = i;
-        size_t py = cand[best];
-        reverse(&w, py + 1, n - 1);
-        spent += n - 1 - py + 8;
+        spent += cp_rotate(&cp, cand[best]) + 8;
     }
-    return KT_ENOTFOUND;
+    cp_normalise(&cp);
+    return st;
 }
 
 /* One Warnsdorff walk from start over the whole board: KT_OK when
@@ -240,12 +457,14 @@ kt_status kti_rotate_end(const kt_graph *g, kt_cell *ord, uint32_t *pos, size_t 
 static kt_status walk(wctx *w, kt_cell start, kt_generate_tiebreak tie, kti_progress *pr,
                       uint64_t done, uint64_t total)
 {
-    w_reset(w);
+    if (w_reset(w, pr, done, total)) return KT_ECANCELED;
     kt_cell c = start;
     w_visit(w, c);
     w->ord[0] = c;
+    w->rule = 0;
     for (size_t i = 1; i < w->g->nverts; i++) {
         if ((i & (TICK_WORK - 1)) == 0 && kti_gen_tick(pr, done, total)) return KT_ECANCELED;
+        if (c == w->sw[w->rule]) w->rule++; /* W+: leaving a switch cell */
         c = w_choose(w, c, tie, KT_CELL_NONE);
         if (c == KT_CELL_NONE) return KT_ENOTFOUND;
         w_visit(w, c);
@@ -267,6 +486,16 @@ static kt_status close_walk(wctx *w, kti_progress *pr)
                           &w->rng, pr);
 }
 
+/* The k-th start near the centre: the centre, then cells around it. */
+static kt_cell near_centre(const kt_graph *g, uint64_t k)
+{
+    static const int8_t off[8][2] = {{0, 0}, {1, 1}, {0, 1}, {2, 1}, {1, 0}, {-1, -1}, {-1, 0}, {0, -1}};
+    int64_t x = (int64_t)(g->width / 2) + off[k % 8][0], y = (int64_t)(g->height / 2) + off[k % 8][1];
+    if (x >= (int64_t)g->width) x = (int64_t)g->width - 1;
+    if (y >= (int64_t)g->height) y = (int64_t)g->height - 1;
+    return (kt_cell)((uint64_t)y * g->width + (uint64_t)x);
+}
+
 kt_status kti_warnsdorff_tour(kt_tourney **out, const kt_graph *g, kt_shape shape, kt_cell start,
                               kt_generate_tiebreak tie, uint64_t seed, uint64_t attempts,
                               kti_progress *pr)
@@ -274,13 +503,24 @@ kt_status kti_warnsdorff_tour(kt_tourney **out, const kt_graph *g, kt_shape shap
     if (g->ncells == 1) return kt_tourney_from_order(out, g, &(kt_cell){0}, 1, shape, NULL);
     wctx w;
     KTI_TRY(w_init(&w, g, seed, pr));
-    kt_cell s0 = start == KT_CELL_NONE ? 0 : start;
+    /* Default start: a corner, but the centre for closed tours by Roth's
+     * rule: its walks spiral from the rim inwards and end near the centre,
+     * so from there they end next to their start and the closing rotations
+     * are few (from a corner they cost about 50 cells per cell at
+     * 1000 x 1000).  A walk from a given cell fails on some boards
+     * whatever the seed (28 x 28 from the centre; 5000 x 5000 from the
+     * centre and the cell beside it), so the attempts move round the cells
+     * next to the centre, and every fourth one starts from the corner.  The
+     * other rules close less often from the centre (Pohl fails 64 of 64
+     * walks on 8 x 8). */
+    bool centre = start == KT_CELL_NONE && shape == KT_SHAPE_CYCLES && tie == KT_GENERATE_TIE_ROTH;
     kt_status st = KT_ELIMIT;
     for (uint64_t a = 0; a < attempts; a++) {
         if (kti_gen_tick(pr, a, attempts)) {
             st = KT_ECANCELED;
             break;
         }
+        kt_cell s0 = start != KT_CELL_NONE ? start : centre && (a & 3) != 3 ? near_centre(g, a - a / 4) : 0;
         kt_status ws = walk(&w, s0, tie, pr, a, attempts);
         if (ws == KT_OK && shape == KT_SHAPE_CYCLES) ws = close_walk(&w, pr);
         if (ws == KT_ENOTFOUND) continue;
@@ -302,7 +542,7 @@ static bool bk_push(const kt_allocator *al, bucket *b, kt_cell c)
 {
     if (b->len == b->cap) {
         size_t cap = b->cap ? 2 * b->cap : 1024;
-        kt_cell *a = kti_calloc(al, cap, sizeof(kt_cell));
+        kt_cell *a = kti_gen_alloc(al, cap, sizeof(kt_cell));
         if (a == NULL) return false;
         if (b->len) memcpy(a, b->a, b->len * sizeof(kt_cell));
         kti_free(al, b->a);
@@ -357,6 +597,8 @@ typedef struct tctx {
     size_t ncyc, live, used, done; /* cycles stored, live cycles, cells stored, cells covered */
     bool mem;                      /* false once a bucket could not grow */
     uint64_t work, next_tick;      /* walk steps, for the progress ticks */
+    size_t *bx, *by, nx, ny;       /* tile borders: columns bx[0..nx], rows by[0..ny] */
+    size_t x0, x1, y0, y1;         /* the tile being built */
 } tctx;
 
 static void tctx_free(tctx *T)
@@ -368,7 +610,78 @@ static void tctx_free(tctx *T)
     kti_free(al, T->cstart);
     kti_free(al, T->dead);
     for (unsigned d = 0; d <= 8; d++) kti_free(al, T->bk[d].a);
+    kti_free(al, T->bx);
     kt_tourney_free(T->t);
+}
+
+/* Boards with a side above TILE_ABOVE are cut into tiles of side about
+ * TILE_SIDE (100..200 on such a side), and the walks are confined to their
+ * tile: on the whole board the walks of the variant grow long and the
+ * local repairs thrash (400 x 400: every attempt failed, 23 s in all;
+ * 600 x 600: KT_ELIMIT after 47-110 s), while a tile of up to 256 x 256
+ * succeeds in an attempt or two.  The cycles then never cross a tile's
+ * border. */
+#define TILE_ABOVE 200u
+#define TILE_SIDE 128u
+
+/* The borders of near-equal parts of 0..len-1 (b[0] = 0 < ... < b[P] =
+ * len), of even length when `even` (len is then even); returns P. */
+static size_t tile_bounds(size_t *b, size_t len, bool even)
+{
+    size_t P = len > TILE_ABOVE ? (len + TILE_SIDE - 1) / TILE_SIDE : 1;
+    size_t base = len / P;
+    if (even) base &= ~(size_t)1;
+    size_t extra = len - base * P, step = even ? 2 : 1;
+    b[0] = 0;
+    for (size_t p = 0; p < P; p++) {
+        size_t sz = base;
+        if (extra >= step) {
+            sz += step;
+            extra -= step;
+        }
+        b[p + 1] = b[p] + sz;
+    }
+    return P;
+}
+
+/* The part of coordinate v among the borders b[0..P]. */
+static inline size_t part_of(const size_t *b, size_t P, size_t v)
+{
+    size_t p = v * P / b[P]; /* near-equal parts: a step or two off at most */
+    while (p > 0 && v < b[p]) p--;
+    while (p + 1 < P && v >= b[p + 1]) p++;
+    return p;
+}
+
+/* The tile borders, and the moves of every cell confined to its tile.
+ * KT_OK, KT_ENOMEM or KT_ECANCELED. */
+static kt_status tile_masks(tctx *T, kti_progress *pr)
+{
+    wctx *w = &T->w;
+    const kt_graph *g = w->g;
+    size_t W = g->width, H = g->height;
+    T->bx = kti_calloc(&g->alloc, W + H + 2, sizeof(size_t));
+    if (T->bx == NULL) return KT_ENOMEM;
+    T->by = T->bx + W + 1;
+    T->nx = tile_bounds(T->bx, W, (W & 1) == 0);
+    T->ny = tile_bounds(T->by, H, (W & 1) != 0); /* the board has an even side */
+    if (T->nx == 1 && T->ny == 1) return KT_OK;
+    for (size_t c = 0; c < w->n; c++) {
+        if ((c & 0xFFFFu) == 0 && kti_gen_tick(pr, 0, 0)) return KT_ECANCELED;
+        size_t x = c % W, y = c / W;
+        size_t px = part_of(T->bx, T->nx, x), py = part_of(T->by, T->ny, y);
+        unsigned m = w->mask[c], keep = 0;
+        while (m) {
+            int k = __builtin_ctz(m);
+            m &= m - 1;
+            kt_cell d = nb(g, (kt_cell)c, k);
+            size_t dx = d % W, dy = d / W;
+            if (dx >= T->bx[px] && dx < T->bx[px + 1] && dy >= T->by[py] && dy < T->by[py + 1])
+                keep |= 1u << k;
+        }
+        w->mask[c] = (uint8_t)keep;
+    }
+    return KT_OK;
 }
 
 static kt_status tctx_init(tctx *T, const kt_graph *g, uint64_t seed, kti_progress *pr)
@@ -378,33 +691,55 @@ static kt_status tctx_init(tctx *T, const kt_graph *g, uint64_t seed, kti_progre
     size_t n = g->ncells;
     const kt_allocator *al = &g->alloc;
     T->maxcyc = n / 4 + 2; /* cycles have at least 4 cells */
-    T->cells = kti_calloc(al, n, sizeof(kt_cell));
-    T->cid = kti_calloc(al, n, sizeof(uint32_t));
-    T->cstart = kti_calloc(al, T->maxcyc, sizeof(size_t));
-    T->dead = kti_calloc(al, T->maxcyc, 1);
+    /* written before they are read */
+    T->cells = kti_gen_alloc(al, n, sizeof(kt_cell));
+    T->cid = kti_gen_alloc(al, n, sizeof(uint32_t));
+    T->cstart = kti_gen_alloc(al, T->maxcyc, sizeof(size_t));
+    T->dead = kti_gen_alloc(al, T->maxcyc, 1);
     if (!T->cells || !T->cid || !T->cstart || !T->dead || kti_tourney_alloc(&T->t, g) != KT_OK) {
         tctx_free(T);
         return KT_ENOMEM;
     }
-    return KT_OK;
+    kt_status st = tile_masks(T, pr);
+    if (st != KT_OK) tctx_free(T);
+    return st;
 }
 
-/* Start an attempt from scratch: nothing visited, every cell in its
- * bucket.  True when the progress callback asked to stop (filling the
- * buckets of a large board takes a while: 10^8 cells, seconds). */
-static bool tctx_reset(tctx *T, kti_progress *pr, uint64_t done, uint64_t total)
+/* Start an attempt at the current tile from scratch: its cells
+ * unvisited, each in its bucket (the buckets hold this tile only).  True
+ * when the progress callback asked to stop. */
+static bool tile_reset(tctx *T, kti_progress *pr, uint64_t done, uint64_t total)
 {
-    size_t n = T->w.n;
-    w_reset(&T->w);
-    memset(T->t->mv, KTI_PAIR_EMPTY, n);
-    T->ncyc = T->live = T->used = T->done = 0;
-    T->mem = true;
+    wctx *w = &T->w;
+    size_t W = w->g->width;
     for (unsigned d = 0; d <= 8; d++) T->bk[d].len = 0;
-    for (size_t c = 0; c < n; c++) {
-        if ((c & (TICK_WORK - 1)) == 0 && kti_gen_tick(pr, done, total)) return true;
-        T->mem &= bk_push(&T->w.g->alloc, &T->bk[T->w.deg[c]], (kt_cell)c);
-    }
+    T->mem = true;
+    size_t k = 0;
+    for (size_t y = T->y0; y < T->y1; y++)
+        for (size_t c = y * W + T->x0; c < y * W + T->x1; c++) {
+            if ((++k & (TICK_WORK - 1)) == 0 && kti_gen_tick(pr, done, total)) return true;
+            w->vis[c] = 0;
+            w->deg[c] = (uint8_t)__builtin_popcount(w->mask[c]);
+            T->t->mv[c] = KTI_PAIR_EMPTY;
+            T->mem &= bk_push(&w->g->alloc, &T->bk[w->deg[c]], (kt_cell)c);
+        }
     return false;
+}
+
+/* Drop the cycles of a failed attempt at the current tile. */
+static void tile_undo(tctx *T, size_t done0)
+{
+    size_t W = T->w.g->width;
+    for (size_t y = T->y0; y < T->y1; y++)
+        for (size_t c = y * W + T->x0; c < y * W + T->x1; c++) {
+            if (!T->w.vis[c]) continue;
+            uint32_t id = T->cid[c];
+            if (!T->dead[id]) {
+                T->dead[id] = 1;
+                T->live--;
+            }
+        }
+    T->done = done0;
 }
 
 /* One random walk from s that is closed as soon as it lands a move away
@@ -516,8 +851,9 @@ static bool cycles_dissolve_around(tctx *T, kt_cell s)
  * KT_ECANCELED. */
 static kt_status tourney_attempt(tctx *T, kti_progress *pr, uint64_t attempt, uint64_t restarts)
 {
-    if (tctx_reset(T, pr, attempt, restarts)) return KT_ECANCELED;
-    uint64_t repairs = 0, max_repairs = T->w.n / 64 + 64;
+    if (tile_reset(T, pr, attempt, restarts)) return KT_ECANCELED;
+    size_t cells = (T->x1 - T->x0) * (T->y1 - T->y0), done0 = T->done;
+    uint64_t repairs = 0, max_repairs = cells / 64 + 64;
     for (;;) {
         if (!T->mem) return KT_ENOMEM;
         if (T->work >= T->next_tick) {
@@ -541,7 +877,7 @@ static kt_status tourney_attempt(tctx *T, kti_progress *pr, uint64_t attempt, ui
      * the attempt is KT_ENOMEM, never a restart (which would give another
      * tourney for the same seed, or KT_ELIMIT). */
     if (!T->mem) return KT_ENOMEM;
-    return T->done == T->w.n ? KT_OK : KT_ENOTFOUND;
+    return T->done - done0 == cells ? KT_OK : KT_ENOTFOUND;
 }
 
 /* Parberry's tourney variant of random Warnsdorff: a walk that lands a
@@ -560,12 +896,23 @@ kt_status kti_warnsdorff_tourney(kt_tourney **out, const kt_graph *g, uint64_t s
     if ((g->ncells & 1) || g->width < 3 || g->height < 3) return KT_EUNSUPPORTED;
     tctx T;
     KTI_TRY(tctx_init(&T, g, seed, pr));
-    kt_status st = KT_ELIMIT;
-    for (uint64_t attempt = 0; attempt < restarts; attempt++) {
-        st = tourney_attempt(&T, pr, attempt, restarts);
-        if (st != KT_ENOTFOUND) break;
-        st = KT_ELIMIT;
-    }
+    /* tile by tile (one tile below TILE_ABOVE), each with its own restarts */
+    kt_status st = KT_OK;
+    for (size_t ty = 0; ty < T.ny && st == KT_OK; ty++)
+        for (size_t tx = 0; tx < T.nx && st == KT_OK; tx++) {
+            T.x0 = T.bx[tx];
+            T.x1 = T.bx[tx + 1];
+            T.y0 = T.by[ty];
+            T.y1 = T.by[ty + 1];
+            st = KT_ELIMIT;
+            for (uint64_t attempt = 0; attempt < restarts; attempt++) {
+                size_t done0 = T.done;
+                st = tourney_attempt(&T, pr, attempt, restarts);
+                if (st != KT_ENOTFOUND) break;
+                tile_undo(&T, done0);
+                st = KT_ELIMIT;
+            }
+        }
     if (st == KT_OK) {
         T.t->shape = KT_SHAPE_CYCLES;
         T.t->size = T.live;

@@ -51,7 +51,7 @@ static int value_opt(int argc, char **argv, int *i, tour_args *a, bool *matched)
             return cli_usage("--method wants blocks, warnsdorff, neural, divide, braid or four-cover");
         a->have_method = true;
     } else if (cli_opt(argc, argv, i, "--tie", &v)) {
-        if (!parse_tie(v, &a->tie)) return cli_usage("--tie wants first, random, pohl or roth");
+        if (!parse_tie(v, &a->tie)) return cli_usage("--tie wants first, random, pohl, roth, wplus or w2");
     } else if (cli_opt(argc, argv, i, "--format", &v)) {
         if (!cli_parse_format(v, &a->fmt)) return cli_usage("--format wants numbers, moves or svg");
         a->have_format = true;

@@ -39,7 +39,7 @@ static const help_opt tour_opts[] = {
     {"--method", NULL, "M", "Generator: blocks (the default), warnsdorff, neural, divide, braid or "
      "four-cover.  Methods that make tourneys are followed by a join unless --tourney is given.",
      "blocks warnsdorff neural divide braid four-cover"},
-    {"--tie", NULL, "T", "Tie-break of --method warnsdorff: first, random, pohl or roth (default roth).", "first random pohl roth"},
+    {"--tie", NULL, "T", "Tie-break of --method warnsdorff: first, random, pohl, roth, wplus (Squirrel and Cull's W+) or w2 (default roth).", "first random pohl roth wplus w2"},
     {"--tourney", NULL, NULL, "Output the tourney itself (disjoint closed tours), not a single tour.", NULL},
     {"--obfuscate", NULL, NULL, "Shatter and join the closed tour 16 times (see obfuscate).", NULL},
     {"--uniform", NULL, NULL, "Draw the tour exactly uniformly at random among all tours of the board "

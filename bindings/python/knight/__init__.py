@@ -149,6 +149,8 @@ class TieBreak(enum.IntEnum):
     RANDOM = 1
     POHL = 2
     ROTH = 3
+    WPLUS = 4
+    W2 = 5
 
 
 class RailsEffect(enum.IntEnum):
@@ -351,7 +353,7 @@ def method_parse(name: str) -> Method:
 
 
 def tiebreak_name(tie: int) -> str:
-    """The name of a Warnsdorff :class:`TieBreak` ("first", "random", "pohl", "roth")."""
+    """The name of a Warnsdorff :class:`TieBreak` ("first", "random", "pohl", "roth", "wplus", "w2")."""
     return (_c.kt_generate_tiebreak_name(int(tie)) or b"").decode()
 
 
@@ -887,7 +889,7 @@ class Graph:
         """A tour by Warnsdorff's rule (kt_generate_warnsdorff_tour); `tie` a
         :class:`TieBreak` or its name; `attempts` (the budget) 0 for the default."""
         if isinstance(tie, str):
-            names = {tiebreak_name(i): i for i in range(4)}
+            names = {tiebreak_name(i): i for i in TieBreak}
             if tie not in names:
                 raise InvalidArgument(1, f"unknown tie-break {tie!r}")
             tie = names[tie]

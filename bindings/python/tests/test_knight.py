@@ -46,7 +46,7 @@ class LibraryTests(unittest.TestCase):
             self.assertEqual(kt.method_parse(kt.method_name(m)), m)
         self.assertEqual(kt.method_name(kt.Method.FOUR_COVER), "four-cover")
         self.assertEqual([kt.tiebreak_name(t) for t in kt.TieBreak],
-                         ["first", "random", "pohl", "roth"])
+                         ["first", "random", "pohl", "roth", "wplus", "w2"])
         with self.assertRaises(kt.InvalidArgument):
             kt.method_parse("nonsense")
 
@@ -449,6 +449,9 @@ class TourneyTests(unittest.TestCase):
             t = g.warnsdorff_tour(closed=False, tie=tie, seed=1)
             self.assertTrue(t.is_open_tour)
         self.assertTrue(g.warnsdorff_tour(tie="pohl").is_closed_tour)
+        # W+ (Squirrel and Cull) is deterministic: any seed, the same tour
+        self.assertEqual(g.warnsdorff_tour(closed=False, tie="wplus", seed=1),
+                         g.warnsdorff_tour(closed=False, tie=kt.TieBreak.WPLUS, seed=2))
         made = 0
         for m in kt.Method:
             try:

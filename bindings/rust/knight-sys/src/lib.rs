@@ -191,7 +191,9 @@ pub const KT_GENERATE_TIE_FIRST: kt_generate_tiebreak = 0;
 pub const KT_GENERATE_TIE_RANDOM: kt_generate_tiebreak = 1;
 pub const KT_GENERATE_TIE_POHL: kt_generate_tiebreak = 2;
 pub const KT_GENERATE_TIE_ROTH: kt_generate_tiebreak = 3;
-pub const KT_GENERATE_TIE_COUNT: c_int = 4;
+pub const KT_GENERATE_TIE_WPLUS: kt_generate_tiebreak = 4;
+pub const KT_GENERATE_TIE_W2: kt_generate_tiebreak = 5;
+pub const KT_GENERATE_TIE_COUNT: c_int = 6;
 
 /// `kt_generate_method`.
 pub type kt_generate_method = c_int;
@@ -205,7 +207,7 @@ pub const KT_GENERATE_METHOD_COUNT: c_int = 6;
 pub const KT_GENERATE_WARNSDORFF_FIRST_ATTEMPTS: c_uint = 1;
 pub const KT_GENERATE_WARNSDORFF_ATTEMPTS: c_uint = 64;
 pub const KT_GENERATE_TOURNEY_RESTARTS: c_uint = 100;
-pub const KT_GENERATE_NEURAL_SWEEPS: c_uint = 100_000;
+pub const KT_GENERATE_NEURAL_SWEEPS: c_uint = 2_000;
 
 // ----------------------------------------------------------------- rails.h
 

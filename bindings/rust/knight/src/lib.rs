@@ -952,12 +952,17 @@ pub enum TieBreak {
     Pohl = 2,
     /// Roth, then Pohl.
     Roth = 3,
+    /// W+ of Squirrel and Cull 1996 (fixed move orderings; deterministic).
+    WPlus = 4,
+    /// W2: the rule applied twice, then random.
+    W2 = 5,
 }
 
 impl TieBreak {
     /// Every rule.
-    pub const ALL: [TieBreak; 4] = [TieBreak::First, TieBreak::Random, TieBreak::Pohl, TieBreak::Roth];
-    /// The library's name ("first", "random", "pohl", "roth").
+    pub const ALL: [TieBreak; 6] =
+        [TieBreak::First, TieBreak::Random, TieBreak::Pohl, TieBreak::Roth, TieBreak::WPlus, TieBreak::W2];
+    /// The library's name ("first", "random", "pohl", "roth", "wplus", "w2").
     pub fn name(self) -> &'static str { cstr(unsafe { ffi::kt_generate_tiebreak_name(self as c_int) }) }
 }
 

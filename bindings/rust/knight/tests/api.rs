@@ -101,6 +101,12 @@ fn generated_tours_validate() {
     let g8 = Graph::new(8, 8).unwrap();
     assert_ne!(g8.closed_tour(1, None).unwrap(), g8.closed_tour(2, None).unwrap());
     tour_is_valid(&g8, &g8.divide_tour(3, None).unwrap());
+    // W+ (Squirrel and Cull) is deterministic: the seed plays no part
+    assert_eq!(
+        g8.warnsdorff_tour(Shape::Path, None, TieBreak::WPlus, 1, None).unwrap(),
+        g8.warnsdorff_tour(Shape::Path, None, TieBreak::WPlus, 2, None).unwrap()
+    );
+    assert_eq!(TieBreak::W2.name(), "w2");
     for tie in TieBreak::ALL {
         let t = g8.warnsdorff_tour(Shape::Path, Some(0), tie, 5, None).unwrap();
         tour_is_valid(&g8, &t);
