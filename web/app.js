@@ -36,8 +36,8 @@ function say(el, text, cls = '') {
 
 // ---- 1. the tour viewer ----
 const METHODS = {
-    closed: ['blocks', 'divide', 'warnsdorff', 'exhaustive'],
-    open: ['construct', 'warnsdorff', 'exhaustive'],
+    closed: ['blocks', 'divide', 'warnsdorff', 'exhaustive', 'uniform'],
+    open: ['construct', 'warnsdorff', 'exhaustive', 'uniform'],
     tourney: kt.methods,
 };
 let tour = null; // the Tour shown (freed when replaced)
@@ -56,6 +56,9 @@ function makeTour() {
     const opts = { method: $('tour-method').value, seed: BigInt($('tour-seed').value || 0) };
     // Exhaustive search is exponential: a node budget keeps the page alive.
     if (opts.method === 'exhaustive') opts.budget = 5e7;
+    // Uniform tours need a table of every tour (narrow side at most 7): a
+    // bound on its layers keeps the preparation to about a second here.
+    if (opts.method === 'uniform') opts.budget = 2e5;
     switch ($('tour-kind').value) {
     case 'closed': return kt.closedTour(w, h, opts);
     case 'open': return kt.openTour(w, h, { ...opts, start: [0, 0] });

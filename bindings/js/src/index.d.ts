@@ -89,18 +89,35 @@ export class Tour {
 }
 
 export interface ClosedTourOptions extends RunOptions {
-    method?: 'blocks' | 'divide' | 'warnsdorff' | 'exhaustive';
+    method?: 'blocks' | 'divide' | 'warnsdorff' | 'exhaustive' | 'uniform';
     seed?: Seed;
     tie?: TieBreak;
     start?: Cell;
 }
 
 export interface OpenTourOptions extends RunOptions {
-    method?: 'construct' | 'warnsdorff' | 'exhaustive';
+    method?: 'construct' | 'warnsdorff' | 'exhaustive' | 'uniform';
     seed?: Seed;
     tie?: TieBreak;
     start?: Cell;
     end?: Cell;
+}
+
+export interface SamplerOptions extends RunOptions {
+    /** Open tours instead of closed ones. */
+    open?: boolean;
+    start?: Cell;
+    end?: Cell;
+}
+
+/** Exactly uniform tours of one board, prepared once (kt_sampler). */
+export class Sampler {
+    /** How many tours the draws choose from (undirected). */
+    readonly total: bigint;
+    /** Tour `index` of the stream of `seed`, uniform among all tours. */
+    draw(seed?: Seed, index?: Seed): Tour;
+    free(): void;
+    [Symbol.dispose](): void;
 }
 
 export interface CountOptions extends RunOptions {
@@ -144,6 +161,8 @@ export class Knight {
     parse(text: string, opts?: { format?: Format; open?: boolean }): Tour;
     fromOrder(width: number, height: number, cells: ArrayLike<number>, opts?: { closed?: boolean }): Tour;
     count(width: number, height: number, opts?: CountOptions): bigint;
+    /** A sampler of exactly uniform tours (narrow side at most 7). */
+    sampler(width: number, height: number, opts?: SamplerOptions): Sampler;
 }
 
 /** A grid under Kelsey's Knight Errant rules (examples/puzzle/knight-errant.txt), by cell y * 8 + x, 0 = free (rules: nested, puzzleRule). */

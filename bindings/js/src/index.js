@@ -88,6 +88,7 @@ class Core {
         };
         this.live = 0; // tours not yet freed, by free() or by the registry
         this.registry = new FinalizationRegistry((ptr) => this.release(ptr));
+        this.samplerRegistry = new FinalizationRegistry((ptr) => this.M._kt_sampler_free(ptr));
     }
 
     release(ptr) {
@@ -322,6 +323,51 @@ export class Tour {
 }
 
 /** The loaded library. */
+/**
+ * Exactly uniform tours of one board (kt_sampler): prepared once, then
+ * every draw is a tour chosen uniformly among all tours of the board.
+ * Boards whose narrow side is at most 7.  Holds C memory: free() it (or
+ * let the FinalizationRegistry do it later).
+ */
+export class Sampler {
+    constructor(core, ptr) {
+        this._core = core;
+        this._ptr = ptr;
+        this._token = {};
+        core.samplerRegistry.register(this, ptr, this._token);
+    }
+
+    get ptr() {
+        if (!this._ptr) throw new KnightError('KT_EINVAL', 1, 'sampler used after free()');
+        return this._ptr;
+    }
+
+    /** How many tours the draws choose from (undirected), a bigint. */
+    get total() {
+        const core = this._core;
+        return core.scratch(16 + 48, (p) => {
+            core.check(core.M._kt_sampler_total(this.ptr, p));
+            core.check(core.M._kt_u128_to_string(p, p + 16, 48));
+            return BigInt(core.str(p + 16));
+        });
+    }
+
+    /** Tour number `index` of the stream of `seed` (both reproducible). */
+    draw(seed = 0, index = 0) {
+        const core = this._core;
+        return core.tour((out) => core.M._kt_sampler_draw(out, this.ptr, seed64(seed), seed64(index)));
+    }
+
+    free() {
+        if (!this._ptr) return;
+        this._core.samplerRegistry.unregister(this._token);
+        this._core.M._kt_sampler_free(this._ptr);
+        this._ptr = 0;
+    }
+
+    [dispose]() { this.free(); }
+}
+
 export class Knight {
     constructor(M) {
         this._core = new Core(M);
@@ -339,12 +385,14 @@ export class Knight {
 
     /**
      * A closed tour.  method: 'blocks' (linear, default), 'divide'
-     * (Parberry 1997), 'warnsdorff' (with opts.tie) or 'exhaustive'.
+     * (Parberry 1997), 'warnsdorff' (with opts.tie), 'exhaustive' or
+     * 'uniform' (exactly uniform among all tours; narrow side at most 7).
      */
     closedTour(width, height, opts = {}) {
         const core = this._core;
         const M = core.M;
         const method = opts.method ?? 'blocks';
+        if (method === 'uniform') return this._uniform(width, height, { ...opts, open: false });
         return core.withRun(opts, (run) => core.graph(width, height, (g) => core.tour((out) => {
             const seed = seed64(opts.seed);
             switch (method) {
@@ -361,12 +409,14 @@ export class Knight {
 
     /**
      * An open tour, optionally from opts.start and/or to opts.end ([x, y] or
-     * a cell index).  method: 'construct' (default), 'warnsdorff', 'exhaustive'.
+     * a cell index).  method: 'construct' (default), 'warnsdorff', 'exhaustive',
+     * 'uniform' (exactly uniform; narrow side at most 7).
      */
     openTour(width, height, opts = {}) {
         const core = this._core;
         const M = core.M;
         const method = opts.method ?? 'construct';
+        if (method === 'uniform') return this._uniform(width, height, { ...opts, open: true });
         return core.withRun(opts, (run) => core.graph(width, height, (g) => core.tour((out) => {
             const start = cellOf(core, g, opts.start);
             const end = cellOf(core, g, opts.end);
@@ -379,6 +429,31 @@ export class Knight {
             default: throw new KnightError('KT_EINVAL', 1, `unknown method ${method}`);
             }
         })));
+    }
+
+    /**
+     * A sampler of exactly uniform tours: closed (default), or open with
+     * opts.open, from opts.start and/or to opts.end.  Preparation takes
+     * opts.onProgress / opts.signal / opts.budget like count().
+     */
+    sampler(width, height, opts = {}) {
+        const core = this._core;
+        const M = core.M;
+        return core.withRun(opts, (run) => core.graph(width, height, (g) => core.scratch(4, (out) => {
+            core.check(M._kt_sampler_new(out, g, opts.open ? 1 : 0, cellOf(core, g, opts.start),
+                cellOf(core, g, opts.end), run));
+            return new Sampler(core, core.u32(out));
+        })));
+    }
+
+    // method 'uniform' of closedTour and openTour: one draw of a fresh sampler.
+    _uniform(width, height, opts) {
+        const s = this.sampler(width, height, opts);
+        try {
+            return s.draw(opts.seed, 0);
+        } finally {
+            s.free();
+        }
     }
 
     /** A tourney (cycle cover) by one of {@link Knight#methods}. */

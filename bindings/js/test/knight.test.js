@@ -71,6 +71,36 @@ test('closed tour methods', () => {
     throwsStatus(() => kt.closedTour(8, 8, { method: 'nope' }), 'KT_EINVAL');
 });
 
+test('uniform tours: a sampler reaches every tour of 5x6 and 3x10, reproducibly', () => {
+    {
+        const s = kt.sampler(6, 5);
+        try {
+            assert.equal(s.total, 8n);
+            const seen = new Set();
+            for (let i = 0; i < 200; i++) {
+                const t = keep(s.draw(7, i));
+                assertTour(t, true);
+                seen.add(t.numbers().join(','));
+            }
+            assert.equal(seen.size, 8); // 200 draws miss one of 8 with probability < 1e-10
+            assert.deepEqual(keep(s.draw(3, 4)).numbers(), keep(s.draw(3, 4)).numbers());
+        } finally {
+            s.free();
+        }
+    }
+    assert.equal(kt.count(10, 3), 16n);
+    const t = keep(kt.closedTour(10, 3, { method: 'uniform', seed: 5 }));
+    assertTour(t, true);
+    const o = keep(kt.openTour(5, 5, { method: 'uniform', start: [0, 0], seed: 2 }));
+    assertTour(o, false);
+    assert.equal(o.numbers()[0], 1);
+    const open = kt.sampler(5, 5, { open: true });
+    assert.equal(open.total, 864n); // undirected open tours of 5x5, as count() gives
+    open.free();
+    open.free(); // harmless
+    throwsStatus(() => open.draw(1), 'KT_EINVAL');
+});
+
 test('open tours, with and without ends', () => {
     const a = keep(kt.openTour(5, 5, { start: [0, 0], seed: 1 }));
     assertTour(a, false);
