@@ -155,6 +155,42 @@ typedef struct kt_count_stats {
 KT_EXPORT kt_status kt_count_tours(const kt_graph *g, unsigned flags, const kt_options *run,
                                    kt_u128 *out, kt_count_stats *stats);
 
+/**
+ * @brief Count the open tours of a board with a given start cell, end
+ *        cell, or both, exactly by the frontier method.
+ *
+ * With @p start given, the count is of the directed open tours that begin
+ * on @p start (and end on @p end if that is given too); with only @p end
+ * given, of those that end on @p end.  Each such tour is a different
+ * undirected tour with that end, so ::KT_COUNT_DIRECTED changes nothing
+ * here.  Both ::KT_CELL_NONE: the same as kt_count_tours() with
+ * ::KT_COUNT_OPEN (all open tours, doubled with ::KT_COUNT_DIRECTED).
+ *
+ * How: one given end becomes a pendant vertex joined to it (every open
+ * tour of the board so extended ends there); two become an apex joined to
+ * both, whose closed tours are the open tours from one to the other, so
+ * the closed count's lookahead applies.  The frontier is the same as for
+ * the whole board.  Run settings (threads, progress, shard, budget,
+ * checkpoint, trace) as for kt_count_tours(); a checkpoint file belongs to
+ * one pair of ends.
+ *
+ * @param g      The board (any leaper, holes allowed).
+ * @param start  The first cell of the tours, or ::KT_CELL_NONE.
+ * @param end    The last cell of the tours, or ::KT_CELL_NONE.
+ * @param flags  ::KT_COUNT_OPEN and ::KT_COUNT_DIRECTED are accepted (and
+ *               implied or ignored as above); 0 is the same.
+ * @param run    Run settings, or NULL for the defaults.
+ * @param[out] out   The count; unchanged on failure.
+ * @param[out] stats NULL, or receives statistics of the run.
+ * @return ::KT_OK; ::KT_EINVAL for NULL @p g or @p out, an unknown flag, a
+ *         given cell that is not a cell of the board (or is a hole), or
+ *         @p start equal to @p end; ::KT_EUNSUPPORTED with
+ *         ::KT_COUNT_SYMMETRIC or ::KT_COUNT_CLASSES, or when the frontier
+ *         does not fit; otherwise as kt_count_tours().
+ */
+KT_EXPORT kt_status kt_count_open_tours(const kt_graph *g, kt_cell start, kt_cell end, unsigned flags,
+                                        const kt_options *run, kt_u128 *out, kt_count_stats *stats);
+
 #ifdef __cplusplus
 }
 #endif

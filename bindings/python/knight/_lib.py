@@ -232,6 +232,7 @@ SIGNATURES: Dict[str, Tuple[object, Sequence[object]]] = {
     "kt_rails_obfuscate": (c_status, [c_p, c_uint, c_u64, c_p]),
     # count.h
     "kt_count_tours": (c_status, [c_p, c_uint, c_p, P(U128), P(CountStatsC)]),
+    "kt_count_open_tours": (c_status, [c_p, c_cell, c_cell, c_uint, c_p, P(U128), P(CountStatsC)]),
     # halftour.h
     "kt_halftours_enumerate": (c_status, [PP, c_u32, c_u32, c_u32, c_p]),
     "kt_halftours_free": (None, [c_p]),
