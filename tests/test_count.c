@@ -167,7 +167,7 @@ static uint64_t count_ends(const kt_graph *g, kt_cell a, kt_cell z, unsigned fla
 }
 
 /* Open tours by their ends against the brute force: every start, every
- * end, every pair (directed flag or not: with an end given they agree);
+ * end, pairs (directed flag or not: with an end given they agree);
  * and whether a pair has a tour against the exhaustive search of the
  * library (lib/exhaustive.c), which proves the zeros. */
 static void check_open_ends(const bf *b)
@@ -185,7 +185,8 @@ static void check_open_ends(const bf *b)
         all += from;
         CHECK(count_ends(g, s, KT_CELL_NONE, 0, 1) == from);
         CHECK(count_ends(g, KT_CELL_NONE, s, KT_COUNT_OPEN | KT_COUNT_DIRECTED, 2) == to);
-        for (uint32_t e = 0; e < b->n; e++) {
+        /* every pair on the small boards; from the first row on the others */
+        for (uint32_t e = 0; e < b->n && (b->n <= 20 || s < b->w); e++) {
             if (e == s) continue;
             unsigned fl = (s + e) % 2 ? KT_COUNT_DIRECTED : 0;
             uint64_t n = count_ends(g, s, e, fl, 1 + e % 2);

@@ -307,19 +307,25 @@ static bool la_step(const step *s, unsigned rmax, const uint64_t *cur, size_t cw
  * (4x10 open: 40 steps of 3^9 vectors, 4,217 states at most).  Threads
  * may answer the same question twice, never differently.
  */
-static bool la_query(const plan *p, uint32_t t, const uint8_t *d, unsigned r)
+static bool la_query(const plan *p, uint32_t t, const uint8_t *d, unsigned r);
+
+/* The memo's answer for index idx: 0 unknown, 1 yes, 2 no. */
+static inline unsigned la_memo_get(const step *cs, size_t idx)
+{
+    return (unsigned)(__atomic_load_n(&cs->memo[idx >> 5], __ATOMIC_RELAXED) >> (2 * (idx & 31)) & 3u);
+}
+
+/* la_query when the memo does not know yet; idx is the vector's index. */
+static bool la_solve(const plan *p, uint32_t t, const uint8_t *d, unsigned r, size_t idx)
 {
     const step *cs = &p->st[t], *s = &p->st[t + 1];
     unsigned np = cs->npost, nw = s->npre, must = 0;
-    size_t idx = (size_t)r * pow3[np];
-    for (unsigned j = 0; j < np; j++) {
+    for (unsigned j = 0; j < np; j++)
         /* a vertex short of neighbours must be a path end: no search then */
-        if (d[j] > cs->fut[j] && (d[j] > cs->fut[j] + 1u || !cs->end_ok[cs->post[j]] || ++must > r))
+        if (d[j] > cs->fut[j] && (d[j] > cs->fut[j] + 1u || !cs->end_ok[cs->post[j]] || ++must > r)) {
+            __atomic_fetch_or(&cs->memo[idx >> 5], (uint64_t)2u << (2 * (idx & 31)), __ATOMIC_RELAXED);
             return false;
-        idx += d[j] * pow3[j];
-    }
-    uint64_t w = __atomic_load_n(&cs->memo[idx >> 5], __ATOMIC_RELAXED) >> (2 * (idx & 31)) & 3u;
-    if (w) return w == 1;
+        }
     bool yes = false;
     unsigned nb = s->nback;
     /* vertex t+1 takes no edge back (i = j = -1), one (j = i) or two */
@@ -356,6 +362,15 @@ static bool la_query(const plan *p, uint32_t t, const uint8_t *d, unsigned r)
     }
     __atomic_fetch_or(&cs->memo[idx >> 5], (uint64_t)(yes ? 1u : 2u) << (2 * (idx & 31)), __ATOMIC_RELAXED);
     return yes;
+}
+
+static bool la_query(const plan *p, uint32_t t, const uint8_t *d, unsigned r)
+{
+    unsigned np = p->st[t].npost;
+    size_t idx = (size_t)r * pow3[np];
+    for (unsigned j = 0; j < np; j++) idx += d[j] * pow3[j];
+    unsigned w = la_memo_get(&p->st[t], idx);
+    return w ? w == 1 : la_solve(p, t, d, r, idx);
 }
 
 /* The memo of la_query when it is small (every step's frontier at most
@@ -553,12 +568,18 @@ static inline bool viable(const plan *p, const step *s, const dstate *e, bool op
     if (s->memo != NULL) {
         uint8_t dem[MAXS];
         unsigned gone = 0;     /* open mode: path ends already left (terminal digits) */
+        size_t idx = 0;
         for (unsigned jj = 0; jj < np; jj++) {
             unsigned w = s->post[jj];
             dem[jj] = (uint8_t)(2 - e->deg[w]);
+            idx += dem[jj] * pow3[jj];
             gone += e->deg[w] == 1 && e->mate[w] < 0;
         }
-        return gone <= 2 && la_query(p, (uint32_t)(s - p->st), dem, open ? 2 - gone : 0);
+        if (gone > 2) return false;
+        unsigned r = open ? 2 - gone : 0;
+        idx += (size_t)r * pow3[np];
+        unsigned known = la_memo_get(s, idx);
+        return known ? known == 1 : la_solve(p, (uint32_t)(s - p->st), dem, r, idx);
     }
     if (s->feas != NULL) {
         size_t lo = 0, hi = 0;
