@@ -14,9 +14,9 @@
  * with connectivity states that Enting introduced for self-avoiding
  * polygons (I. G. Enting, "Generating functions for enumerating
  * self-avoiding rings on the square lattice", J. Phys. A 13, 1980), here
- * on the knight's graph; for closed tours a precomputed table of the
- * degree demands the rest of the board can still meet drops hopeless
- * states early.
+ * on the knight's graph; a table of the degree demands the rest of the
+ * board can still meet (for open tours, with the number of path ends still
+ * to come) drops hopeless states early.
  *
  * The 8x8 board has 13,267,364,410,532 undirected closed tours, the number
  * found by B. D. McKay ("Knight's tours of an 8x8 chessboard", Tech. Rep.
@@ -127,11 +127,14 @@ typedef struct kt_count_stats {
  *   order (per quotient count) and the number of states kept.
  * The allocator of @p run is not used: memory comes from the graph's.
  *
- * Memory: two layers of 16 bytes per state (see kt_count_stats), plus,
- * for closed tours, the lookahead bitsets that let the count drop states
- * the rest of the board cannot finish: about 1.6 * 3^f bits per cell for a
- * frontier of f cells, for the last cells only, at most 1 GiB (8x8: 1 GiB;
- * 6x8: about 11 MB).  The 8x8 closed count peaks at 10.3 GiB.
+ * Memory: two layers of 16 bytes per state (see kt_count_stats), plus
+ * the lookahead that lets the count drop states the rest of the board
+ * cannot finish: on frontiers of at most 13 cells (boards up to 6 wide) 2
+ * bits per demand vector met, in a table of 2 * 3^f bits per cell (3 times
+ * that for open tours); on wider ones bitsets of about 1.6 * 3^f bits per
+ * cell (3 times for open tours), for the last cells only, at most 1 GiB
+ * (8x8: 1 GiB; 7x7 open: about 0.3 GiB).  The 8x8 closed count peaks at
+ * 10.3 GiB.
  *
  * @param g      The board (any leaper, holes allowed unless symmetric or classes).
  * @param flags  KT_COUNT_* bits; 0 counts undirected closed tours.

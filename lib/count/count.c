@@ -490,6 +490,32 @@ static bool too_wide(const kt_graph *g)
     return m > 2 * r + KTI_FRONTIER_MAX_SLOTS;
 }
 
+/*
+ * Whether the colouring rules out every tour at once.  A leaper whose legs
+ * a + b are odd always moves to the other colour ((x + y) mod 2), so its
+ * graph is bipartite: a closed tour alternates colours (the classes must be
+ * equal), an open tour too (they differ by at most one; when they differ,
+ * both ends are on the larger class, when equal, on different colours).
+ * Ends a, b: KT_CELL_NONE when free.  Decided in one pass over the cells
+ * instead of a frontier run (5x5 closed: microseconds instead of 0.1 ms);
+ * the frontier engine still checks that the board fits (known_zero).
+ */
+static bool colour_excludes(const kt_graph *g, bool open, kt_cell a, kt_cell b)
+{
+    if (((g->a + g->b) & 1u) == 0 || g->nverts < 2) return false;
+    size_t c[2] = {0, 0};
+    for (size_t i = 0; i < g->ncells; i++)
+        if (kti_is_vertex(g, (kt_cell)i)) c[(i % g->width + i / g->width) & 1u]++;
+    unsigned big = c[1] > c[0];
+    size_t d = big ? c[1] - c[0] : c[0] - c[1];
+    if (!open) return d != 0;
+    if (d > 1) return true;
+    unsigned ca = a == KT_CELL_NONE ? 2u : (a % g->width + a / g->width) & 1u;
+    unsigned cb = b == KT_CELL_NONE ? 2u : (b % g->width + b / g->width) & 1u;
+    if (d == 1) return (ca != 2 && ca != big) || (cb != 2 && cb != big);
+    return ca != 2 && ca == cb;
+}
+
 kt_status kt_count_tours(const kt_graph *g, unsigned flags, const kt_options *run, kt_u128 *out,
                          kt_count_stats *stats)
 {
@@ -508,6 +534,7 @@ kt_status kt_count_tours(const kt_graph *g, unsigned flags, const kt_options *ru
 
     kti_u128 r = 0;
     kt_status st = KT_OK;
+    c.fo.known_zero = colour_excludes(g, open, KT_CELL_NONE, KT_CELL_NONE);
     if (g->nverts == 1) {
         /* One cell: a single trivial open tour, no closed tour. */
         r = open && !sym && !classes && c.run.shard == 0 ? 1 : 0;
@@ -572,6 +599,7 @@ kt_status kt_count_open_tours(const kt_graph *g, kt_cell start, kt_cell end, uns
     ctx_init(&c, &o, run);
     kti_u128 r = 0;
     kt_status st = KT_OK;
+    c.fo.known_zero = colour_excludes(g, true, start, end);
     if (g->nverts == 1) r = c.run.shard == 0 ? 1 : 0;    /* the one-cell tour */
     else if (start == KT_CELL_NONE) st = count_ends(&c, end, KT_CELL_NONE, &r);
     else st = count_ends(&c, start, end, &r);

@@ -1516,7 +1516,7 @@ kt_status kti_frontier_count(const kti_cgraph *cg, kti_frontier_opts *o, kti_u12
 {
     fcount f;
     kt_status st = fc_init(&f, cg, o);
-    if (st == KT_OK && cg->n == 0) {
+    if (st == KT_OK && (cg->n == 0 || o->known_zero)) {
         fc_free(&f);
         *out = 0;
         return KT_OK;
