@@ -503,15 +503,13 @@ static bool too_wide(const kt_graph *g)
 static bool colour_excludes(const kt_graph *g, bool open, kt_cell a, kt_cell b)
 {
     if (((g->a + g->b) & 1u) == 0 || g->nverts < 2) return false;
-    size_t c[2] = {0, 0};
-    for (size_t i = 0; i < g->ncells; i++)
-        if (kti_is_vertex(g, (kt_cell)i)) c[(i % g->width + i / g->width) & 1u]++;
+    size_t c[2];
+    kti_colour_counts(g, c);
     unsigned big = c[1] > c[0];
     size_t d = big ? c[1] - c[0] : c[0] - c[1];
     if (!open) return d != 0;
     if (d > 1) return true;
-    unsigned ca = a == KT_CELL_NONE ? 2u : (a % g->width + a / g->width) & 1u;
-    unsigned cb = b == KT_CELL_NONE ? 2u : (b % g->width + b / g->width) & 1u;
+    unsigned ca = a == KT_CELL_NONE ? 2u : kti_colour(g, a), cb = b == KT_CELL_NONE ? 2u : kti_colour(g, b);
     if (d == 1) return (ca != 2 && ca != big) || (cb != 2 && cb != big);
     return ca != 2 && ca == cb;
 }
