@@ -374,11 +374,11 @@ static bool la_query(const plan *p, uint32_t t, const uint8_t *d, unsigned r)
 }
 
 /* The memo of la_query when it is small (every step's frontier at most
- * LA_MEMO_SLOTS, the recursion at most LA_MEMO_DEPTH steps deep): true if
- * it was set up. */
+ * LA_MEMO_SLOTS, the recursion at most LA_MEMO_DEPTH steps deep, the
+ * table within budget bytes): true if it was set up. */
 #define LA_MEMO_SLOTS 13u
 #define LA_MEMO_DEPTH 512u
-static bool la_memo(plan *p, const kt_allocator *al)
+static bool la_memo(plan *p, const kt_allocator *al, size_t budget)
 {
     unsigned nr = p->open ? 3u : 1u;
     size_t words = 0;
@@ -387,6 +387,7 @@ static bool la_memo(plan *p, const kt_allocator *al)
         if (p->st[t].npost > LA_MEMO_SLOTS) return false;
         words += ((size_t)pow3[p->st[t].npost] * nr + 31) / 32;
     }
+    if ((words + 1) * sizeof(uint64_t) > budget) return false;
     uint64_t *mem = kti_calloc(al, words + 1, sizeof *mem);
     if (mem == NULL) return false;
     p->feas_mem = mem;
@@ -403,7 +404,7 @@ static bool la_memo(plan *p, const kt_allocator *al)
 static kt_status la_build(plan *p, const kt_allocator *al, size_t budget, kti_progress *pr,
                           uint64_t done, uint64_t total)
 {
-    if (p->n < 2 || la_memo(p, al)) return KT_OK;
+    if (p->n < 2 || la_memo(p, al, budget)) return KT_OK;
     unsigned rmax = p->open ? 2u : 0u, nr = rmax + 1;
     size_t words = 0;
     uint32_t first = p->n;
