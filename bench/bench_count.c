@@ -5,12 +5,19 @@
  *                               tours and classes, small open counts)
  *   bench_count WxH [open|directed|symmetric|classes|symclasses] [threads]
  *                               one count (8x8 closed: the long run)
+ *   bench_count luschny         Luschny's set (every k x n board, 3 <= k, n
+ *                               <= 12, k n <= 40), open and closed tours, one
+ *                               thread: a line "k n kind count cpu wall" per
+ *                               count, the times in seconds per call (small
+ *                               boards repeated); bench/luschny.sh puts
+ *                               them beside his programs
  * Peak resident memory: run under /usr/bin/time -v.
  */
 #include <knight/knight.h>
 
 #include "bench_clock.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,8 +67,51 @@ static int one(uint32_t w, uint32_t h, const char *kind, unsigned threads, int t
     return 0;
 }
 
+/* One count of Luschny's set, repeated for at least 20 ms of CPU so that
+ * the microsecond ones are measured, not the clock. */
+static int luschny_one(const kt_graph *g, const kt_options *run, unsigned k, unsigned n, bool open)
+{
+    kt_u128 v = {0, 0};
+    unsigned reps = 0;
+    double c0 = bench_cpu(), w0 = bench_now(), c1;
+    do {
+        kt_status s = kt_count_tours(g, open ? KT_COUNT_OPEN : 0, run, &v, NULL);
+        if (s != KT_OK) {
+            printf("%u %u %s error %s\n", k, n, open ? "open" : "closed", kt_strerror(s));
+            return 1;
+        }
+        reps++;
+        c1 = bench_cpu();
+    } while (c1 - c0 < 0.02 && reps < 100000);
+    char buf[48];
+    kt_u128_to_string(&v, buf, sizeof buf);
+    printf("%u %u %s %s %.3e %.3e\n", k, n, open ? "open" : "closed", buf, (c1 - c0) / reps,
+           (bench_now() - w0) / reps);
+    fflush(stdout);
+    return 0;
+}
+
+static int luschny(void)
+{
+    kt_options *run = NULL;
+    if (kt_options_new(&run, NULL) != KT_OK || kt_options_set_threads(run, 1) != KT_OK) return 1;
+    int rc = 0;
+    for (unsigned k = 3; k <= 12; k++)
+        for (unsigned n = 3; n <= 12; n++) {
+            if (k * n > 40) continue;
+            kt_graph *g = NULL;
+            if (kt_graph_new(&g, k, n) != KT_OK) return 1;
+            rc |= luschny_one(g, run, k, n, true);
+            rc |= luschny_one(g, run, k, n, false);
+            kt_graph_free(g);
+        }
+    kt_options_free(run);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc >= 2 && strcmp(argv[1], "luschny") == 0) return luschny();
     if (argc >= 2) {
         uint32_t w, h;
         if (sscanf(argv[1], "%ux%u", &w, &h) != 2) {

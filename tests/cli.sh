@@ -88,6 +88,11 @@ expect "uniform excludes method" "excludes" "$knight" tour 6x6 --uniform --metho
 expect "count 6x6" "^9862$" "$knight" count 6x6
 expect "count 5x5 open directed" "^1728$" "$knight" count 5x5 --open --directed --threads 2
 expect "count classes" "^1245$" "$knight" count 6x6 --classes
+# open tours by their ends (tests/test_count.c checks them against a brute force)
+expect "count --start" "^304$" "$knight" count 5x5 --start 0,0
+expect "count --end, chess square" "^304$" "$knight" count 5x5 --end a5 --directed
+expect "count --start --end" "^56$" "$knight" count 5x5 --start 0,0 --end 4,4 --threads 2
+expect "count 6x6 --start" "^524486$" "$knight" count 6x6 --start 0,0
 expect "count shard" "^[0-9]*$" "$knight" count 6x6 --shard 1/3
 expect "count halftours" "^9862$" "$knight" count 6x6 --method halftours
 expect "count halftours directed" "^88404$" "$knight" count 5x8 --method halftours --directed
@@ -142,7 +147,7 @@ for pair in "tour --open --start --end --seed --method --tie --tourney --obfusca
             "obfuscate --rounds --seed --sequential --format -o" "rails --count" \
             "semimagic --nested --magic --closed --any-start --first --members --all --threads --size --grid --make-puzzle --seed --check-budget --rows --columns --shard --checkpoint" \
             "halftours --width --depth --other --threads --join" \
-            "count --open --directed --symmetric --classes --method --threads --shard --checkpoint --checkpoint-interval --result --max-states --stats --trace"; do
+            "count --open --start --end --directed --symmetric --classes --method --threads --shard --checkpoint --checkpoint-interval --result --max-states --stats --trace"; do
     set -- $pair
     sub=$1; shift
     h=$("$knight" "$sub" --help)
@@ -180,6 +185,10 @@ status 2 "bad square" "$knight" tour 8x8 --start z9
 status 2 "square off the board" "$knight" tour 8x8 --start 8,0
 status 2 "check without file" "$knight" check
 status 2 "bad shard" "$knight" count 6x6 --shard 3/3
+status 2 "count --start off the board" "$knight" count 5x5 --start 5,0
+status 2 "count --start equal to --end" "$knight" count 5x5 --start 1,2 --end 1,2
+status 2 "count --start with --result" "$knight" count 5x5 --start 0,0 --result "$tmp/se.result"
+status 2 "count --start with halftours" "$knight" count 6x6 --start 0,0 --method halftours
 status 1 "no tour" "$knight" tour 5x5
 status 1 "missing file" "$knight" check "$tmp/nonexistent.txt"
 status 1 "broken tour" "$knight" check "$tmp/bad.txt"

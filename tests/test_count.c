@@ -38,6 +38,7 @@ typedef struct bf {
     int path[64], pos[64];
     uint64_t closed, open;
     uint64_t fixed[5];   /* closed tours fixed by id, r180, mirror x, mirror y, r90 */
+    uint64_t ends[64][64]; /* directed open tours by (first, last) cell */
 } bf;
 
 static int sym_cell(const bf *b, int s, int c)
@@ -83,8 +84,10 @@ static void dfs(bf *b, int c, uint32_t depth, int start, int want_open)
 {
     b->path[depth - 1] = c;
     if (depth == b->n) {
-        if (want_open) b->open++;
-        else if (is_adj(b, c, start)) record_cycle(b);
+        if (want_open) {
+            b->open++;
+            b->ends[start][c]++;
+        } else if (is_adj(b, c, start)) record_cycle(b);
         return;
     }
     for (int k = 0; k < b->deg[c]; k++) {
@@ -149,6 +152,57 @@ static void check_closed_board(uint32_t w, uint32_t h)
            (unsigned long long)b.fixed[3], (unsigned long long)b.fixed[4]);
 }
 
+/* kt_count_open_tours with the given ends (KT_CELL_NONE: free), or UINT64_MAX. */
+static uint64_t count_ends(const kt_graph *g, kt_cell a, kt_cell z, unsigned flags, unsigned threads)
+{
+    kt_options *run = NULL;
+    kt_status st = kt_options_new(&run, NULL);
+    if (st == KT_OK) st = kt_options_set_threads(run, threads);
+    kt_u128 v = {7, 7};
+    uint64_t r = UINT64_MAX;
+    if (st == KT_OK) st = kt_count_open_tours(g, a, z, flags, run, &v, NULL);
+    kt_options_free(run);
+    if (st != KT_OK || kt_u128_to_u64(&v, &r) != KT_OK) return UINT64_MAX;
+    return r;
+}
+
+/* Open tours by their ends against the brute force: every start, every
+ * end, pairs (directed flag or not: with an end given they agree);
+ * and whether a pair has a tour against the exhaustive search of the
+ * library (lib/exhaustive.c), which proves the zeros. */
+static void check_open_ends(const bf *b)
+{
+    kt_graph *g = NULL;
+    CHECK(kt_graph_new(&g, b->w, b->h) == KT_OK);
+    if (g == NULL) return;
+    uint64_t all = 0;
+    for (uint32_t s = 0; s < b->n; s++) {
+        uint64_t from = 0, to = 0;
+        for (uint32_t e = 0; e < b->n; e++) {
+            from += b->ends[s][e];
+            to += b->ends[e][s];
+        }
+        all += from;
+        CHECK(count_ends(g, s, KT_CELL_NONE, 0, 1) == from);
+        CHECK(count_ends(g, KT_CELL_NONE, s, KT_COUNT_OPEN | KT_COUNT_DIRECTED, 2) == to);
+        /* every pair on the small boards; from the first row on the others */
+        for (uint32_t e = 0; e < b->n && (b->n <= 20 || s < b->w); e++) {
+            if (e == s) continue;
+            unsigned fl = (s + e) % 2 ? KT_COUNT_DIRECTED : 0;
+            uint64_t n = count_ends(g, s, e, fl, 1 + e % 2);
+            CHECK(n == b->ends[s][e]);
+            if (b->n > 20 || e < s) continue;
+            kt_tourney *t = NULL;
+            kt_status st = kt_exhaustive_tour(&t, g, KT_SHAPE_PATH, s, e, NULL);
+            CHECK(st == (n ? KT_OK : KT_ENOTOUR));
+            kt_tourney_free(t);
+        }
+    }
+    CHECK(all == 2 * b->open);
+    CHECK(count_ends(g, KT_CELL_NONE, KT_CELL_NONE, KT_COUNT_DIRECTED, 1) == 2 * b->open);
+    kt_graph_free(g);
+}
+
 static void check_open_board(uint32_t w, uint32_t h)
 {
     bf b;
@@ -156,6 +210,7 @@ static void check_open_board(uint32_t w, uint32_t h)
     CHECK(count(w, h, KT_COUNT_OPEN, 1) == b.open);
     CHECK(count(h, w, KT_COUNT_OPEN, 2) == b.open);
     CHECK(count(w, h, KT_COUNT_OPEN | KT_COUNT_DIRECTED, 1) == 2 * b.open);
+    check_open_ends(&b);
     printf("%ux%u open %llu\n", w, h, (unsigned long long)b.open);
 }
 
@@ -201,6 +256,44 @@ int main(void)
     check_open_board(3, 8);
 
     /* Published numbers. */
+    {
+        /* Undirected open tours, OEIS A390833 (Luschny's benchmark set;
+         * 6x6 and the long ones are in bench/luschny.sh). */
+        static const struct { uint32_t w, h; uint64_t n; } a390833[] = {
+            {3, 3, 0}, {3, 4, 8}, {3, 5, 0}, {3, 6, 0}, {3, 7, 52}, {3, 8, 396}, {3, 9, 560},
+            {3, 10, 3048}, {3, 11, 10672}, {3, 12, 57248}, {4, 4, 0}, {4, 5, 82}, {4, 6, 744},
+            {4, 7, 6378}, {4, 8, 31088}, {4, 9, 189688}, {4, 10, 1213112}, {5, 5, 864},
+            {5, 6, 18784}, {5, 7, 622868}};
+        for (size_t i = 0; i < sizeof a390833 / sizeof a390833[0]; i++) {
+            CHECK(count(a390833[i].w, a390833[i].h, KT_COUNT_OPEN, 1) == a390833[i].n);
+            CHECK(count(a390833[i].h, a390833[i].w, KT_COUNT_OPEN | KT_COUNT_DIRECTED, 2) ==
+                  2 * a390833[i].n);
+        }
+        kt_graph *g = NULL;
+        CHECK(kt_graph_new(&g, 5, 5) == KT_OK);
+        kt_u128 v = {3, 4};
+        CHECK(kt_count_open_tours(g, 2, 2, 0, NULL, &v, NULL) == KT_EINVAL);
+        CHECK(kt_count_open_tours(g, 25, KT_CELL_NONE, 0, NULL, &v, NULL) == KT_EINVAL);
+        CHECK(kt_count_open_tours(g, 0, 24, KT_COUNT_SYMMETRIC, NULL, &v, NULL) == KT_EUNSUPPORTED);
+        CHECK(kt_count_open_tours(g, 0, 24, 0x80u, NULL, &v, NULL) == KT_EINVAL);
+        CHECK(kt_count_open_tours(NULL, 0, 24, 0, NULL, &v, NULL) == KT_EINVAL);
+        CHECK(v.lo == 3 && v.hi == 4);                 /* unchanged on failure */
+        /* shards of a count with a given start sum to it (304 from a corner) */
+        kt_options *so = NULL;
+        CHECK(kt_options_new(&so, NULL) == KT_OK);
+        uint64_t ssum = 0;
+        for (uint32_t i = 0; i < 3; i++) {
+            CHECK(kt_options_set_shard(so, i, 3) == KT_OK);
+            CHECK(kt_count_open_tours(g, 0, KT_CELL_NONE, 0, so, &v, NULL) == KT_OK);
+            ssum += v.lo;
+        }
+        CHECK(ssum == 304);
+        kt_options_free(so);
+        kt_graph_free(g);
+        CHECK(kt_graph_new(&g, 1, 1) == KT_OK);
+        CHECK(kt_count_open_tours(g, 0, KT_CELL_NONE, 0, NULL, &v, NULL) == KT_OK && v.lo == 1);
+        kt_graph_free(g);
+    }
     CHECK(count(6, 6, 0, 1) == 9862);
     CHECK(count(6, 6, 0, 2) == 9862);
     CHECK(count(6, 6, 0, 0) == 9862);            /* threads 0: one per core */

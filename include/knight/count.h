@@ -14,9 +14,9 @@
  * with connectivity states that Enting introduced for self-avoiding
  * polygons (I. G. Enting, "Generating functions for enumerating
  * self-avoiding rings on the square lattice", J. Phys. A 13, 1980), here
- * on the knight's graph; for closed tours a precomputed table of the
- * degree demands the rest of the board can still meet drops hopeless
- * states early.
+ * on the knight's graph; a table of the degree demands the rest of the
+ * board can still meet (for open tours, with the number of path ends still
+ * to come) drops hopeless states early.
  *
  * The 8x8 board has 13,267,364,410,532 undirected closed tours, the number
  * found by B. D. McKay ("Knight's tours of an 8x8 chessboard", Tech. Rep.
@@ -127,11 +127,14 @@ typedef struct kt_count_stats {
  *   order (per quotient count) and the number of states kept.
  * The allocator of @p run is not used: memory comes from the graph's.
  *
- * Memory: two layers of 16 bytes per state (see kt_count_stats), plus,
- * for closed tours, the lookahead bitsets that let the count drop states
- * the rest of the board cannot finish: about 1.6 * 3^f bits per cell for a
- * frontier of f cells, for the last cells only, at most 1 GiB (8x8: 1 GiB;
- * 6x8: about 11 MB).  The 8x8 closed count peaks at 10.3 GiB.
+ * Memory: two layers of 16 bytes per state (see kt_count_stats), plus
+ * the lookahead that lets the count drop states the rest of the board
+ * cannot finish: on frontiers of at most 13 cells (boards up to 6 wide) 2
+ * bits per demand vector met, in a table of 2 * 3^f bits per cell (3 times
+ * that for open tours); on wider ones bitsets of about 1.6 * 3^f bits per
+ * cell (3 times for open tours), for the last cells only, at most 1 GiB
+ * (8x8: 1 GiB; 7x7 open: about 0.3 GiB).  The 8x8 closed count peaks at
+ * 10.3 GiB.
  *
  * @param g      The board (any leaper, holes allowed unless symmetric or classes).
  * @param flags  KT_COUNT_* bits; 0 counts undirected closed tours.
@@ -154,6 +157,42 @@ typedef struct kt_count_stats {
  */
 KT_EXPORT kt_status kt_count_tours(const kt_graph *g, unsigned flags, const kt_options *run,
                                    kt_u128 *out, kt_count_stats *stats);
+
+/**
+ * @brief Count the open tours of a board with a given start cell, end
+ *        cell, or both, exactly by the frontier method.
+ *
+ * With @p start given, the count is of the directed open tours that begin
+ * on @p start (and end on @p end if that is given too); with only @p end
+ * given, of those that end on @p end.  Each such tour is a different
+ * undirected tour with that end, so ::KT_COUNT_DIRECTED changes nothing
+ * here.  Both ::KT_CELL_NONE: the same as kt_count_tours() with
+ * ::KT_COUNT_OPEN (all open tours, doubled with ::KT_COUNT_DIRECTED).
+ *
+ * How: one given end becomes a pendant vertex joined to it (every open
+ * tour of the board so extended ends there); two become an apex joined to
+ * both, whose closed tours are the open tours from one to the other, so
+ * the closed count's lookahead applies.  The frontier is the same as for
+ * the whole board.  Run settings (threads, progress, shard, budget,
+ * checkpoint, trace) as for kt_count_tours(); a checkpoint file belongs to
+ * one pair of ends.
+ *
+ * @param g      The board (any leaper, holes allowed).
+ * @param start  The first cell of the tours, or ::KT_CELL_NONE.
+ * @param end    The last cell of the tours, or ::KT_CELL_NONE.
+ * @param flags  ::KT_COUNT_OPEN and ::KT_COUNT_DIRECTED are accepted (and
+ *               implied or ignored as above); 0 is the same.
+ * @param run    Run settings, or NULL for the defaults.
+ * @param[out] out   The count; unchanged on failure.
+ * @param[out] stats NULL, or receives statistics of the run.
+ * @return ::KT_OK; ::KT_EINVAL for NULL @p g or @p out, an unknown flag, a
+ *         given cell that is not a cell of the board (or is a hole), or
+ *         @p start equal to @p end; ::KT_EUNSUPPORTED with
+ *         ::KT_COUNT_SYMMETRIC or ::KT_COUNT_CLASSES, or when the frontier
+ *         does not fit; otherwise as kt_count_tours().
+ */
+KT_EXPORT kt_status kt_count_open_tours(const kt_graph *g, kt_cell start, kt_cell end, unsigned flags,
+                                        const kt_options *run, kt_u128 *out, kt_count_stats *stats);
 
 #ifdef __cplusplus
 }

@@ -40,6 +40,7 @@ typedef struct kti_frontier_opts {
     uint64_t budget;            /* 0: no limit, else KT_ELIMIT when a layer holds more states */
     size_t lookahead_bytes;     /* 0: KTI_LOOKAHEAD_BYTES */
     bool exists_only;           /* counts clamped to 0/1 after every layer */
+    bool known_zero;            /* the caller proved the count is 0: only check that it fits */
     kt_trace_fn trace;          /* NULL, or called after each vertex with the layer size */
     void *trace_user;
     /* statistics (out) */

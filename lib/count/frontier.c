@@ -55,10 +55,12 @@ typedef struct step {
     uint8_t back_slot[MAXB];
     uint8_t back_volt[MAXB];
     uint8_t leave[MAXW];
+    uint8_t nleave, leaves[MAXW]; /* the working slots that leave at this step */
     uint8_t end_ok[MAXW];     /* per working slot */
     uint8_t post[MAXS];       /* working slot of each post slot */
     uint8_t fut[MAXS];        /* future neighbours of each post slot */
-    const uint64_t *feas;     /* closed mode: realizable demand vectors, or NULL */
+    const uint64_t *feas;     /* realizable demand vectors (open: 3 sets), or NULL */
+    uint64_t *memo;           /* or, on small frontiers, their answers so far (la_query) */
 } step;
 
 typedef struct plan {
@@ -66,7 +68,7 @@ typedef struct plan {
     unsigned q;
     bool open;
     step *st;
-    uint64_t *feas_mem;       /* one block holding every step's feas bitset */
+    uint64_t *feas_mem;       /* one block holding every step's feas bitset (or memo) */
     uint32_t max_slots;
     unsigned maxsucc;
 } plan;
@@ -133,6 +135,7 @@ static kt_status plan_build(const kti_cgraph *cg, const kt_allocator *al, plan *
             uint32_t v = front[w];
             s->end_ok[w] = cg->end_ok ? cg->end_ok[v] : 1;
             s->leave[w] = s->last || last[v] <= t;
+            if (s->leave[w]) s->leaves[s->nleave++] = (uint8_t)w;
             if (!s->leave[w]) {
                 if (np == MAXS) { st = KT_EUNSUPPORTED; break; }
                 unsigned fut = 0;
@@ -161,17 +164,25 @@ static kt_status plan_build(const kti_cgraph *cg, const kt_allocator *al, plan *
 /* ------------------------------------------------------------ lookahead */
 
 /*
- * Closed mode only.  A state after step t can be completed only if the
- * remaining degrees of its frontier vertices (its demand vector, 0..2 per
- * slot) can be supplied by some subgraph on the unprocessed vertices in
- * which every unprocessed vertex has degree 2.  The set R_t of such
- * vectors is computed backwards (R_{n-1} = {0}; R_{t-1} from R_t by
- * letting vertex t pick its edges to earlier vertices), once per plan.
- * Without it, states that the last rows cannot finish survive until the
- * vertices they starve leave the frontier: on 8x8 that is most of them.
+ * A state after step t can be completed only if the remaining degrees of
+ * its frontier vertices (its demand vector, 0..2 per slot: 2 - degree) can
+ * be supplied by some subgraph on the unprocessed vertices in which every
+ * unprocessed vertex has degree 2.  The set R_t of such vectors is computed
+ * backwards (R_{n-1} = {0}; R_{t-1} from R_t by letting vertex t pick its
+ * edges to earlier vertices), once per plan.  Without it, states that the
+ * last rows cannot finish survive until the vertices they starve leave the
+ * frontier: on 8x8 that is most of them.
+ *
+ * Open mode: a path has two ends, each a vertex that leaves the frontier
+ * with degree 1.  There is one set per number r = 0, 1, 2 of ends still to
+ * come: R^r_t holds the vectors that the rest of the graph can supply with
+ * exactly r more vertices leaving at degree 1 (frontier vertices or later
+ * ones).  A state whose path ends already gone number T (its terminal
+ * digits) must lie in R^{2-T}_t.  Without it, 6x6 peaks at 5.6 M states.
  *
  * Bitset layout: bit (hi << 7 | lo), lo = the first four base-3 digits
- * (0..80), hi = the others; so set bits decode without division.
+ * (0..80), hi = the others; so set bits decode without division.  In open
+ * mode a step's three sets follow each other, la_words(np) words apart.
  */
 #define LA_LO 4u
 
@@ -180,70 +191,211 @@ static inline size_t la_words(unsigned np)
     return np <= LA_LO ? 2u : (size_t)pow3[np - LA_LO] * 2u;
 }
 
-static inline size_t la_bit(const uint8_t *d, unsigned np)
+/* The bit of a vector is linear in its digits: digit k weighs la_wt(k). */
+static inline size_t la_wt(unsigned k)
 {
-    size_t lo = 0, hi = 0;
-    unsigned k = 0;
-    for (; k < np && k < LA_LO; k++) lo += d[k] * pow3[k];
-    for (; k < np; k++) hi += d[k] * pow3[k - LA_LO];
-    return hi << 7 | lo;
+    return k < LA_LO ? pow3[k] : (size_t)pow3[k - LA_LO] << 7;
+}
+
+static inline void la_set(uint64_t *set, size_t bit)
+{
+    set[bit >> 6] |= (uint64_t)1 << (bit & 63);
+}
+
+/* The vectors before step s that lead to b after it by vertex s taking k
+ * edges back (every choice of k distinct back edges) into set; base is
+ * the bit of b itself. */
+static void la_back(const step *s, const uint8_t *b, size_t base, unsigned k, uint64_t *set)
+{
+    unsigned nb = k ? s->nback : 0;
+    if (k == 0) la_set(set, base);
+    for (unsigned i = 0; i < nb; i++) {
+        unsigned a1 = s->back_slot[i];
+        if (k == 1) {
+            if (b[a1] < 2) la_set(set, base + la_wt(a1));
+            continue;
+        }
+        for (unsigned j = i + 1; j < nb; j++) {
+            unsigned a2 = s->back_slot[j];
+            if (a1 == a2 ? b[a1] == 0 : b[a1] < 2 && b[a2] < 2) la_set(set, base + la_wt(a1) + la_wt(a2));
+        }
+    }
+}
+
+/* The predecessors of the vector d (after step s, r ends to come) in the
+ * sets prev (rmax + 1 of them, words apart).  A vertex leaving at s keeps
+ * demand 0, or 1 as a path end (open mode: one more end to come before s). */
+static void la_pred(const step *s, const uint8_t *d, unsigned r, unsigned rmax, uint64_t *prev,
+                    size_t words)
+{
+    unsigned np = s->npost, nw = s->npre, dt = 0, nl = 0;
+    bool tin = false;
+    uint8_t b[MAXW], lv[MAXW];
+    size_t base = 0;
+    memset(b, 0, nw);
+    for (unsigned j = 0; j < np; j++) {
+        if (s->post[j] == nw) {
+            dt = d[j];
+            tin = true;
+        } else {
+            b[s->post[j]] = d[j];
+            base += d[j] * la_wt(s->post[j]);
+        }
+    }
+    if (rmax > 0)
+        for (unsigned w = 0; w < nw; w++)
+            if (s->leave[w] && s->end_ok[w]) lv[nl++] = (uint8_t)w;
+    for (unsigned m = 0; m < 1u << nl; m++) {
+        unsigned c = r;
+        for (unsigned i = 0; i < nl; i++) c += m >> i & 1u;
+        if (c > rmax) continue;
+        size_t bm = base;
+        for (unsigned i = 0; i < nl; i++) {
+            b[lv[i]] = (uint8_t)(m >> i & 1u);
+            bm += b[lv[i]] * la_wt(lv[i]);
+        }
+        if (tin) {
+            la_back(s, b, bm, 2 - dt, prev + c * words);
+        } else {
+            la_back(s, b, bm, 2, prev + c * words);
+            if (c < rmax && s->end_ok[nw]) la_back(s, b, bm, 1, prev + (c + 1) * words);
+        }
+    }
 }
 
 /* One backward step of the lookahead; true when the progress callback
  * asked to cancel (the build of a large board's tables takes seconds, so it
  * reports progress, with done = the count's start, on the calling thread). */
-static bool la_step(const step *s, const uint64_t *cur, uint64_t *prev, kti_progress *pr,
-                    uint64_t done, uint64_t total)
+static bool la_step(const step *s, unsigned rmax, const uint64_t *cur, size_t cwords, uint64_t *prev,
+                    size_t pwords, kti_progress *pr, uint64_t done, uint64_t total)
 {
-    unsigned np = s->npost, nw = s->npre;
-    uint8_t d[MAXS], b[MAXW];
+    unsigned np = s->npost;
+    uint8_t d[MAXS];
     size_t nhi = np <= LA_LO ? 1u : pow3[np - LA_LO];
     unsigned nlo = np <= LA_LO ? pow3[np] : pow3[LA_LO];
-    uint8_t hd[MAXS];
-    memset(hd, 0, sizeof hd);
-    for (size_t hi = 0; hi < nhi; hi++) {
-        if (hi) {                   /* odometer over the high digits */
-            for (unsigned k = LA_LO; k < np; k++) {
-                if (++hd[k] < 3) break;
-                hd[k] = 0;
-            }
-        }
-        if ((hi & 15u) == 0 && pr->fn != NULL && kti_progress_tick(pr, done, total)) return true;
-        if ((cur[hi * 2] | cur[hi * 2 + 1]) == 0) continue;
-        for (unsigned lo = 0; lo < nlo; lo++) {
-            if (!(cur[hi * 2 + (lo >> 6)] >> (lo & 63) & 1u)) continue;
-            unsigned x = lo;
-            for (unsigned k = 0; k < LA_LO && k < np; k++, x /= 3) d[k] = (uint8_t)(x % 3);
-            for (unsigned k = LA_LO; k < np; k++) d[k] = hd[k];
-            unsigned dt = 0;
-            memset(b, 0, nw);
-            for (unsigned j = 0; j < np; j++) {
-                if (s->post[j] == nw) dt = d[j];
-                else b[s->post[j]] = d[j];
-            }
-            unsigned need = 2 - dt, nb = need ? s->nback : 0;
-            for (unsigned i = 0; i < nb; i++) {
-                for (unsigned j = i; j < nb; j++) {
-                    unsigned a1 = s->back_slot[i], a2 = s->back_slot[j];
-                    if (need == 1 && j != i) break;
-                    if (need == 2 && j == i) continue;
-                    b[a1]++;
-                    if (need == 2) b[a2]++;
-                    if (b[a1] <= 2 && b[a2] <= 2) {
-                        size_t bit = la_bit(b, nw);
-                        prev[bit >> 6] |= (uint64_t)1 << (bit & 63);
-                    }
-                    b[a1]--;
-                    if (need == 2) b[a2]--;
+    for (unsigned r = 0; r <= rmax; r++) {
+        const uint64_t *set = cur + r * cwords;
+        uint8_t hd[MAXS];
+        memset(hd, 0, sizeof hd);
+        for (size_t hi = 0; hi < nhi; hi++) {
+            if (hi) {                   /* odometer over the high digits */
+                for (unsigned k = LA_LO; k < np; k++) {
+                    if (++hd[k] < 3) break;
+                    hd[k] = 0;
                 }
             }
-            if (need == 0) {
-                size_t bit = la_bit(b, nw);
-                prev[bit >> 6] |= (uint64_t)1 << (bit & 63);
+            if ((hi & 15u) == 0 && pr->fn != NULL && kti_progress_tick(pr, done, total)) return true;
+            if ((set[hi * 2] | set[hi * 2 + 1]) == 0) continue;
+            for (unsigned lo = 0; lo < nlo; lo++) {
+                if (!(set[hi * 2 + (lo >> 6)] >> (lo & 63) & 1u)) continue;
+                unsigned x = lo;
+                for (unsigned k = 0; k < LA_LO && k < np; k++, x /= 3) d[k] = (uint8_t)(x % 3);
+                for (unsigned k = LA_LO; k < np; k++) d[k] = hd[k];
+                la_pred(s, d, r, rmax, prev, pwords);
             }
         }
     }
     return false;
+}
+
+/*
+ * The same sets computed on demand, for small frontiers: whether the
+ * demand vector d after step t (r ends to come) can be completed, by
+ * trying vertex t+1's choices and asking the same of the vector after it;
+ * every answer is kept (2 bits: unknown, yes, no), so the work is
+ * proportional to the vectors the count meets, not to all 3^f of them
+ * (4x10 open: 40 steps of 3^9 vectors, 4,217 states at most).  Threads
+ * may answer the same question twice, never differently.
+ */
+static bool la_query(const plan *p, uint32_t t, const uint8_t *d, unsigned r);
+
+/* The memo's answer for index idx: 0 unknown, 1 yes, 2 no. */
+static inline unsigned la_memo_get(const step *cs, size_t idx)
+{
+    return (unsigned)(__atomic_load_n(&cs->memo[idx >> 5], __ATOMIC_RELAXED) >> (2 * (idx & 31)) & 3u);
+}
+
+/* la_query when the memo does not know yet; idx is the vector's index. */
+static bool la_solve(const plan *p, uint32_t t, const uint8_t *d, unsigned r, size_t idx)
+{
+    const step *cs = &p->st[t], *s = &p->st[t + 1];
+    unsigned np = cs->npost, nw = s->npre, must = 0;
+    for (unsigned j = 0; j < np; j++)
+        /* a vertex short of neighbours must be a path end: no search then */
+        if (d[j] > cs->fut[j] && (d[j] > cs->fut[j] + 1u || !cs->end_ok[cs->post[j]] || ++must > r)) {
+            __atomic_fetch_or(&cs->memo[idx >> 5], (uint64_t)2u << (2 * (idx & 31)), __ATOMIC_RELAXED);
+            return false;
+        }
+    bool yes = false;
+    unsigned nb = s->nback;
+    /* vertex t+1 takes no edge back (i = j = -1), one (j = i) or two */
+    for (int i = -1; i < (int)nb && !yes; i++) {
+        for (int j = i; j < (int)nb && !yes; j++) {
+            if (i < 0 && j >= 0) break;
+            uint8_t b[MAXW], dn[MAXS];
+            memcpy(b, d, nw);
+            unsigned k = 0, rr = r;
+            if (i >= 0) {
+                if (b[s->back_slot[i]]-- == 0) continue;
+                k++;
+                if (j != i) {
+                    if (b[s->back_slot[j]]-- == 0) continue;
+                    k++;
+                }
+            }
+            b[nw] = (uint8_t)(2 - k);
+            bool ok = true;
+            for (unsigned l = 0; l < s->nleave && ok; l++) {
+                unsigned v = s->leaves[l];
+                if (b[v] == 0) continue;
+                if (b[v] == 1 && s->end_ok[v] && rr > 0) rr--;
+                else ok = false;
+            }
+            if (!ok) continue;
+            if (s->last) {
+                yes = rr == 0;
+                continue;
+            }
+            for (unsigned q = 0; q < s->npost; q++) dn[q] = b[s->post[q]];
+            yes = la_query(p, t + 1, dn, rr);
+        }
+    }
+    __atomic_fetch_or(&cs->memo[idx >> 5], (uint64_t)(yes ? 1u : 2u) << (2 * (idx & 31)), __ATOMIC_RELAXED);
+    return yes;
+}
+
+static bool la_query(const plan *p, uint32_t t, const uint8_t *d, unsigned r)
+{
+    unsigned np = p->st[t].npost;
+    size_t idx = (size_t)r * pow3[np];
+    for (unsigned j = 0; j < np; j++) idx += d[j] * pow3[j];
+    unsigned w = la_memo_get(&p->st[t], idx);
+    return w ? w == 1 : la_solve(p, t, d, r, idx);
+}
+
+/* The memo of la_query when it is small (every step's frontier at most
+ * LA_MEMO_SLOTS, the recursion at most LA_MEMO_DEPTH steps deep, the
+ * table within budget bytes): true if it was set up. */
+#define LA_MEMO_SLOTS 13u
+#define LA_MEMO_DEPTH 512u
+static bool la_memo(plan *p, const kt_allocator *al, size_t budget)
+{
+    unsigned nr = p->open ? 3u : 1u;
+    size_t words = 0;
+    if (p->n > LA_MEMO_DEPTH) return false;
+    for (uint32_t t = 0; t + 1 < p->n; t++) {
+        if (p->st[t].npost > LA_MEMO_SLOTS) return false;
+        words += ((size_t)pow3[p->st[t].npost] * nr + 31) / 32;
+    }
+    if ((words + 1) * sizeof(uint64_t) > budget) return false;
+    uint64_t *mem = kti_calloc(al, words + 1, sizeof *mem);
+    if (mem == NULL) return false;
+    p->feas_mem = mem;
+    for (uint32_t t = 0; t + 1 < p->n; t++) {
+        p->st[t].memo = mem;
+        mem += ((size_t)pow3[p->st[t].npost] * nr + 31) / 32;
+    }
+    return true;
 }
 
 /* Builds the feas bitsets of the last steps, newest first, while they fit
@@ -252,11 +404,12 @@ static bool la_step(const step *s, const uint64_t *cur, uint64_t *prev, kti_prog
 static kt_status la_build(plan *p, const kt_allocator *al, size_t budget, kti_progress *pr,
                           uint64_t done, uint64_t total)
 {
-    if (p->open || p->n < 2) return KT_OK;
+    if (p->n < 2 || la_memo(p, al, budget)) return KT_OK;
+    unsigned rmax = p->open ? 2u : 0u, nr = rmax + 1;
     size_t words = 0;
     uint32_t first = p->n;
     while (first > 1) {
-        size_t w = la_words(p->st[first - 2].npost);
+        size_t w = la_words(p->st[first - 2].npost) * nr;
         if ((words + w) * sizeof(uint64_t) > budget) break;
         words += w;
         first--;
@@ -265,16 +418,17 @@ static kt_status la_build(plan *p, const kt_allocator *al, size_t budget, kti_pr
     if (first >= p->n) return KT_OK;
     /* Zeroed step by step below, not at once: a 1 GiB memset would delay
      * the first progress report by most of a second. */
-    uint64_t *mem = kti_alloc(al, (words + 2) * sizeof *mem);
+    uint64_t *mem = kti_alloc(al, (words + 2 * nr) * sizeof *mem);
     if (mem == NULL) return KT_OK;     /* an optimisation only: go without */
-    kti_advise_huge(mem, (words + 2) * sizeof *mem);
-    memset(mem + words, 0, 2 * sizeof *mem);
-    uint64_t last[2] = {1u, 0u};        /* R_{n-1} = {0} */
+    kti_advise_huge(mem, (words + 2 * nr) * sizeof *mem);
+    uint64_t *last = mem + words;       /* R_{n-1}: {0} with no end to come */
+    memset(last, 0, 2 * nr * sizeof *mem);
+    last[0] = 1u;
     const uint64_t *cur = last;
-    size_t off = 0;
+    size_t off = 0, cw = 2;
     for (uint32_t t = p->n - 1; t >= first; t--) {
         uint64_t *prev = mem + off;
-        size_t w = la_words(p->st[t - 1].npost);
+        size_t pw = la_words(p->st[t - 1].npost), w = pw * nr;
         /* a step's bitset reaches hundreds of MB: zeroed in 1M-word
          * slices (8 MB, a few ms each), with a progress check between */
         for (size_t z = 0; z < w; z += (size_t)1 << 20) {
@@ -287,9 +441,10 @@ static kt_status la_build(plan *p, const kt_allocator *al, size_t budget, kti_pr
         }
         off += w;
         p->feas_mem = mem; /* plan_free releases it, whatever happens next */
-        if (la_step(&p->st[t], cur, prev, pr, done, total)) return KT_ECANCELED;
+        if (la_step(&p->st[t], rmax, cur, cw, prev, pw, pr, done, total)) return KT_ECANCELED;
         p->st[t - 1].feas = prev;
         cur = prev;
+        cw = pw;
     }
     return KT_OK;
 }
@@ -405,13 +560,66 @@ static inline int add_edge(dstate *e, unsigned a, unsigned b, unsigned v, unsign
     return 1;
 }
 
+/* Whether the successor e (after its leaving vertices are settled) may
+ * still be completed: by the lookahead where the step has one, else by
+ * each vertex's remaining neighbours and (open mode) the number of ends. */
+static inline bool viable(const plan *p, const step *s, const dstate *e, bool open)
+{
+    unsigned np = s->npost, nt = 0;
+    if (s->memo != NULL) {
+        uint8_t dem[MAXS];
+        unsigned gone = 0;     /* open mode: path ends already left (terminal digits) */
+        size_t idx = 0;
+        for (unsigned jj = 0; jj < np; jj++) {
+            unsigned w = s->post[jj];
+            dem[jj] = (uint8_t)(2 - e->deg[w]);
+            idx += dem[jj] * pow3[jj];
+            gone += e->deg[w] == 1 && e->mate[w] < 0;
+        }
+        if (gone > 2) return false;  /* a third path end has left */
+        unsigned r = open ? 2 - gone : 0;
+        idx += (size_t)r * pow3[np];
+        unsigned known = la_memo_get(s, idx);
+        return known ? known == 1 : la_solve(p, (uint32_t)(s - p->st), dem, r, idx);
+    }
+    /* Each vertex's remaining neighbours, and (open mode) the ends: cheap,
+     * in cache, and it spares most dead successors the dense lookahead's
+     * lookup in a table of megabytes (7x8 closed: 44 s to 34 s). */
+    for (unsigned jj = 0; jj < np; jj++) {
+        unsigned w = s->post[jj];
+        unsigned need = (open && s->end_ok[w]) ? 1u : 2u;
+        unsigned have = (unsigned)e->deg[w] + s->fut[jj];
+        if (have < need) return false;
+        if (open) {
+            if (e->deg[w] == 1 && e->mate[w] < 0) nt++;
+            else if (have == 1) nt++;
+        }
+    }
+    if (nt > 2) return false;
+    if (s->feas != NULL) {
+        size_t lo = 0, hi = 0;
+        unsigned gone = 0;     /* at most nt, so at most 2 */
+        for (unsigned jj = 0; jj < np; jj++) {
+            unsigned w = s->post[jj], dem = 2u - (unsigned)e->deg[w];
+            if (jj < LA_LO) lo += dem * pow3[jj];
+            else hi += dem * pow3[jj - LA_LO];
+            gone += e->deg[w] == 1 && e->mate[w] < 0;
+        }
+        size_t bit = hi << 7 | lo;
+        const uint64_t *set = s->feas + (open ? (2 - gone) * la_words(np) : 0);
+        return set[bit >> 6] >> (bit & 63) & 1u;
+    }
+    return true;
+}
+
 /* Successors of one state: keys to out[], returns their number; *done
- * counts completed cycles (paths). */
-static unsigned expand(const plan *p, const step *s, uint64_t key, uint64_t *out, unsigned *done)
+ * counts completed cycles (paths).  Inlined into expand_q1 and expand_any
+ * below, so that with q = 1 the voltage arithmetic folds away. */
+static inline __attribute__((always_inline)) unsigned expand_gen(const plan *p, const step *s, uint64_t key,
+                                                                 uint64_t *out, unsigned *done,
+                                                                 unsigned q, bool open)
 {
     dstate d;
-    unsigned q = p->q;
-    bool open = p->open;
     decode(key, s->npre, s->impl_pre, q, &d);
     unsigned a = s->npre, nw = s->npre + 1u;
     d.deg[a] = 0;
@@ -456,8 +664,9 @@ static unsigned expand(const plan *p, const step *s, uint64_t key, uint64_t *out
             }
             if (flag) continue;
             bool ok = true;
-            for (unsigned w = 0; w < nw && ok; w++) {
-                if (!s->leave[w] || e.deg[w] == 2) continue;
+            for (unsigned k = 0; k < s->nleave && ok; k++) {
+                unsigned w = s->leaves[k];
+                if (e.deg[w] == 2) continue;
                 if (e.deg[w] == 0 || !open || !s->end_ok[w] || e.mate[w] < 0) {
                     ok = false;
                 } else {
@@ -465,29 +674,24 @@ static unsigned expand(const plan *p, const step *s, uint64_t key, uint64_t *out
                     e.deg[w] = 2;
                 }
             }
-            if (!ok) continue;
-            unsigned nt = 0;
-            for (unsigned jj = 0; jj < s->npost && ok; jj++) {
-                unsigned w = s->post[jj];
-                unsigned need = (open && s->end_ok[w]) ? 1u : 2u;
-                unsigned have = (unsigned)e.deg[w] + s->fut[jj];
-                if (have < need) ok = false;
-                else if (open) {
-                    if (e.deg[w] == 1 && e.mate[w] < 0) nt++;
-                    else if (have == 1) nt++;
-                }
-            }
-            if (!ok || nt > 2) continue;
-            if (s->feas != NULL) {
-                uint8_t dem[MAXS];
-                for (unsigned jj = 0; jj < s->npost; jj++) dem[jj] = (uint8_t)(2 - e.deg[s->post[jj]]);
-                size_t bit = la_bit(dem, s->npost);
-                if (!(s->feas[bit >> 6] >> (bit & 63) & 1u)) continue;
-            }
+            if (!ok || !viable(p, s, &e, open)) continue;
             out[nout++] = encode(&e, s, q);
         }
     }
     return nout;
+}
+
+typedef unsigned (*expand_fn)(const plan *p, const step *s, uint64_t key, uint64_t *out,
+                              unsigned *done);
+
+static unsigned expand_q1(const plan *p, const step *s, uint64_t key, uint64_t *out, unsigned *done)
+{
+    return p->open ? expand_gen(p, s, key, out, done, 1u, true) : expand_gen(p, s, key, out, done, 1u, false);
+}
+
+static unsigned expand_any(const plan *p, const step *s, uint64_t key, uint64_t *out, unsigned *done)
+{
+    return expand_gen(p, s, key, out, done, p->q, p->open);
 }
 
 /* ---------------------------------------------------------- hash tables */
@@ -736,6 +940,7 @@ static void work(void *arg)
     pending pb[BATCH + MAXSUCC];
     bool has_side = r->src_side->n != 0;
     const table *dt = r->dst;
+    expand_fn ex = r->p->q == 1 ? expand_q1 : expand_any;
     for (;;) {
         if (__atomic_load_n(&r->stop, __ATOMIC_RELAXED)) break;
         if (__atomic_load_n(&r->used, __ATOMIC_RELAXED) > r->limit) break;
@@ -750,7 +955,7 @@ static void work(void *arg)
             if (key == EMPTY) continue;
             uint64_t clo = r->src->e[i].cnt, chi = has_side ? side_get(r->src_side, key) : 0;
             unsigned ndone = 0;
-            unsigned n = expand(r->p, r->s, key, out, &ndone);
+            unsigned n = ex(r->p, r->s, key, out, &ndone);
             if (ndone) wk->done += ((kti_u128)chi << 64 | clo) * ndone;
             for (unsigned k = 0; k < n; k++) {
                 size_t sl = slot_of(out[k], dt->cap);
@@ -890,10 +1095,13 @@ static kt_status ck_write(const char *path, const uint64_t *h, const table *t, c
     return ok ? KT_OK : KT_EIO;
 }
 
-static size_t cap_for(uint64_t n)
+/* Slots for n keys (load <= 0.75), at least floor.  Small: a small
+ * board's layers hold tens of states, and a table of thousands of slots
+ * per layer (cleared, compacted, paged in) was most of its time. */
+static size_t cap_for(uint64_t n, size_t floor)
 {
-    uint64_t c = n + n / 3 + 4096;     /* load <= 0.75 */
-    if (c < 16384) c = 16384;
+    uint64_t c = n + n / 3 + 64;
+    if (c < floor) c = floor;
     return (size_t)c;
 }
 
@@ -986,7 +1194,7 @@ static kt_status ck_load(ckio *io, const uint64_t *h, const plan *p, const ck_wa
                          side *s, const kt_allocator *al)
 {
     const step *sp = &p->st[h[CK_STEPS] - 1];
-    KTI_TRY(table_init(t, cap_for(h[CK_NSTATES]), al));
+    KTI_TRY(table_init(t, cap_for(h[CK_NSTATES], 64), al));
     for (uint64_t i = 0; i < h[CK_NSTATES] + h[CK_NSIDE]; i++) {
         uint64_t r[2];
         KTI_TRY(ck_take(io, r, 2));
@@ -1121,7 +1329,7 @@ static kt_status fc_resume(fcount *f)
         }
     }
     if (st == KT_OK && f->src.e == NULL && f->t0 == 0) {
-        st = table_init(&f->src, cap_for(1), f->al);
+        st = table_init(&f->src, cap_for(1, 64), f->al);
         if (st == KT_OK) f->src.e[table_put(&f->src, 0)].cnt = 1;
     }
     f->prev_n = f->src.used ? f->src.used : 1;
@@ -1135,16 +1343,20 @@ static kt_status fc_next_table(fcount *f, const step *s)
     double ratio = (double)f->prev_n / (double)f->last_n;
     if (ratio < 1.0) ratio = 1.0;
     if (ratio > 2.5) ratio = 2.5;
-    uint64_t est = s->last ? 1 : (uint64_t)((double)f->src.used * ratio * 1.05) + 1024;
+    uint64_t est = s->last ? 1 : (uint64_t)((double)f->src.used * ratio * 1.05) + 16;
     if (est > (uint64_t)SIZE_MAX / 64) est = (uint64_t)SIZE_MAX / 64;
-    if (f->spare.e != NULL && f->spare.cap >= cap_for(est) && f->spare.cap <= 2 * cap_for(est)) {
+    /* fc_step lets every thread add a chunk (at least one state's
+     * successors) past the load limit of 0.8: the floor keeps that below
+     * 1/16 of the table. */
+    size_t floor = (size_t)16 * f->nth * f->p.maxsucc, cap = cap_for(est, floor);
+    if (f->spare.e != NULL && f->spare.cap >= cap && f->spare.cap <= 2 * cap) {
         f->dst = f->spare;        /* already cleared by the compaction */
         f->dst.used = 0;
         memset(&f->spare, 0, sizeof f->spare);
         return KT_OK;
     }
     table_free(&f->spare, f->al);
-    return table_init(&f->dst, cap_for(est), f->al);
+    return table_init(&f->dst, cap, f->al);
 }
 
 /* Expand the layer src into dst for vertex t.  The source slots are cut
@@ -1307,7 +1519,7 @@ kt_status kti_frontier_count(const kti_cgraph *cg, kti_frontier_opts *o, kti_u12
 {
     fcount f;
     kt_status st = fc_init(&f, cg, o);
-    if (st == KT_OK && cg->n == 0) {
+    if (st == KT_OK && (cg->n == 0 || o->known_zero)) {
         fc_free(&f);
         *out = 0;
         return KT_OK;

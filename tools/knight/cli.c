@@ -303,3 +303,14 @@ void cli_progress_done(void)
     if (progress_shown) fputs("\r\033[K", stderr);
     progress_shown = false;
 }
+
+int cli_cell_arg(const kt_graph *g, const char *flag, const char *s, kt_cell *c)
+{
+    uint32_t x, y;
+    if (s == NULL) return 0;
+    if (!cli_parse_square(s, kt_graph_height(g), &x, &y))
+        return cli_usage("%s wants X,Y (0-based from the top-left) or a chess square such as a1, not '%s'", flag, s);
+    *c = kt_graph_cell(g, x, y);
+    if (*c == KT_CELL_NONE) return cli_usage("%s %s is off the %ux%u board", flag, s, kt_graph_width(g), kt_graph_height(g));
+    return 0;
+}

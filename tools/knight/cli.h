@@ -49,6 +49,9 @@ int cli_write_file(void *user, const char *data, size_t len);
 /* Parse "WxH" (both >= 1), "X,Y", an unsigned number. */
 bool cli_parse_size(const char *s, uint32_t *w, uint32_t *h);
 bool cli_parse_xy(const char *s, uint32_t *x, uint32_t *y);
+/* The cell named by s (X,Y or a chess square) into *c; NULL s leaves *c.
+ * 0, or the usage status after a message naming flag. */
+int cli_cell_arg(const kt_graph *g, const char *flag, const char *s, kt_cell *c);
 /* A cell: "X,Y" (0-based from the top-left) or a chess square "a1" (file
  * a = x 0, rank r = y h - r on a board of height h). */
 bool cli_parse_square(const char *s, uint32_t h, uint32_t *x, uint32_t *y);

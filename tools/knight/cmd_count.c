@@ -29,6 +29,7 @@ typedef struct count_args {
     bool trace;
     bool verbose;                /* --stats */
     const char *method;
+    const char *start, *end;     /* --start / --end: open tours with given ends */
     uint32_t w, h;
 } count_args;
 
@@ -111,6 +112,14 @@ static int value_opt(int argc, char **argv, int *i, count_args *a, bool *matched
     } else if (cli_opt(argc, argv, i, "--checkpoint", &v)) {
         if (v == NULL) return cli_usage("--checkpoint wants a file");
         a->checkpoint = v;
+    } else if (cli_opt(argc, argv, i, "--start", &v)) {
+        if (v == NULL) return cli_usage("--start wants X,Y or a chess square");
+        a->start = v;
+        a->flags |= KT_COUNT_OPEN;
+    } else if (cli_opt(argc, argv, i, "--end", &v)) {
+        if (v == NULL) return cli_usage("--end wants X,Y or a chess square");
+        a->end = v;
+        a->flags |= KT_COUNT_OPEN;
     } else if (cli_opt(argc, argv, i, "--result", &v)) {
         if (v == NULL) return cli_usage("--result wants a file");
         a->result = v;
@@ -139,6 +148,10 @@ static int parse(int argc, char **argv, count_args *a)
     }
     if (size == NULL) return cli_usage("count: board size WxH required");
     if (!cli_parse_size(size, &a->w, &a->h)) return cli_usage("count: bad board size '%s' (want WxH)", size);
+    /* a shard result names the board and flags, not the ends: refused
+     * rather than mixed with the results of other ends by knight reduce */
+    if ((a->start != NULL || a->end != NULL) && a->result != NULL)
+        return cli_usage("count: --result does not record --start or --end");
     return 0;
 }
 
@@ -208,11 +221,22 @@ static int count_frontier(const count_args *a)
     kt_graph *g = NULL;
     kt_status st = kt_graph_new(&g, a->w, a->h);
     if (st != KT_OK) return cli_fail_status("board", st);
+    kt_cell start = KT_CELL_NONE, end = KT_CELL_NONE;
+    rc = cli_cell_arg(g, "--start", a->start, &start);
+    if (rc == 0) rc = cli_cell_arg(g, "--end", a->end, &end);
+    if (rc == 0 && start != KT_CELL_NONE && start == end) rc = cli_usage("count: --start and --end are the same cell");
+    if (rc) {
+        kt_graph_free(g);
+        return rc;
+    }
     kt_options *run = NULL;
     kt_u128 n;
     kt_count_stats stats;
     st = frontier_options(a, &run);
-    if (st == KT_OK) st = kt_count_tours(g, a->flags, run, &n, &stats);
+    if (st == KT_OK && (start != KT_CELL_NONE || end != KT_CELL_NONE))
+        st = kt_count_open_tours(g, start, end, a->flags, run, &n, &stats);
+    else if (st == KT_OK)
+        st = kt_count_tours(g, a->flags, run, &n, &stats);
     cli_progress_done();
     kt_options_free(run);
     kt_graph_free(g);

@@ -100,18 +100,6 @@ static int parse(int argc, char **argv, tour_args *a)
     return 0;
 }
 
-/* A cell given as X,Y or a chess square; 0 or the usage status. */
-static int cell_arg(const kt_graph *g, const char *flag, const char *s, kt_cell *c)
-{
-    uint32_t x, y;
-    if (s == NULL) return 0;
-    if (!cli_parse_square(s, kt_graph_height(g), &x, &y))
-        return cli_usage("%s wants X,Y (0-based from the top-left) or a chess square such as a1, not '%s'", flag, s);
-    *c = kt_graph_cell(g, x, y);
-    if (*c == KT_CELL_NONE) return cli_usage("%s %s is off the %ux%u board", flag, s, kt_graph_width(g), kt_graph_height(g));
-    return 0;
-}
-
 /* A tourney of a method, joined into a closed tour unless --tourney. */
 static kt_status method_tour(kt_tourney **t, const kt_graph *g, const tour_args *a)
 {
@@ -187,8 +175,8 @@ int cmd_tour(int argc, char **argv)
     if (st != KT_OK) return cli_fail_status("board", st);
     kt_cell start = KT_CELL_NONE, end = KT_CELL_NONE;
     kt_tourney *t = NULL;
-    rc = cell_arg(g, "--start", a.start, &start);
-    if (rc == 0) rc = cell_arg(g, "--end", a.end, &end);
+    rc = cli_cell_arg(g, "--start", a.start, &start);
+    if (rc == 0) rc = cli_cell_arg(g, "--end", a.end, &end);
     if (rc == 0 && start != KT_CELL_NONE && start == end) rc = cli_usage("tour: --start and --end are the same cell");
     if (rc == 0 && a.uniform) {
         rc = uniform_tours(g, &a, start, end);

@@ -132,7 +132,10 @@ static const help_opt halftours_opts[] = {
 
 static const help_opt count_opts[] = {
     {"--open", NULL, NULL, "Count open tours (Hamiltonian paths).", NULL},
-    {"--directed", NULL, NULL, "Count each tour in both directions.", NULL},
+    {"--start", NULL, "SQ", "Count the open tours that begin on SQ (implies --open; X,Y or a chess square); "
+     "each is counted once, in its direction from SQ.", NULL},
+    {"--end", NULL, "SQ", "Count the open tours that end on SQ (with --start: from one to the other).", NULL},
+    {"--directed", NULL, NULL, "Count each tour in both directions (no change with --start or --end).", NULL},
     {"--symmetric", NULL, NULL, "Closed tours invariant under the 180-degree rotation.", NULL},
     {"--classes", NULL, NULL, "Classes of tours under the symmetries of the board.", NULL},
     {"--method", NULL, "M", "frontier (the default) or halftours (McKay's join; closed tours only).", "frontier halftours"},

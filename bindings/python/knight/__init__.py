@@ -937,6 +937,20 @@ class Graph:
                                       ctypes.byref(st)))
         return _u128(out), CountStats(int(st.peak_states), int(st.peak_bytes), int(st.frontier))
 
+    def count_open_tours(self, start: Union[None, int, Tuple[int, int]] = None,
+                         end: Union[None, int, Tuple[int, int]] = None, directed: bool = False,
+                         options: Optional[Options] = None, **run: Any) -> int:
+        """The exact number of open tours with a given `start` cell, `end`
+        cell, or both (kt_count_open_tours): directed tours from start (to
+        end); with neither, all open tours (doubled if `directed`)."""
+        out = _lib.U128()
+        st = _lib.CountStatsC()
+        flags = CountFlag.OPEN | (CountFlag.DIRECTED if directed else 0)
+        with _run(options, run) as r:
+            r.check(_c.kt_count_open_tours(self._handle(), self._cell_arg(start), self._cell_arg(end),
+                                           int(flags), r.h, ctypes.byref(out), ctypes.byref(st)))
+        return _u128(out)
+
 
 class SampleStats(NamedTuple):
     """kt_sample_stats: the sizes of a prepared :class:`Sampler`."""

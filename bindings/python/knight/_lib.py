@@ -238,6 +238,7 @@ SIGNATURES: Dict[str, Tuple[object, Sequence[object]]] = {
     "kt_rails_obfuscate": (c_status, [c_p, c_uint, c_u64, c_p]),
     # count.h
     "kt_count_tours": (c_status, [c_p, c_uint, c_p, P(U128), P(CountStatsC)]),
+    "kt_count_open_tours": (c_status, [c_p, c_cell, c_cell, c_uint, c_p, P(U128), P(CountStatsC)]),
     # sample.h
     "kt_sampler_new": (c_status, [PP, c_p, c_int, c_cell, c_cell, c_p]),
     "kt_sampler_free": (None, [c_p]),

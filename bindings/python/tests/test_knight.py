@@ -182,6 +182,16 @@ class CountTests(unittest.TestCase):
         self.assertEqual(kt.Graph(6, 6).count_tours(), 9862)
         self.assertEqual(kt.Graph(5, 5).count_tours(open=True, directed=True), 1728)
         self.assertEqual(kt.Graph(5, 5).count_tours(open=True), 864)
+        # 5x5: 304 directed open tours from a corner, 56 from a corner to the
+        # opposite one (brute force, tests/test_count.c); the starts sum to all
+        g5 = kt.Graph(5, 5)
+        self.assertEqual(g5.count_open_tours(start=(0, 0)), 304)
+        self.assertEqual(g5.count_open_tours(end=0), 304)
+        self.assertEqual(g5.count_open_tours(start=(0, 0), end=(4, 4)), 56)
+        self.assertEqual(g5.count_open_tours(), 864)
+        self.assertEqual(sum(g5.count_open_tours(start=c) for c in range(25)), 1728)
+        with self.assertRaises(kt.InvalidArgument):
+            g5.count_open_tours(start=3, end=3)
         self.assertEqual(kt.Graph(5, 6).count_tours(), 8)
         self.assertEqual(kt.Graph(6, 6).count_tours(directed=True), 2 * 9862)
         self.assertEqual(kt.Graph(6, 6).count_tours(classes=True), 1245)

@@ -799,6 +799,27 @@ impl Graph {
         }))
     }
 
+    /// Count the open tours with a given start cell, end cell, or both
+    /// (`kt_count_open_tours`): the directed tours from `start` (to `end`);
+    /// with neither given, every open tour (doubled if `directed`).
+    ///
+    /// ```
+    /// use knight::Graph;
+    /// let g5 = Graph::new(5, 5)?;
+    /// assert_eq!(g5.count_open_tours(Some(0), None, false, None)?, 304);
+    /// # Ok::<(), knight::Error>(())
+    /// ```
+    pub fn count_open_tours(&self, start: Option<Cell>, end: Option<Cell>, directed: bool,
+                            run: Option<&Options<'_>>) -> Result<u128> {
+        let flags = CountFlags { open: true, directed, ..CountFlags::default() };
+        let mut v = ffi::kt_u128::default();
+        check(with_run(run, |r| unsafe {
+            ffi::kt_count_open_tours(self.raw, start.unwrap_or(CELL_NONE), end.unwrap_or(CELL_NONE),
+                                     flags.bits(), r, &mut v, std::ptr::null_mut())
+        }))?;
+        Ok(u128_of(v))
+    }
+
     // --- generation
 
     /// A seeded closed tour in linear time (`kt_generate_closed_tour`).

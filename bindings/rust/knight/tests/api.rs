@@ -41,6 +41,15 @@ fn published_counts() {
     assert_eq!(g5.count_tours(open, None).unwrap(), 1728);
     assert_eq!(g5.count_tours(CountFlags { open: true, ..Default::default() }, None).unwrap(), 864);
     assert_eq!(g5.count_tours(CountFlags::default(), None).unwrap(), 0);
+    // open tours by their ends: from a corner, corner to opposite corner
+    // (brute force in tests/test_count.c), and every start summing to all
+    assert_eq!(g5.count_open_tours(Some(0), None, false, None).unwrap(), 304);
+    assert_eq!(g5.count_open_tours(None, Some(24), true, None).unwrap(), 304);
+    assert_eq!(g5.count_open_tours(Some(0), Some(24), false, None).unwrap(), 56);
+    let all: u128 = (0..25).map(|c| g5.count_open_tours(Some(c), None, false, None).unwrap()).sum();
+    assert_eq!(all, 1728);
+    assert_eq!(g5.count_open_tours(Some(3), Some(3), false, None).unwrap_err().kind(),
+               knight::ErrorKind::InvalidArgument);
     // symmetric closed tours of 6x6 are a proper, non-empty part of them
     let sym = g6.count_tours(CountFlags { symmetric: true, ..Default::default() }, None).unwrap();
     assert!(sym > 0 && sym < 9862);
