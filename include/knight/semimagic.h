@@ -383,7 +383,10 @@ KT_EXPORT kt_status kt_semimagic_check(const kt_semimagic_opts *o, const uint32_
  * work of a solver that proves its answer unique; it does not depend on
  * the thread count.
  *
- * Run settings used from @p run: threads (for each completion search),
+ * Run settings used from @p run: threads (for each completion search
+ * without a node budget; a check with a budget, from @p check_budget or
+ * from @p run, runs on the calling thread, since where a budget runs out
+ * among threads depends on their timing, and the puzzle must not),
  * progress (@p done and @p total count the given numbers tried; non-zero
  * cancels), budget (in search nodes over every completion search of the
  * call).  Shards, checkpoint and trace are not used.

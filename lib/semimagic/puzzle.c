@@ -26,6 +26,9 @@ static kt_status sm_completions(const kt_semimagic_opts *tmp, const kti_run *r, 
 {
     kti_run c = *r;
     c.budget = budget;
+    /* Where a node budget runs out among several threads depends on their
+     * timing, and so would the puzzle: a budgeted check runs on one. */
+    if (budget != 0) c.threads = 1;
     c.progress = NULL;
     c.trace = NULL;
     c.checkpoint = NULL;
