@@ -129,6 +129,15 @@ class Core {
         }
     }
 
+    // A kt_u128 that fn(p) stores at p, as a bigint (through its decimal text).
+    u128(fn) {
+        return this.scratch(16 + 48, (p) => {
+            this.check(fn(p));
+            this.check(this.M._kt_u128_to_string(p, p + 16, 48));
+            return BigInt(this.str(p + 16));
+        });
+    }
+
     cstring(text, fn) {
         const n = this.M.lengthBytesUTF8(text);
         return this.scratch(n + 1, (p) => {
@@ -344,12 +353,7 @@ export class Sampler {
 
     /** How many tours the draws choose from (undirected), a bigint. */
     get total() {
-        const core = this._core;
-        return core.scratch(16 + 48, (p) => {
-            core.check(core.M._kt_sampler_total(this.ptr, p));
-            core.check(core.M._kt_u128_to_string(p, p + 16, 48));
-            return BigInt(core.str(p + 16));
-        });
+        return this._core.u128((p) => this._core.M._kt_sampler_total(this.ptr, p));
     }
 
     /** Tour number `index` of the stream of `seed` (both reproducible). */
@@ -507,11 +511,8 @@ export class Knight {
         const M = core.M;
         const flags = (opts.open ? 1 : 0) | (opts.directed ? 2 : 0) | (opts.symmetric ? 4 : 0) |
             (opts.classes ? 8 : 0);
-        return core.withRun(opts, (run) => core.graph(width, height, (g) => core.scratch(16 + 48, (p) => {
-            core.check(M._kt_count_tours(g, flags, run, p, 0));
-            core.check(M._kt_u128_to_string(p, p + 16, 48));
-            return BigInt(core.str(p + 16));
-        })));
+        return core.withRun(opts, (run) => core.graph(width, height, (g) =>
+            core.u128((p) => M._kt_count_tours(g, flags, run, p, 0))));
     }
 
     /** Semimagic tours and puzzles (8x8 Knight Errant and others, 3 <= n <= 8). */
