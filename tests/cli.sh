@@ -145,7 +145,7 @@ for pair in "tour --open --start --end --seed --method --tie --tourney --obfusca
             "check --open" "svg -o --numbers --no-board" "walks --marked --max" \
             "join --seed --format -o" "shatter --seed --sequential --format -o" \
             "obfuscate --rounds --seed --sequential --format -o" "rails --count" \
-            "semimagic --nested --magic --closed --any-start --first --members --all --threads --size --grid --make-puzzle --seed --check-budget --rows --columns --shard --checkpoint" \
+            "semimagic --nested --magic --closed --any-start --first --members --all --threads --size --grid --make-puzzle --seed --check-budget --rows --columns --shard --checkpoint --result" \
             "halftours --width --depth --other --threads --join" \
             "count --open --start --end --directed --symmetric --classes --method --threads --shard --checkpoint --checkpoint-interval --result --max-states --stats --trace"; do
     set -- $pair
@@ -174,6 +174,18 @@ for i in 0 1 2; do
     sum=$((sum + ${part:-0}))
 done
 [ "$sum" -eq 9 ] || { echo "FAIL: semimagic 4x7 shards sum to $sum classes, not 9"; fail=1; }
+# The same shards as results: knight reduce gives the whole search's line,
+# and refuses a set that lacks a shard or mixes two searches.
+for i in 0 1 2; do
+    "$knight" -q semimagic --size 7x4 --columns --any-start --shard $i/3 --result "$tmp/sm-$i.result" > /dev/null ||
+        fail=1
+done
+expect "reduce semimagic shards" "9 symmetry classes, 36 numberings satisfying the constraints" \
+    "$knight" reduce "$tmp"/sm-0.result "$tmp"/sm-1.result "$tmp"/sm-2.result
+status 1 "reduce semimagic incomplete" "$knight" reduce "$tmp"/sm-0.result "$tmp"/sm-2.result
+"$knight" -q semimagic --size 7x4 --columns --shard 1/3 --result "$tmp/sm-rule-1.result" > /dev/null || fail=1
+status 1 "reduce semimagic mixed searches" "$knight" reduce "$tmp"/sm-0.result "$tmp"/sm-rule-1.result "$tmp"/sm-2.result
+status 2 "semimagic --result with --first" "$knight" semimagic --first --result "$tmp/x.result"
 status 2 "semimagic bad shard" "$knight" semimagic --shard 3/3
 "$knight" semimagic --size 7x4 --columns --any-start --checkpoint "$tmp/sm.ck" > /dev/null 2>&1 || fail=1
 out=$("$knight" semimagic --size 7x4 --columns --any-start --checkpoint "$tmp/sm.ck" 2>&1)

@@ -1,7 +1,8 @@
 #!/bin/bash
 # CI stage: sharded counts on a real scheduler.  Starts a one-node Slurm
 # cluster (munged + slurmctld + slurmd, all state in a temp dir), runs 6x8
-# closed and 6x6 open as job arrays (tools/cluster/count-array.sh), then the
+# closed, 6x6 open and a semimagic search as job arrays
+# (tools/cluster/count-array.sh), then the
 # same through GNU parallel (tools/cluster/count-parallel.sh), and checks that
 # `knight reduce` gives the single-run counts and refuses incomplete and mixed
 # sets.  Everything it starts is stopped on exit (trap), every wait is bounded.
@@ -135,6 +136,11 @@ check_sum slurm-array-6x6-open "$o66" timeout 150 "$arr" -w -n 3 -d "$T/a66" -k 
 ls "$T"/a68/slurm-*_[0-3].out >/dev/null 2>&1; result slurm-array-ran-as-array $?
 check_sum parallel-6x8 "$c68" timeout 120 "$par" -n 4 -j 2 -d "$T/p68" -k "$knight" 6x8 --threads 1
 check_sum parallel-6x6-open "$o66" timeout 150 "$par" -n 3 -j 2 -d "$T/p66" -k "$knight" 6x6 --open --threads 1
+# A semimagic search as shards (issue 16): the reduced line equals the single run's.
+sm_args=(--size 7x4 --columns --any-start --threads 1)
+sm=$("$knight" -q semimagic "${sm_args[@]}" | tail -n 1)
+check_sum slurm-array-semimagic "$sm" timeout 120 "$arr" -c semimagic -w -n 3 -d "$T/asm" -k "$knight" -- "${sm_args[@]}"
+check_sum parallel-semimagic "$sm" timeout 120 "$par" -c semimagic -n 3 -j 2 -d "$T/psm" -k "$knight" -- "${sm_args[@]}"
 # Rerunning a finished array submits nothing and reduces again.
 check_sum slurm-array-rerun "$c68" timeout 30 "$arr" -n 4 -d "$T/a68" -k "$knight" 6x8
 

@@ -91,7 +91,14 @@ int cmd_semimagic(int argc, char **argv);
 int cmd_halftours(int argc, char **argv);
 int cmd_count(int argc, char **argv);
 int cmd_reduce(int argc, char **argv);
-/* Write a shard result (cmd_reduce.c) atomically: path.tmp.PID, then renamed. */
+/* Write a shard result (cmd_reduce.c) atomically: path.tmp.PID, then renamed.
+ * The record form names the board and flags as text and, for a semimagic
+ * search, carries its classes (NULL otherwise). */
+/* FNV-1a 64: the shard results' checksum and run id (not for security). */
+uint64_t cli_fnv1a(const void *data, size_t n);
+int shard_result_write_record(const char *path, const char *board, const char *method, const char *flags,
+                              uint32_t index, uint32_t count, kt_u128 n, const kt_u128 *classes);
+/* The count form: flags are KT_COUNT_* bits. */
 int shard_result_write(const char *path, uint32_t w, uint32_t h, const char *method, unsigned flags,
                        uint32_t index, uint32_t count, kt_u128 n);
 

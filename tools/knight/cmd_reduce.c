@@ -5,12 +5,16 @@
  * Format (version 1), one "key value" line each, in this order:
  *   knight-shard-result 1
  *   board WxH
- *   method frontier|halftours
- *   flags closed|open[ directed][ symmetric][ classes]
+ *   method frontier|halftours|semimagic
+ *   flags closed|open[ directed][ symmetric][ classes]   (counts)
+ *         the search's constraints, see cmd_semimagic.c     (semimagic)
  *   shard i/N
  *   run <16 hex digits: FNV-1a 64 of the board, method, flags and N>
- *   count <decimal>
+ *   count <decimal>                 (tours, or numberings for semimagic)
+ *   classes <decimal>               (semimagic only: symmetry classes)
  *   checksum <16 hex digits: FNV-1a 64 of every byte before this line>
+ * The classes line came with 1.1; a semimagic shard sums like a count, since
+ * the shards split the search by the class representatives it finds.
  */
 #include "cli.h"
 
@@ -25,11 +29,12 @@ __extension__ typedef unsigned __int128 u128;
 
 #define RESULT_MAGIC "knight-shard-result 1\n"
 
-static uint64_t fnv1a(const char *s, size_t n)
+uint64_t cli_fnv1a(const void *data, size_t n)
 {
+    const unsigned char *s = data;
     uint64_t h = 14695981039346656037ULL;
     for (size_t i = 0; i < n; i++) {
-        h ^= (unsigned char)s[i];
+        h ^= s[i];
         h *= 1099511628211ULL;
     }
     return h;
@@ -48,26 +53,29 @@ static uint64_t run_id(const char *board, const char *method, const char *flags,
 {
     char buf[256];
     int len = snprintf(buf, sizeof buf, "board %s\nmethod %s\nflags %s\nshards %" PRIu32 "\n", board, method, flags, n);
-    return fnv1a(buf, len < 0 ? 0 : (size_t)len < sizeof buf ? (size_t)len : sizeof buf - 1);
+    return cli_fnv1a(buf, len < 0 ? 0 : (size_t)len < sizeof buf ? (size_t)len : sizeof buf - 1);
 }
 
-int shard_result_write(const char *path, uint32_t w, uint32_t h, const char *method, unsigned flags,
-                       uint32_t index, uint32_t count, kt_u128 n)
+int shard_result_write_record(const char *path, const char *board, const char *method, const char *flags,
+                              uint32_t index, uint32_t count, kt_u128 n, const kt_u128 *classes)
 {
-    char board[32], fl[64], num[48], body[512], tmp[4096];
-    snprintf(board, sizeof board, "%" PRIu32 "x%" PRIu32, w, h);
-    flag_names(flags, fl, sizeof fl);
+    char num[48], cls[64] = "", body[1024], tmp[4096];
     kt_u128_to_string(&n, num, sizeof num);
+    if (classes != NULL) {
+        char c[48];
+        kt_u128_to_string(classes, c, sizeof c);
+        snprintf(cls, sizeof cls, "classes %s\n", c);
+    }
     int len = snprintf(body, sizeof body,
                        RESULT_MAGIC "board %s\nmethod %s\nflags %s\nshard %" PRIu32 "/%" PRIu32 "\n"
-                       "run %016" PRIx64 "\ncount %s\n",
-                       board, method, fl, index, count, run_id(board, method, fl, count), num);
+                       "run %016" PRIx64 "\ncount %s\n%s",
+                       board, method, flags, index, count, run_id(board, method, flags, count), num, cls);
     if (len < 0 || (size_t)len >= sizeof body) return cli_fail("result: record too long");
     if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= sizeof tmp)
         return cli_fail("result: path too long: %s", path);
     FILE *f = fopen(tmp, "w");
     if (f == NULL) return cli_fail("result: cannot write %s: %s", tmp, strerror(errno));
-    fprintf(f, "%schecksum %016" PRIx64 "\n", body, fnv1a(body, (size_t)len));
+    fprintf(f, "%schecksum %016" PRIx64 "\n", body, cli_fnv1a(body, (size_t)len));
     bool ok = fflush(f) == 0 && fsync(fileno(f)) == 0;
     ok = (fclose(f) == 0) && ok;
     if (!ok || rename(tmp, path) != 0) {
@@ -78,12 +86,22 @@ int shard_result_write(const char *path, uint32_t w, uint32_t h, const char *met
     return CLI_OK;
 }
 
+int shard_result_write(const char *path, uint32_t w, uint32_t h, const char *method, unsigned flags,
+                       uint32_t index, uint32_t count, kt_u128 n)
+{
+    char board[32], fl[64];
+    snprintf(board, sizeof board, "%" PRIu32 "x%" PRIu32, w, h);
+    flag_names(flags, fl, sizeof fl);
+    return shard_result_write_record(path, board, method, fl, index, count, n, NULL);
+}
+
 /* One parsed shard result. */
 typedef struct shard_rec {
     const char *path;
-    char board[32], method[16], flags[64], run[17];
+    char board[32], method[16], flags[256], run[17];
     uint32_t index, count;
-    u128 n;
+    u128 n, classes;
+    bool has_classes; /* a semimagic search's shard */
 } shard_rec;
 
 /* The value of line "key value" at *p (advanced past it) into out; false if absent. */
@@ -126,6 +144,15 @@ static bool parse_shard_field(const char *s, uint32_t *i, uint32_t *n)
     return true;
 }
 
+/* The optional "classes" line at *p; false if present but malformed. */
+static bool optional_classes(const char **p, shard_rec *r)
+{
+    char v[64];
+    if (strncmp(*p, "classes ", 8) != 0) return true;
+    r->has_classes = field(p, "classes", v, sizeof v) && parse_u128(v, &r->classes);
+    return r->has_classes;
+}
+
 /* Read and check one file; 0 or 1 after a message naming the file and the reason. */
 static int read_rec(const char *path, shard_rec *r)
 {
@@ -146,14 +173,17 @@ static int read_rec(const char *path, shard_rec *r)
     if (strlen(text) != len || strncmp(text, RESULT_MAGIC, strlen(RESULT_MAGIC)) != 0) {
         cli_fail("reduce: %s: not a shard result (version 1)", path);
     } else if (cs == NULL || !(p = cs + 1, field(&p, "checksum", sum, sizeof sum)) || *p != '\0' ||
-               strtoull(sum, NULL, 16) != fnv1a(text, (size_t)(cs + 1 - text)) || strlen(sum) != 16) {
+               strtoull(sum, NULL, 16) != cli_fnv1a(text, (size_t)(cs + 1 - text)) || strlen(sum) != 16) {
         cli_fail("reduce: %s: damaged (checksum mismatch or truncated)", path);
     } else if (p = text + strlen(RESULT_MAGIC),
                !(field(&p, "board", r->board, sizeof r->board) && field(&p, "method", r->method, sizeof r->method) &&
                  field(&p, "flags", r->flags, sizeof r->flags) && field(&p, "shard", shard, sizeof shard) &&
                  field(&p, "run", r->run, sizeof r->run) && field(&p, "count", count, sizeof count)) ||
-               p != cs + 1 || !parse_shard_field(shard, &r->index, &r->count) || !parse_u128(count, &r->n)) {
+               !optional_classes(&p, r) || p != cs + 1 || !parse_shard_field(shard, &r->index, &r->count) ||
+               !parse_u128(count, &r->n)) {
         cli_fail("reduce: %s: malformed shard result", path);
+    } else if ((strcmp(r->method, "semimagic") == 0) != r->has_classes) {
+        cli_fail("reduce: %s: malformed shard result (a semimagic search, and only one, has classes)", path);
     } else if (strtoull(r->run, NULL, 16) != run_id(r->board, r->method, r->flags, r->count)) {
         cli_fail("reduce: %s: run id %s does not match its board, method, flags and shard count", path, r->run);
     } else {
@@ -178,15 +208,29 @@ static int same_run(const shard_rec *a, const shard_rec *b)
                     what);
 }
 
-static void print_u128(u128 v)
+/* v in decimal, in buf (48 bytes hold any u128). */
+static const char *u128_text(u128 v, char buf[48])
 {
-    char buf[48], *q = buf + sizeof buf - 1;
+    char *q = buf + 47;
     *q = '\0';
     do {
         *--q = (char)('0' + (int)(v % 10));
         v /= 10;
     } while (v != 0);
-    printf("%s\n", q);
+    return q;
+}
+
+/* A count prints as the bare number (scripts read it); a semimagic search
+ * as the line `knight semimagic` itself ends with. */
+static void print_sum(const shard_rec *first, u128 sum, u128 classes)
+{
+    char a[48], b[48];
+    if (!first->has_classes) {
+        printf("%s\n", u128_text(sum, a));
+        return;
+    }
+    printf("%s symmetry class%s, %s numbering%s satisfying the constraints\n", u128_text(classes, a),
+           classes == 1 ? "" : "es", u128_text(sum, b), sum == 1 ? "" : "s");
 }
 
 /* The shards present, in order; 0 or a message about the first duplicate or missing index. */
@@ -223,18 +267,20 @@ int cmd_reduce(int argc, char **argv)
     shard_rec *recs = calloc((size_t)nfiles, sizeof *recs);
     if (recs == NULL) return cli_fail_status("reduce", KT_ENOMEM);
     int rc = CLI_OK;
-    u128 sum = 0;
+    u128 sum = 0, classes = 0;
     for (int i = 0; i < nfiles && rc == CLI_OK; i++) {
         rc = read_rec(argv[i + 1], &recs[i]);
         if (rc == CLI_OK) rc = same_run(&recs[0], &recs[i]);
-        if (rc == CLI_OK && sum + recs[i].n < sum) rc = cli_fail_status("reduce", KT_EOVERFLOW);
+        if (rc == CLI_OK && (sum + recs[i].n < sum || classes + recs[i].classes < classes))
+            rc = cli_fail_status("reduce", KT_EOVERFLOW);
         sum += recs[i].n;
+        classes += recs[i].classes;
     }
     if (rc == CLI_OK) rc = check_complete(recs, (size_t)nfiles);
     if (rc == CLI_OK) {
         cli_info("%s %s %s: %" PRIu32 " shards, run %s\n", recs[0].board, recs[0].method, recs[0].flags,
                  recs[0].count, recs[0].run);
-        print_u128(sum);
+        print_sum(&recs[0], sum, classes);
     }
     free(recs);
     return rc;

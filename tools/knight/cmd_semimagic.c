@@ -134,6 +134,7 @@ typedef struct sm_args {
     const char *gridpath;
     kt_semimagic_symmetry sym;
     const char *checkpoint;
+    const char *result;  /* --result FILE: a shard result for knight reduce */
 } sm_args;
 
 /* The switches; whether argv[*i] was one. */
@@ -156,7 +157,8 @@ static bool switch_opt(int argc, char **argv, int *i, sm_args *a)
 static int parse(int argc, char **argv, sm_args *a)
 {
     const char *v;
-    *a = (sm_args){KT_SEMIMAGIC_LINES, false, false, false, 0, 8, 8, 0, 1, 0, 1000000, NULL, KT_SEMIMAGIC_CLASSES, NULL};
+    *a = (sm_args){.flags = KT_SEMIMAGIC_LINES, .w = 8, .h = 8, .nshards = 1, .check_budget = 1000000,
+                   .sym = KT_SEMIMAGIC_CLASSES};
     for (int i = 1; i < argc; i++) {
         if (switch_opt(argc, argv, &i, a)) continue;
         if (cli_opt(argc, argv, &i, "--threads", &v)) {
@@ -185,6 +187,9 @@ static int parse(int argc, char **argv, sm_args *a)
         } else if (cli_opt(argc, argv, &i, "--check-budget", &v)) {
             if (v == NULL || !cli_parse_u64(v, &a->check_budget))
                 return cli_usage("--check-budget wants a number of search nodes (0 = unlimited)");
+        } else if (cli_opt(argc, argv, &i, "--result", &v)) {
+            if (v == NULL) return cli_usage("--result wants a file");
+            a->result = v;
         } else if (cli_opt(argc, argv, &i, "--checkpoint", &v)) {
             if (v == NULL) return cli_usage("--checkpoint wants a file");
             a->checkpoint = v;
@@ -195,7 +200,34 @@ static int parse(int argc, char **argv, sm_args *a)
             return cli_usage("semimagic: unexpected argument '%s'", argv[i]);
         }
     }
+    if (a->result != NULL && (a->first || a->make_puzzle))
+        return cli_usage("semimagic: --result records a whole search, not --first or --make-puzzle");
     return 0;
+}
+
+/* The shard result of a search: the constraints that define it go into
+ * the record's flags (and so into its run id), the grid as a hash, so
+ * knight reduce refuses shards of different searches. */
+static int write_result(const sm_args *a, const uint32_t *grid, uint32_t w, uint32_t h, uint64_t classes,
+                        uint64_t sols)
+{
+    static const char *const modes[] = {"classes", "members", "all"};
+    char board[32], flags[160], g[32] = "";
+    if (a->gridpath != NULL)
+        snprintf(g, sizeof g, " grid %016llx", (unsigned long long)cli_fnv1a(grid, sizeof *grid * w * h));
+    snprintf(board, sizeof board, "%ux%u", w, h);
+    snprintf(flags, sizeof flags, "%s%s%s%s%s%s %s%s", (a->flags & KT_SEMIMAGIC_ROWS) ? "rows" : "",
+             (a->flags & KT_SEMIMAGIC_COLUMNS) ? "columns" : "", (a->flags & KT_SEMIMAGIC_LINES) ? "lines" : "",
+             (a->flags & KT_SEMIMAGIC_NESTED) ? " nested" : "", (a->flags & KT_SEMIMAGIC_MAGIC) ? " magic" : "",
+             (a->flags & KT_SEMIMAGIC_CLOSED) ? " closed" : "", a->any_start ? "any-start" : "puzzle-rule",
+             g);
+    size_t len = strlen(flags);
+    snprintf(flags + len, sizeof flags - len, " %s", modes[a->sym]);
+    kt_u128 n = {0}, c = {0};
+    n.lo = sols;
+    c.lo = classes;
+    return shard_result_write_record(a->result, board, "semimagic", flags, (uint32_t)a->shard,
+                                     a->nshards ? (uint32_t)a->nshards : 1, n, &c);
 }
 
 /* The constraints: 0, or the exit status after a message. */
@@ -263,12 +295,14 @@ static kt_status make_puzzle(const sm_args *a, kt_semimagic_opts *o, const kt_op
     return KT_OK;
 }
 
-static kt_status search_all(const kt_semimagic_opts *o, const kt_options *run)
+static kt_status search_all(const sm_args *a, const kt_semimagic_opts *o, const kt_options *run,
+                            const uint32_t *grid, uint32_t w, uint32_t h)
 {
     sm_print p = {0};
     uint64_t classes = 0, sols = 0;
     kt_status st = kt_semimagic_search(o, run, print_solution, &p, &classes, &sols);
     cli_progress_done();
+    if (st == KT_OK && a->result != NULL && write_result(a, grid, w, h, classes, sols) != 0) return KT_EIO;
     if (st == KT_OK)
         printf("%llu symmetry class%s, %llu numbering%s satisfying the constraints\n",
                (unsigned long long)classes, classes == 1 ? "" : "es", (unsigned long long)sols,
@@ -300,7 +334,7 @@ int cmd_semimagic(int argc, char **argv)
     if (st == KT_OK) st = kt_options_set_shard(run, (uint32_t)a.shard, (uint32_t)a.nshards);
     if (st == KT_OK && a.checkpoint != NULL) st = kt_options_set_checkpoint(run, a.checkpoint, -1);
     if (st == KT_OK)
-        st = a.make_puzzle ? make_puzzle(&a, o, run, w, h) : a.first ? find_first(o, run, w, h) : search_all(o, run);
+        st = a.make_puzzle ? make_puzzle(&a, o, run, w, h) : a.first ? find_first(o, run, w, h) : search_all(&a, o, run, grid, w, h);
     kt_options_free(run);
     kt_semimagic_opts_free(o);
     return st == KT_OK ? 0 : cli_fail_status("semimagic", st);

@@ -108,6 +108,8 @@ static const help_opt semimagic_opts[] = {
      "numberings of the N shards add up to those of the whole search.", NULL},
     {"--checkpoint", NULL, "FILE", "Save the progress to FILE every few minutes and after the last subtree, "
      "and resume from it (the classes found before are counted, not printed again).", "FILE"},
+    {"--result", NULL, "FILE", "Also write the classes and numberings found as a shard result for knight "
+     "reduce (written to a temporary file, then renamed).", "FILE"},
     {"--rows", NULL, NULL, "Only the rows add up (a row of W cells to W(N+1)/2; rectangles).", NULL},
     {"--columns", NULL, NULL, "Only the columns add up (a column of H cells to H(N+1)/2; rectangles).", NULL},
     {"--grid", NULL, "FILE", "Complete a puzzle: FILE in the numbers format with '.' for an unknown cell "
@@ -209,11 +211,14 @@ const help_cmd help_cmds[] = {
      count_opts, "size"},
     {"reduce", "FILE...", "check a set of shard results and print their exact sum",
      "Reads the shard results written by `knight count ... --shard i/N --result FILE` and prints "
-     "the sum of their counts (128-bit), which is the count of the whole run.  It refuses, with "
+     "the sum of their counts (128-bit), which is the count of the whole run; for the results of "
+     "`knight semimagic ... --shard i/N --result FILE`, the summed classes and numberings in the "
+     "line the search itself prints.  It refuses, with "
      "exit status 1 and the reason, a set with a shard missing, a shard given twice, files of "
      "different runs (board, method, flags or N), or a damaged file (checksum).  A result file "
      "holds 'key value' lines: knight-shard-result 1, board, method, flags, shard i/N, run (a hash "
-     "of board, method, flags and N), count, checksum (FNV-1a 64 of the lines before it).",
+     "of board, method, flags and N), count, classes (semimagic only), checksum (FNV-1a 64 of the "
+     "lines before it).",
      no_opts, "file"},
     {"help", "[SUB|formats|coordinates|exit]", "print this help, a subcommand's or a topic's",
      "Without an argument lists the subcommands and the topics below; with one prints its help.  "
