@@ -59,6 +59,7 @@ typedef struct step {
     uint8_t end_ok[MAXW];     /* per working slot */
     uint8_t post[MAXS];       /* working slot of each post slot */
     uint8_t pidx[MAXW];       /* post slot of each working slot (0 if it leaves) */
+    uint32_t wt3[MAXW];       /* 3^(its post slot), 0 if it leaves: its weight in the memo index */
     uint8_t fut[MAXS];        /* future neighbours of each post slot */
     int8_t col[MAXS];         /* colour of each post slot, +1 or -1 (bipartite graphs) */
     int32_t bal;              /* twice (unprocessed +1 vertices - unprocessed -1 vertices) */
@@ -177,6 +178,7 @@ static kt_status plan_build(const kti_cgraph *cg, const kt_allocator *al, plan *
                 s->fut[np] = (uint8_t)(fut > 255 ? 255 : fut);
                 s->col[np] = p->bip ? col[v] : 0;
                 s->pidx[w] = (uint8_t)np;
+                s->wt3[w] = pow3[np];
                 s->post[np++] = (uint8_t)w;
             }
         }
@@ -592,22 +594,17 @@ static inline uint64_t encode(const dstate *d, const step *s, unsigned q)
 }
 
 /*
- * encode() for q = 1 without an implicit slot, fused with the lookahead's
- * index: the key of e, and in *idx and *gone the index of its demand
- * vector in the memo (without the ends-to-come term) and the number of
- * path ends gone.  Branch-free (the kind of each slot is data-dependent,
- * and the branches of encode() were most of a small board's time): an
- * opener is a path end whose mate comes later, a closer's digit counts
- * the openers before its mate.
+ * encode() for q = 1 without an implicit slot, branch-free (the kind of
+ * each slot is data-dependent, and the branches of encode() were most of a
+ * small board's time): an opener is a path end whose mate comes later, a
+ * closer's digit counts the openers before its mate.
  */
-static inline uint64_t encode_q1(const dstate *e, const step *s, size_t *idx, unsigned *gone)
+static inline uint64_t encode_q1(const dstate *e, const step *s)
 {
     static const uint8_t base_dig[5] = {0u, 1u, DIG_TERM, 2u, 3u};
     uint64_t key = 0;
     uint8_t opk[MAXS];        /* openers before each slot */
     unsigned nop = 0;
-    size_t ix = 0;
-    unsigned ng = 0;
     for (unsigned j = 0; j < s->npost; j++) {
         unsigned w = s->post[j];
         int dg = e->deg[w], m = e->mate[w];
@@ -619,16 +616,13 @@ static inline uint64_t encode_q1(const dstate *e, const step *s, size_t *idx, un
         unsigned type = (dg == 0) + one * (2u + !term * (1u + !later));
         unsigned dig = base_dig[type] + (type == 4u) * k;
         key |= (uint64_t)dig << (4 * j);
-        ix += (size_t)(2 - dg) * pow3[j];
-        ng += one & term;
     }
-    *idx = ix;
-    *gone = ng;
     return key;
 }
 
-/* Whether the memo's step s accepts the vector of e (idx, gone from
- * encode_q1): known answers at once, else la_solve. */
+/* Whether the memo's step s accepts the successor e, whose demand vector
+ * has the index idx (without the ends-to-come term) and whose path ends
+ * gone number gone: known answers at once, else la_solve. */
 static inline bool viable_memo(const plan *p, const step *s, const dstate *e, size_t idx, unsigned gone,
                                bool open)
 {
@@ -737,20 +731,35 @@ static inline __attribute__((always_inline)) unsigned expand_gen(const plan *p, 
     d.mate[a] = (int8_t)a;
     d.volt[a] = 0;
     unsigned nout = 0, nb = s->nback;
+    /* With the memo (q = 1): the index of the parent's demand vector and
+     * its path ends gone; a successor's follow from its new edges (each
+     * lowers two demands) and the ends that leave, so that only successors
+     * the lookahead accepts are encoded. */
+    bool fast = q == 1 && s->memo != NULL && !s->impl_post;
+    size_t base_ix = 0;
+    unsigned base_gone = 0;
+    if (fast)
+        for (unsigned w = 0; w < nw; w++) {
+            base_ix += (size_t)(2 - d.deg[w]) * s->wt3[w];
+            base_gone += d.deg[w] == 1 && d.mate[w] < 0;  /* add_edge moves these, never drops one */
+        }
     for (int i = -1; i < (int)nb; i++) {
         for (int j = i; j < (int)nb; j++) {
             if (i < 0 && j >= 0) break;
             dstate e = d;
             int flag = 0, r;
+            size_t ix = base_ix;
             if (i >= 0) {
                 r = add_edge(&e, a, s->back_slot[i], s->back_volt[i], q, open);
                 if (r == 0) continue;
                 if (r == 2) flag = 1;
+                ix -= s->wt3[a] + s->wt3[s->back_slot[i]];
                 if (j != i) {
                     if (flag) continue;
                     r = add_edge(&e, a, s->back_slot[j], s->back_volt[j], q, open);
                     if (r == 0) continue;
                     if (r == 2) flag = 1;
+                    ix -= s->wt3[a] + s->wt3[s->back_slot[j]];
                 }
             }
             if (s->last) {
@@ -775,6 +784,7 @@ static inline __attribute__((always_inline)) unsigned expand_gen(const plan *p, 
             }
             if (flag) continue;
             bool ok = true;
+            unsigned gone = base_gone;
             for (unsigned k = 0; k < s->nleave && ok; k++) {
                 unsigned w = s->leaves[k];
                 if (e.deg[w] == 2) continue;
@@ -783,14 +793,12 @@ static inline __attribute__((always_inline)) unsigned expand_gen(const plan *p, 
                 } else {
                     e.mate[e.mate[w]] = -1;
                     e.deg[w] = 2;
+                    gone++;
                 }
             }
             if (!ok) continue;
-            if (q == 1 && s->memo != NULL && !s->impl_post) {
-                size_t idx;
-                unsigned gone;
-                uint64_t key = encode_q1(&e, s, &idx, &gone);
-                if (viable_memo(p, s, &e, idx, gone, open)) out[nout++] = key;
+            if (fast) {
+                if (viable_memo(p, s, &e, ix, gone, open)) out[nout++] = encode_q1(&e, s);
                 continue;
             }
             if (!viable(p, s, &e, open)) continue;
