@@ -1509,7 +1509,10 @@ static kt_status fc_step(fcount *f, uint64_t t)
     worker wk[KT_THREADS_MAX];
     size_t pos = 0;
     while (pos < f->src.cap) {
-        size_t margin = (size_t)f->nth * 2 * f->p.maxsucc;
+        /* one thread overshoots the load limit by one chunk at most: the
+         * chunks may be twice as large (a small board's states were a
+         * chunk each, and the chunks' bookkeeping a tenth of its time) */
+        size_t margin = (size_t)(f->nth > 1 ? 2 * f->nth : 1) * f->p.maxsucc;
         size_t chunk = (f->dst.cap / 8) / margin;
         if (chunk > 8192) chunk = 8192;
         if (chunk < 1) chunk = 1;
