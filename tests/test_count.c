@@ -203,6 +203,29 @@ static void check_open_ends(const bf *b)
     kt_graph_free(g);
 }
 
+/* A board the existence theorems rule out (count.c answers it without a
+ * frontier count) against frontier counts with given ends, which the
+ * theorems do not shortcut: no open tour from any start; for closed tours,
+ * no path between the two ends of any move (a closed tour less one of its
+ * moves would be one). */
+static void check_none(uint32_t w, uint32_t h, int open)
+{
+    kt_graph *g = NULL;
+    CHECK(kt_graph_new(&g, w, h) == KT_OK);
+    CHECK(count(w, h, open ? KT_COUNT_OPEN : 0, 1) == 0);
+    for (kt_cell a = 0; a < w * h; a++) {
+        if (open) {
+            CHECK(count_ends(g, a, KT_CELL_NONE, 0, 1) == 0);
+            continue;
+        }
+        for (int m = 0; m < 8; m++) {
+            kt_cell z = kt_graph_neighbor(g, a, m);
+            if (z != KT_CELL_NONE && z > a) CHECK(count_ends(g, a, z, 0, 1) == 0);
+        }
+    }
+    kt_graph_free(g);
+}
+
 static void check_open_board(uint32_t w, uint32_t h)
 {
     bf b;
@@ -254,6 +277,18 @@ int main(void)
     CHECK(count(1, 1, KT_COUNT_OPEN, 1) == 1);   /* the trivial tour */
     CHECK(count(1, 1, 0, 1) == 0);
     check_open_board(3, 8);
+    /* The zeros of the existence theorems, each against frontier counts. */
+    check_none(3, 3, 1);
+    check_none(3, 5, 1);
+    check_none(6, 3, 1);
+    check_none(4, 4, 1);
+    check_none(4, 3, 0);
+    check_none(3, 6, 0);
+    check_none(8, 3, 0);
+    check_none(4, 4, 0);
+    check_none(5, 4, 0);
+    check_none(4, 7, 0);
+    check_none(10, 4, 0);
 
     /* Published numbers. */
     {

@@ -98,6 +98,12 @@ typedef struct kt_count_stats {
  * symmetries are those of the rectangle, cannot be combined with shards
  * or ::KT_COUNT_OPEN, and ignore ::KT_COUNT_DIRECTED.
  *
+ * A knight board without holes that has no tour by the colouring or by the
+ * existence theorems (closed tours: A. J. Schwenk, "Which rectangular
+ * chessboards have a knight's tour?", Math. Magazine 64, 1991; open tours:
+ * A. Conrad, T. Hindrichs, H. Morsy and I. Wegener, Discrete Applied Math.
+ * 50, 1994) answers 0 at once, without a frontier count.
+ *
  * Run settings used (options.h; NULL @p run = the defaults):
  * - threads: the worker threads that expand a layer (0 = one per core);
  *   the count is the same for any number;

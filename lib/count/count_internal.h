@@ -22,7 +22,7 @@ typedef struct kti_cgraph {
     uint8_t *end_ok;        /* open mode: 1 if the vertex may be a path end */
     unsigned q;             /* 1, 2 or 4 */
     bool open;              /* count Hamiltonian paths instead of cycles */
-    uint64_t tag;           /* identifies the problem in checkpoints */
+    uint64_t tag;           /* identifies the problem in checkpoints (set only with one) */
 } kti_cgraph;
 
 /* The settings of one frontier count, resolved by the caller (count.c). */

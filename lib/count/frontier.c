@@ -58,9 +58,13 @@ typedef struct step {
     uint8_t nleave, leaves[MAXW]; /* the working slots that leave at this step */
     uint8_t end_ok[MAXW];     /* per working slot */
     uint8_t post[MAXS];       /* working slot of each post slot */
+    uint8_t pidx[MAXW];       /* post slot of each working slot (0 if it leaves) */
+    uint32_t wt3[MAXW];       /* 3^(its post slot), 0 if it leaves: its weight in the memo index */
     uint8_t fut[MAXS];        /* future neighbours of each post slot */
+    int8_t col[MAXS];         /* colour of each post slot, +1 or -1 (bipartite graphs) */
+    int32_t bal;              /* twice (unprocessed +1 vertices - unprocessed -1 vertices) */
     const uint64_t *feas;     /* realizable demand vectors (open: 3 sets), or NULL */
-    uint64_t *memo;           /* or, on small frontiers, their answers so far (la_query) */
+    uint64_t *memo;           /* or, on small frontiers, their answers so far (la_solve) */
 } step;
 
 typedef struct plan {
@@ -71,6 +75,7 @@ typedef struct plan {
     uint64_t *feas_mem;       /* one block holding every step's feas bitset (or memo) */
     uint32_t max_slots;
     unsigned maxsucc;
+    bool bip;                 /* the graph is bipartite: col and bal are set */
 } plan;
 
 static const uint32_t pow3[MAXS + 1] = {
@@ -85,6 +90,33 @@ typedef struct dstate {
 
 /* ------------------------------------------------------------------ plan */
 
+/* A 2-colouring of cg into col[] (+1, -1), if it has one (a knight board
+ * and its quotients do; an apex joined to two cells of different colours
+ * does not).  Breadth first from each uncoloured vertex, with col[] as the
+ * visited marks and queue[] (n entries) as the queue. */
+static bool cg_colour(const kti_cgraph *cg, int8_t *col, uint32_t *queue)
+{
+    memset(col, 0, cg->n);
+    for (uint32_t s = 0; s < cg->n; s++) {
+        if (col[s] != 0) continue;
+        size_t qh = 0, qt = 0;
+        col[s] = 1;
+        queue[qt++] = s;
+        while (qh < qt) {
+            uint32_t v = queue[qh++];
+            for (uint32_t e = cg->start[v]; e < cg->start[v + 1]; e++) {
+                uint32_t u = cg->to[e];
+                if (col[u] == col[v]) return false;
+                if (col[u] == 0) {
+                    col[u] = (int8_t)-col[v];
+                    queue[qt++] = u;
+                }
+            }
+        }
+    }
+    return true;
+}
+
 static kt_status plan_build(const kti_cgraph *cg, const kt_allocator *al, plan *p)
 {
     memset(p, 0, sizeof *p);
@@ -94,13 +126,16 @@ static kt_status plan_build(const kti_cgraph *cg, const kt_allocator *al, plan *
     if (cg->n == 0) return KT_OK;
     if (cg->q != 1 && cg->q != 2 && cg->q != 4) return KT_EINVAL;
     uint32_t *last = kti_calloc(al, cg->n, sizeof *last);
+    int8_t *col = kti_alloc(al, cg->n);
     p->st = kti_calloc(al, cg->n, sizeof *p->st);
-    if (last == NULL || p->st == NULL) {
+    if (last == NULL || col == NULL || p->st == NULL) {
         kti_free(al, last);
+        kti_free(al, col);
         kti_free(al, p->st);
         p->st = NULL;
         return KT_ENOMEM;
     }
+    p->bip = cg_colour(cg, col, last);
     for (uint32_t v = 0; v < cg->n; v++) {
         last[v] = v;
         for (uint32_t e = cg->start[v]; e < cg->start[v + 1]; e++)
@@ -141,6 +176,9 @@ static kt_status plan_build(const kti_cgraph *cg, const kt_allocator *al, plan *
                 unsigned fut = 0;
                 for (uint32_t e = cg->start[v]; e < cg->start[v + 1]; e++) fut += cg->to[e] > t;
                 s->fut[np] = (uint8_t)(fut > 255 ? 255 : fut);
+                s->col[np] = p->bip ? col[v] : 0;
+                s->pidx[w] = (uint8_t)np;
+                s->wt3[w] = pow3[np];
                 s->post[np++] = (uint8_t)w;
             }
         }
@@ -153,7 +191,15 @@ static kt_status plan_build(const kti_cgraph *cg, const kt_allocator *al, plan *
         for (uint32_t j = 0; j < np; j++) front[k++] = front[s->post[j]];
         nf = k;
     }
+    if (p->bip && st == KT_OK) {
+        int32_t bal = 0;
+        for (uint32_t t = cg->n; t-- > 0;) {
+            p->st[t].bal = bal;
+            bal += 2 * col[t];
+        }
+    }
     kti_free(al, last);
+    kti_free(al, col);
     if (st != KT_OK) {
         kti_free(al, p->st);
         p->st = NULL;
@@ -307,7 +353,6 @@ static bool la_step(const step *s, unsigned rmax, const uint64_t *cur, size_t cw
  * (4x10 open: 40 steps of 3^9 vectors, 4,217 states at most).  Threads
  * may answer the same question twice, never differently.
  */
-static bool la_query(const plan *p, uint32_t t, const uint8_t *d, unsigned r);
 
 /* The memo's answer for index idx: 0 unknown, 1 yes, 2 no. */
 static inline unsigned la_memo_get(const step *cs, size_t idx)
@@ -315,25 +360,46 @@ static inline unsigned la_memo_get(const step *cs, size_t idx)
     return (unsigned)(__atomic_load_n(&cs->memo[idx >> 5], __ATOMIC_RELAXED) >> (2 * (idx & 31)) & 3u);
 }
 
-/* la_query when the memo does not know yet; idx is the vector's index. */
+/* The colour balance a bipartite graph imposes: every edge still to come
+ * joins the two colours, so the degrees still owed on each side (the
+ * frontier's demands, two per unprocessed vertex) must differ exactly by
+ * the ends to come on one side less those on the other: the difference
+ * lies in -r..r with the parity of r.  One pass over the slots settles
+ * most vectors the recursion below would search in vain. */
+static inline bool la_balanced(const plan *p, const step *cs, const uint8_t *d, unsigned r)
+{
+    if (!p->bip) return true;
+    int32_t x = cs->bal;
+    for (unsigned j = 0; j < cs->npost; j++) x += cs->col[j] * d[j];
+    if (x < 0) x = -x;
+    return x <= (int32_t)r && ((unsigned)x & 1u) == (r & 1u);
+}
+
+/* la_query when the memo does not know yet; idx is the vector's index.
+ * d holds MAXW bytes (those past the frontier unused): copied whole, a
+ * fixed-size copy is two moves, a copy of nw bytes a call. */
 static bool la_solve(const plan *p, uint32_t t, const uint8_t *d, unsigned r, size_t idx)
 {
     const step *cs = &p->st[t], *s = &p->st[t + 1];
     unsigned np = cs->npost, nw = s->npre, must = 0;
-    for (unsigned j = 0; j < np; j++)
+    bool yes = la_balanced(p, cs, d, r);
+    for (unsigned j = 0; j < np && yes; j++)
         /* a vertex short of neighbours must be a path end: no search then */
-        if (d[j] > cs->fut[j] && (d[j] > cs->fut[j] + 1u || !cs->end_ok[cs->post[j]] || ++must > r)) {
-            __atomic_fetch_or(&cs->memo[idx >> 5], (uint64_t)2u << (2 * (idx & 31)), __ATOMIC_RELAXED);
-            return false;
-        }
-    bool yes = false;
-    unsigned nb = s->nback;
+        if (d[j] > cs->fut[j] && (d[j] > cs->fut[j] + 1u || !cs->end_ok[cs->post[j]] || ++must > r))
+            yes = false;
+    if (!yes) {
+        __atomic_fetch_or(&cs->memo[idx >> 5], (uint64_t)2u << (2 * (idx & 31)), __ATOMIC_RELAXED);
+        return false;
+    }
+    yes = false;
+    unsigned nb = s->nback, nq = s->npost;
+    size_t rw = s->last ? 0 : pow3[nq];
     /* vertex t+1 takes no edge back (i = j = -1), one (j = i) or two */
     for (int i = -1; i < (int)nb && !yes; i++) {
         for (int j = i; j < (int)nb && !yes; j++) {
             if (i < 0 && j >= 0) break;
-            uint8_t b[MAXW], dn[MAXS];
-            memcpy(b, d, nw);
+            uint8_t b[MAXW], dn[MAXW];
+            memcpy(b, d, sizeof b);
             unsigned k = 0, rr = r;
             if (i >= 0) {
                 if (b[s->back_slot[i]]-- == 0) continue;
@@ -356,24 +422,20 @@ static bool la_solve(const plan *p, uint32_t t, const uint8_t *d, unsigned r, si
                 yes = rr == 0;
                 continue;
             }
-            for (unsigned q = 0; q < s->npost; q++) dn[q] = b[s->post[q]];
-            yes = la_query(p, t + 1, dn, rr);
+            size_t nidx = rr * rw;
+            for (unsigned q = 0; q < nq; q++) {
+                dn[q] = b[s->post[q]];
+                nidx += dn[q] * pow3[q];
+            }
+            unsigned known = la_memo_get(s, nidx);
+            yes = known ? known == 1 : la_solve(p, t + 1, dn, rr, nidx);
         }
     }
     __atomic_fetch_or(&cs->memo[idx >> 5], (uint64_t)(yes ? 1u : 2u) << (2 * (idx & 31)), __ATOMIC_RELAXED);
     return yes;
 }
 
-static bool la_query(const plan *p, uint32_t t, const uint8_t *d, unsigned r)
-{
-    unsigned np = p->st[t].npost;
-    size_t idx = (size_t)r * pow3[np];
-    for (unsigned j = 0; j < np; j++) idx += d[j] * pow3[j];
-    unsigned w = la_memo_get(&p->st[t], idx);
-    return w ? w == 1 : la_solve(p, t, d, r, idx);
-}
-
-/* The memo of la_query when it is small (every step's frontier at most
+/* The memo of la_solve when it is small (every step's frontier at most
  * LA_MEMO_SLOTS, the recursion at most LA_MEMO_DEPTH steps deep, the
  * table within budget bytes): true if it was set up. */
 #define LA_MEMO_SLOTS 13u
@@ -531,6 +593,49 @@ static inline uint64_t encode(const dstate *d, const step *s, unsigned q)
     return key;
 }
 
+/*
+ * encode() for q = 1 without an implicit slot, branch-free (the kind of
+ * each slot is data-dependent, and the branches of encode() were most of a
+ * small board's time): an opener is a path end whose mate comes later, a
+ * closer's digit counts the openers before its mate.
+ */
+static inline uint64_t encode_q1(const dstate *e, const step *s)
+{
+    static const uint8_t base_dig[5] = {0u, 1u, DIG_TERM, 2u, 3u};
+    uint64_t key = 0;
+    uint8_t opk[MAXS];        /* openers before each slot */
+    unsigned nop = 0;
+    for (unsigned j = 0; j < s->npost; j++) {
+        unsigned w = s->post[j];
+        int dg = e->deg[w], m = e->mate[w];
+        unsigned one = dg == 1, term = m < 0;
+        unsigned pm = s->pidx[term ? 0 : m], later = pm > j;
+        opk[j] = (uint8_t)nop;
+        nop += one & !term & later;
+        unsigned k = opk[pm < j ? pm : j];
+        unsigned type = (dg == 0) + one * (2u + !term * (1u + !later));
+        unsigned dig = base_dig[type] + (type == 4u) * k;
+        key |= (uint64_t)dig << (4 * j);
+    }
+    return key;
+}
+
+/* Whether the memo's step s accepts the successor e, whose demand vector
+ * has the index idx (without the ends-to-come term) and whose path ends
+ * gone number gone: known answers at once, else la_solve. */
+static inline bool viable_memo(const plan *p, const step *s, const dstate *e, size_t idx, unsigned gone,
+                               bool open)
+{
+    if (gone > 2) return false;  /* a third path end has left */
+    unsigned r = open ? 2 - gone : 0;
+    idx += (size_t)r * pow3[s->npost];
+    unsigned known = la_memo_get(s, idx);
+    if (known) return known == 1;
+    uint8_t dem[MAXW];
+    for (unsigned jj = 0; jj < s->npost; jj++) dem[jj] = (uint8_t)(2 - e->deg[s->post[jj]]);
+    return la_solve(p, (uint32_t)(s - p->st), dem, r, idx);
+}
+
 /* Adds the edge a-b (voltage v from a to b).  Returns 0 if impossible,
  * 1 if done, 2 if it closed a cycle or completed a path. */
 static inline int add_edge(dstate *e, unsigned a, unsigned b, unsigned v, unsigned q, bool open)
@@ -567,7 +672,7 @@ static inline bool viable(const plan *p, const step *s, const dstate *e, bool op
 {
     unsigned np = s->npost, nt = 0;
     if (s->memo != NULL) {
-        uint8_t dem[MAXS];
+        uint8_t dem[MAXW];
         unsigned gone = 0;     /* open mode: path ends already left (terminal digits) */
         size_t idx = 0;
         for (unsigned jj = 0; jj < np; jj++) {
@@ -626,20 +731,35 @@ static inline __attribute__((always_inline)) unsigned expand_gen(const plan *p, 
     d.mate[a] = (int8_t)a;
     d.volt[a] = 0;
     unsigned nout = 0, nb = s->nback;
+    /* With the memo (q = 1): the index of the parent's demand vector and
+     * its path ends gone; a successor's follow from its new edges (each
+     * lowers two demands) and the ends that leave, so that only successors
+     * the lookahead accepts are encoded. */
+    bool fast = q == 1 && s->memo != NULL && !s->impl_post;
+    size_t base_ix = 0;
+    unsigned base_gone = 0;
+    if (fast)
+        for (unsigned w = 0; w < nw; w++) {
+            base_ix += (size_t)(2 - d.deg[w]) * s->wt3[w];
+            base_gone += d.deg[w] == 1 && d.mate[w] < 0;  /* add_edge moves these, never drops one */
+        }
     for (int i = -1; i < (int)nb; i++) {
         for (int j = i; j < (int)nb; j++) {
             if (i < 0 && j >= 0) break;
             dstate e = d;
             int flag = 0, r;
+            size_t ix = base_ix;
             if (i >= 0) {
                 r = add_edge(&e, a, s->back_slot[i], s->back_volt[i], q, open);
                 if (r == 0) continue;
                 if (r == 2) flag = 1;
+                ix -= s->wt3[a] + s->wt3[s->back_slot[i]];
                 if (j != i) {
                     if (flag) continue;
                     r = add_edge(&e, a, s->back_slot[j], s->back_volt[j], q, open);
                     if (r == 0) continue;
                     if (r == 2) flag = 1;
+                    ix -= s->wt3[a] + s->wt3[s->back_slot[j]];
                 }
             }
             if (s->last) {
@@ -664,6 +784,7 @@ static inline __attribute__((always_inline)) unsigned expand_gen(const plan *p, 
             }
             if (flag) continue;
             bool ok = true;
+            unsigned gone = base_gone;
             for (unsigned k = 0; k < s->nleave && ok; k++) {
                 unsigned w = s->leaves[k];
                 if (e.deg[w] == 2) continue;
@@ -672,9 +793,15 @@ static inline __attribute__((always_inline)) unsigned expand_gen(const plan *p, 
                 } else {
                     e.mate[e.mate[w]] = -1;
                     e.deg[w] = 2;
+                    gone++;
                 }
             }
-            if (!ok || !viable(p, s, &e, open)) continue;
+            if (!ok) continue;
+            if (fast) {
+                if (viable_memo(p, s, &e, ix, gone, open)) out[nout++] = encode_q1(&e, s);
+                continue;
+            }
+            if (!viable(p, s, &e, open)) continue;
             out[nout++] = encode(&e, s, q);
         }
     }
@@ -1382,7 +1509,10 @@ static kt_status fc_step(fcount *f, uint64_t t)
     worker wk[KT_THREADS_MAX];
     size_t pos = 0;
     while (pos < f->src.cap) {
-        size_t margin = (size_t)f->nth * 2 * f->p.maxsucc;
+        /* one thread overshoots the load limit by one chunk at most: the
+         * chunks may be twice as large (a small board's states were a
+         * chunk each, and the chunks' bookkeeping a tenth of its time) */
+        size_t margin = (size_t)(f->nth > 1 ? 2 * f->nth : 1) * f->p.maxsucc;
         size_t chunk = (f->dst.cap / 8) / margin;
         if (chunk > 8192) chunk = 8192;
         if (chunk < 1) chunk = 1;
