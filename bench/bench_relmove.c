@@ -36,6 +36,15 @@ static const char *u128_str(kti_u128 v, char *buf, size_t n)
     return buf;
 }
 
+/* Progress to stderr with the wall time: the phases' durations on long
+ * runs (the half-tours' walk reports millions of half-tours, total 0). */
+static int progress(void *user, uint64_t done, uint64_t total)
+{
+    fprintf(stderr, "  [%.0f s] %llu / %llu\n", bench_now() - *(const double *)user,
+            (unsigned long long)done, (unsigned long long)total);
+    return 0;
+}
+
 static kti_u128 gcd(kti_u128 a, kti_u128 b)
 {
     while (b != 0) {
@@ -61,6 +70,7 @@ int main(int argc, char **argv)
         kt_options_set_shard(o, (uint32_t)atoi(argv[5]), (uint32_t)atoi(argv[6])) != KT_OK)
         return 2;
     double w0 = bench_now(), c0 = bench_cpu();
+    if (kt_options_set_progress(o, progress, &w0) != KT_OK) return 1;
     kti_u128 tours = 0, turn[KTI_TURN_CLASSES] = {0};
     kt_status st = kti_halftours_turn_classes(W, H, split, o, &tours, turn);
     double wall = bench_now() - w0, cpu = bench_cpu() - c0;
