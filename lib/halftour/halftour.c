@@ -112,8 +112,8 @@ static void list_sorted(uint32_t live, uint8_t *n, uint8_t *out)
         if ((live >> s) & 1u) out[(*n)++] = (uint8_t)s;
 }
 
-static kt_status build_enum(const kt_allocator *al, uint32_t W, uint32_t D, uint32_t O,
-                            kti_hstep **out, size_t *nsteps, uint8_t *bslot)
+kt_status kti_halftour_steps(const kt_allocator *al, uint32_t W, uint32_t D, uint32_t O,
+                             kti_hstep **out, size_t *nsteps, uint8_t *bslot)
 {
     size_t n = (size_t)W * D;
     kti_hstep *st = kti_calloc(al, n, sizeof *st);
@@ -288,7 +288,7 @@ static kt_status enumerate(kt_halftours **out, uint32_t W, uint32_t D, uint32_t 
     kti_hstep *steps = NULL;
     size_t nsteps = 0;
     uint8_t bslot[KT_HALFTOUR_MAX_CELLS];
-    KTI_TRY(build_enum(al, W, D, O, &steps, &nsteps, bslot));
+    KTI_TRY(kti_halftour_steps(al, W, D, O, &steps, &nsteps, bslot));
     kti_hprob prob = {nsteps, steps, false, NULL, NULL};
     kti_hent *init = kti_alloc(al, sizeof *init);
     if (init == NULL) {
@@ -481,7 +481,7 @@ kt_status kt_halftours_types_compatible(uint32_t width, const uint8_t *a_lower,
 
 static kti_half_view view_of(const kt_halftours *h)
 {
-    kti_half_view v = {h->width, h->depth, h->other, h->ncb, h->n, h->keys, h->counts};
+    kti_half_view v = {h->width, h->depth, h->other, h->ncb, h->n, h->keys, h->counts, NULL};
     return v;
 }
 
@@ -515,11 +515,24 @@ kt_status kt_halftours_join(const kt_halftours *lower, const kt_halftours *upper
     return KT_OK;
 }
 
-kt_status kt_halftours_count_closed(uint32_t width, uint32_t height, uint32_t split,
-                                    const kt_options *run, kt_u128 *count)
+/* The weights of h's structures (see weights.c). */
+static kt_status weigh(const kt_halftours *h, const kti_run *run, kti_half_weights *wt)
 {
-    if (count == NULL || width == 0 || height < 2 || split == 0 || split >= height)
-        return KT_EINVAL;
+    kti_hstep *steps = NULL;
+    size_t nsteps = 0;
+    uint8_t bslot[KT_HALFTOUR_MAX_CELLS];
+    KTI_TRY(kti_halftour_steps(run->alloc, h->width, h->depth, h->other, &steps, &nsteps, bslot));
+    kt_status rc =
+        kti_half_weights_compute(steps, nsteps, bslot, h->width, h->depth, h->keys, h->n, run, wt);
+    kti_free(run->alloc, steps);
+    return rc;
+}
+
+/* Both halves of the board, weighed when turns is not NULL, joined. */
+static kt_status count_closed(uint32_t width, uint32_t height, uint32_t split,
+                              const kt_options *run, kti_u128 *count, kti_u128 *turns)
+{
+    if (width == 0 || height < 2 || split == 0 || split >= height) return KT_EINVAL;
     KTI_TRY(check_geometry(width, height));
     kti_run r;
     kti_run_resolve(&r, run);
@@ -529,13 +542,43 @@ kt_status kt_halftours_count_closed(uint32_t width, uint32_t height, uint32_t sp
         &prog, &r,
         (uint64_t)width * DL + (DL == DU ? 0 : (uint64_t)width * DU) + KTI_HALFTOUR_JOIN_UNITS);
     kt_halftours *lower = NULL, *upper = NULL;
+    kti_half_weights wl, wu;
+    memset(&wl, 0, sizeof wl);
+    memset(&wu, 0, sizeof wu);
     kt_status rc = enumerate(&lower, width, DL, DU, &r, pp);
     if (rc == KT_OK && DL != DU) rc = enumerate(&upper, width, DU, DL, &r, pp);
-    kti_u128 n = 0;
-    if (rc == KT_OK) rc = join(lower, upper ? upper : lower, &r, pp, &n);
+    if (rc == KT_OK && turns != NULL) rc = weigh(lower, &r, &wl);
+    if (rc == KT_OK && turns != NULL && upper != NULL) rc = weigh(upper, &r, &wu);
+    if (rc == KT_OK && turns == NULL) rc = join(lower, upper ? upper : lower, &r, pp, count);
+    if (rc == KT_OK && turns != NULL) {
+        kti_half_view vl = view_of(lower), vu = view_of(upper ? upper : lower);
+        vl.wt = &wl;
+        vu.wt = upper ? &wu : &wl;
+        rc = kti_halftours_join_turns(&vl, &vu, &r, pp, count, turns);
+    }
+    kti_half_weights_free(r.alloc, &wl);
+    kti_half_weights_free(r.alloc, &wu);
     kt_halftours_free(lower);
     kt_halftours_free(upper);
-    if (rc != KT_OK) return rc;
+    return rc;
+}
+
+kt_status kt_halftours_count_closed(uint32_t width, uint32_t height, uint32_t split,
+                                    const kt_options *run, kt_u128 *count)
+{
+    if (count == NULL) return KT_EINVAL;
+    kti_u128 n = 0;
+    KTI_TRY(count_closed(width, height, split, run, &n, NULL));
     *count = kti_u128_to(n);
     return KT_OK;
+}
+
+/* ---- the weighted join: turn classes over all closed tours ---- */
+
+kt_status kti_halftours_turn_classes(uint32_t width, uint32_t height, uint32_t split,
+                                     const kt_options *run, kti_u128 *count,
+                                     kti_u128 turns[KTI_TURN_CLASSES])
+{
+    if (count == NULL || turns == NULL) return KT_EINVAL;
+    return count_closed(width, height, split, run, count, turns);
 }

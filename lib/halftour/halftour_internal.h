@@ -78,14 +78,72 @@ static inline unsigned kti_hdp_nib(uint64_t lo, uint64_t hi, unsigned s)
  * Internal: McKay's join of two halves, by upper type (join.c).
  */
 
+/*
+ * Internal: turn classes, for the exact relative-move distribution.
+ *
+ * A tour cell left by moves m1 and m2 (Parberry's numbering, both moves
+ * leaving the cell) has relative move r = (m2 - m1 - 4) mod 8 walked one
+ * way and 8 - r the other; its turn class is min(r, 8 - r), 0..3 (4 would
+ * go back along the same edge).  Reflections map move m to c - m and
+ * rotations to m + 2, so the class is the same in every frame of the
+ * board: each half may use its own (x, distance from the cut).
+ */
+#define KTI_TURN_CLASSES 4
+
+/* Parberry's move of displacement (dx, dy), or 8 if it is no knight move. */
+static inline unsigned kti_ht_move(int dx, int dy)
+{
+    static const int8_t mdx[8] = {2, 1, -1, -2, -2, -1, 1, 2};
+    static const int8_t mdy[8] = {-1, -2, -2, -1, 1, 2, 2, 1};
+    for (unsigned m = 0; m < 8; m++)
+        if (mdx[m] == dx && mdy[m] == dy) return m;
+    return 8;
+}
+
+static inline unsigned kti_ht_turn(unsigned m1, unsigned m2)
+{
+    unsigned r = (m2 - m1 - 4) & 7u;
+    return r <= 4 ? r : 8 - r;
+}
+
+/* Per path structure of one half (in key order), over its half-tours:
+ * turn[4 i + c] cells of turn class c whose two edges lie in the half;
+ * and for its j-th path end (boundary cells with one edge, in cell order),
+ * row end_off[i] + j of dir: dir[8 * row + m] half-tours whose edge at
+ * that end leaves it by move m (in the half's frame: x, distance from the
+ * cut; moves with dy < 0 head for the cut). */
+typedef struct kti_half_weights {
+    uint64_t *turn;
+    size_t *end_off;             /* n + 1 entries */
+    uint16_t *dir;
+} kti_half_weights;
+
+/* The enumeration's steps for a half of width W, depth D facing a half of
+ * depth O; bslot[c] receives the slot of boundary cell c (halftour.c). */
+KTI_HIDDEN kt_status kti_halftour_steps(const kt_allocator *al, uint32_t W, uint32_t D, uint32_t O,
+                                        kti_hstep **out, size_t *nsteps, uint8_t *bslot);
+
+/* The weights of the structures keys[0..n) (increasing; every half-tour's
+ * structure must be among them) of the half the steps enumerate, by a
+ * depth-first walk over its half-tours (weights.c).  KT_EOVERFLOW when a
+ * dir entry passes 65535. */
+KTI_HIDDEN kt_status kti_half_weights_compute(const kti_hstep *steps, size_t nsteps,
+                                              const uint8_t *bslot, uint32_t W, uint32_t D,
+                                              const uint64_t *keys, size_t n,
+                                              const kti_run *run, kti_half_weights *out);
+
+KTI_HIDDEN void kti_half_weights_free(const kt_allocator *al, kti_half_weights *w);
+
 /* The path structures of one half as the join reads them (borrowed from a
- * kt_halftours: keys increasing, codes as in halftour.h's key). */
+ * kt_halftours: keys increasing, codes as in halftour.h's key).  wt: their
+ * weights, or NULL for a plain count. */
 typedef struct kti_half_view {
     uint32_t width, depth, other;
     unsigned ncb;                /* boundary cells */
     size_t n;
     const uint64_t *keys;
     const uint64_t *counts;
+    const kti_half_weights *wt;
 } kti_half_view;
 
 /* Closed tours made of a lower and an upper structure and crossing steps,
@@ -96,6 +154,21 @@ typedef struct kti_half_view {
 KTI_HIDDEN kt_status kti_halftours_join(const kti_half_view *lower, const kti_half_view *upper,
                                         const kti_run *run, kti_hprogress *prog,
                                         kti_u128 *count);
+
+/* The same join weighted: also turns[c], the cells of turn class c summed
+ * over all those tours (both views must carry weights). */
+KTI_HIDDEN kt_status kti_halftours_join_turns(const kti_half_view *lower,
+                                              const kti_half_view *upper, const kti_run *run,
+                                              kti_hprogress *prog, kti_u128 *count,
+                                              kti_u128 turns[KTI_TURN_CLASSES]);
+
+/* Closed tours of the width x height board cut after `split` rows (as
+ * kt_halftours_count_closed()) and turns[c], the cells of turn class c
+ * summed over them: the relative-move distribution over directed tours is
+ * 2 turns[0] at 0, turns[r] at r and 8 - r (r = 1..3), 0 at 4. */
+KTI_HIDDEN kt_status kti_halftours_turn_classes(uint32_t width, uint32_t height, uint32_t split,
+                                                const kt_options *run, kti_u128 *count,
+                                                kti_u128 turns[KTI_TURN_CLASSES]);
 
 /* Progress steps the join reports. */
 #define KTI_HALFTOUR_JOIN_UNITS 1000u

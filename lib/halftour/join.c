@@ -54,6 +54,8 @@ typedef struct half {
     uint64_t *count;
     uint32_t *slot;      /* type -> index + 1 (0 empty), open addressing */
     size_t mask;
+    kti_half_weights wt; /* weighted join: the weights, in type order (the
+                          * join reads a type's structures in a row) */
 } half;
 
 static inline size_t type_hash(uint32_t t, size_t mask)
@@ -81,6 +83,7 @@ static void half_free(const kt_allocator *al, half *h)
     kti_free(al, h->partner);
     kti_free(al, h->count);
     kti_free(al, h->slot);
+    kti_half_weights_free(al, &h->wt);
     memset(h, 0, sizeof *h);
 }
 
@@ -111,6 +114,31 @@ static uint64_t partner_of_key(uint64_t key, unsigned ncb)
     return p;
 }
 
+static bool weights_alloc(const kt_allocator *al, const kti_half_weights *from, size_t n,
+                          kti_half_weights *to)
+{
+    size_t rows = from->end_off[n], b1, b2;
+    if (!kti_mul_ok(n ? n : 1, KTI_TURN_CLASSES * sizeof *to->turn, &b1) ||
+        !kti_mul_ok(rows ? rows : 1, 8 * sizeof *to->dir, &b2))
+        return false;
+    to->turn = kti_alloc(al, b1);
+    to->end_off = kti_alloc(al, (n + 1) * sizeof *to->end_off);
+    to->dir = kti_alloc(al, b2);
+    if (to->end_off != NULL) to->end_off[0] = 0;
+    return to->turn != NULL && to->end_off != NULL && to->dir != NULL;
+}
+
+/* Structure i (type order) gets the weights of structure src (key order);
+ * i = 0, 1, ... in turn, each row after the previous one's. */
+static void weights_copy(kti_half_weights *to, size_t i, const kti_half_weights *from, size_t src)
+{
+    memcpy(&to->turn[KTI_TURN_CLASSES * i], &from->turn[KTI_TURN_CLASSES * src],
+           KTI_TURN_CLASSES * sizeof *to->turn);
+    size_t rows = from->end_off[src + 1] - from->end_off[src], at = to->end_off[i];
+    to->end_off[i + 1] = at + rows;
+    memcpy(&to->dir[8 * at], &from->dir[8 * from->end_off[src]], 8 * rows * sizeof *to->dir);
+}
+
 static kt_status half_build(const kt_allocator *al, const kti_half_view *v, half *h)
 {
     memset(h, 0, sizeof *h);
@@ -134,6 +162,16 @@ static kt_status half_build(const kt_allocator *al, const kti_half_view *v, half
     size_t cap = 4;
     while (cap < 2 * nt) cap *= 2;
     h->mask = cap - 1;
+    if (v->wt != NULL) {
+        /* add_pair() sums an end's moves in 16-bit lanes */
+        for (size_t i = 0; i < n; i++)
+            if (v->counts[i] > UINT16_MAX) {
+                kti_free(al, ord);
+                half_free(al, h);
+                return KT_EOVERFLOW;
+            }
+        if (!weights_alloc(al, v->wt, n, &h->wt)) goto nomem;
+    }
     h->type = kti_alloc(al, (nt ? nt : 1) * sizeof *h->type);
     h->first = kti_alloc(al, (nt + 1) * sizeof *h->first);
     h->slot = kti_calloc(al, cap, sizeof *h->slot);
@@ -153,6 +191,7 @@ static kt_status half_build(const kt_allocator *al, const kti_half_view *v, half
         h->key[i] = v->keys[src];
         h->partner[i] = partner_of_key(v->keys[src], v->ncb);
         h->count[i] = v->counts[src];
+        if (v->wt != NULL) weights_copy(&h->wt, i, v->wt, src);
     }
     h->first[nt] = n;
     kti_free(al, ord);
@@ -275,6 +314,7 @@ static inline bool has_prefix(const prefixes *p, unsigned f, size_t v)
 typedef struct ptab {
     uint64_t *key, *cnt;
     uint32_t *used;              /* the slots taken, in insertion order */
+    uint32_t *pos;               /* slot -> its place in used */
     size_t cap, n;
 } ptab;
 
@@ -299,11 +339,12 @@ static bool ptab_grow(ptab *t, const kt_allocator *al)
     size_t ncap = t->cap ? 2 * t->cap : 1024, bytes;
     if (ncap > UINT32_MAX || !kti_mul_ok(ncap, 2 * sizeof(uint64_t), &bytes)) return false;
     uint64_t *k = kti_alloc(al, ncap * sizeof *k), *c = kti_alloc(al, ncap * sizeof *c);
-    uint32_t *u = kti_alloc(al, ncap * sizeof *u);
-    if (k == NULL || c == NULL || u == NULL) {
+    uint32_t *u = kti_alloc(al, ncap * sizeof *u), *p = kti_alloc(al, ncap * sizeof *p);
+    if (k == NULL || c == NULL || u == NULL || p == NULL) {
         kti_free(al, k);
         kti_free(al, c);
         kti_free(al, u);
+        kti_free(al, p);
         return false;
     }
     memset(k, 0xFF, ncap * sizeof *k);
@@ -314,13 +355,16 @@ static bool ptab_grow(ptab *t, const kt_allocator *al)
         k[j] = t->key[i];
         c[j] = t->cnt[i];
         u[e] = (uint32_t)j;
+        p[j] = (uint32_t)e;
     }
     kti_free(al, t->key);
     kti_free(al, t->cnt);
     kti_free(al, t->used);
+    kti_free(al, t->pos);
     t->key = k;
     t->cnt = c;
     t->used = u;
+    t->pos = p;
     t->cap = ncap;
     return true;
 }
@@ -341,6 +385,7 @@ typedef struct shared {
     kti_hprogress *prog;
     const kt_allocator *al;
     uint64_t budget;             /* pairings of one upper type; 0 = no bound */
+    bool weighted;               /* also sum the turn classes */
 } shared;
 
 typedef struct worker {
@@ -363,6 +408,21 @@ typedef struct worker {
     uint8_t lup[NC][2];          /* lower cell -> its upper cells */
     uint8_t ulo[NC][2];          /* upper cell -> its lower cells */
     uint8_t nlup[NC];
+    /* weighted join: per pairing (in w->tab's insertion order) a row of
+     * `stride` sums: 4 turn classes of everything but the upper ends, then
+     * per upper end e and crossing move x (0..3) the lower side's count
+     * (see add_pair) */
+    kti_u128 wsum[KTI_TURN_CLASSES];
+    uint64_t *val;
+    size_t vrows;
+    unsigned stride;
+    /* the current step set: turns at its cells with two crossing steps,
+     * the turn class of each move at each lower end, each upper end's
+     * crossing move */
+    uint64_t t2[KTI_TURN_CLASSES + 1];
+    uint8_t lshift[NC][8];       /* 16 * turn class */
+    uint8_t ucross[NC];
+    unsigned nle;
 } worker;
 
 
@@ -384,12 +444,14 @@ static unsigned walk(const worker *w, unsigned l, unsigned u, bool up, unsigned 
     }
 }
 
-static bool tab_add(worker *w, uint64_t key, uint64_t cnt)
+/* Add cnt to pairing key; its place in insertion order, or SIZE_MAX when
+ * the pass must stop. */
+static size_t tab_put(worker *w, uint64_t key, uint64_t cnt)
 {
     ptab *t = &w->tab;
     if ((t->n + 1) * 10 > t->cap * 7 && !ptab_grow(t, w->sh->al)) {
         w->oom = true;
-        return false;
+        return SIZE_MAX;
     }
     size_t mask = t->cap - 1, i = ptab_index(key, mask);
     while (t->key[i] != key && t->key[i] != EMPTY) i = (i + 1) & mask;
@@ -397,15 +459,21 @@ static bool tab_add(worker *w, uint64_t key, uint64_t cnt)
         if (w->sh->budget != 0 && t->n >= w->sh->budget) {
             /* Stop the pass like an allocation failure would. */
             w->limit = true;
-            return false;
+            return SIZE_MAX;
         }
         t->key[i] = key;
         t->cnt[i] = cnt;
+        t->pos[i] = (uint32_t)t->n;
         t->used[t->n++] = (uint32_t)i;
     } else if (__builtin_add_overflow(t->cnt[i], cnt, &t->cnt[i])) {
         w->ovf = true;
     }
-    return true;
+    return t->pos[i];
+}
+
+static bool tab_add(worker *w, uint64_t key, uint64_t cnt)
+{
+    return tab_put(w, key, cnt) != SIZE_MAX;
 }
 
 /* The weight of step set C (in w) with lower type gi when both halves are
@@ -464,9 +532,9 @@ static void segments_build(const worker *w, segments *sg)
 
 /* C holds a cycle of trivial cells only: a tour just when that cycle is
  * everything (no ends on either side, and the cycle uses every step). */
-static void leaf_cycle_only(worker *w, size_t gi, const segments *sg, uint64_t mult)
+static bool cycle_is_all(const worker *w, const segments *sg)
 {
-    if (sg->covered != 0 || sg->jl != 0 || w->k != 0) return;
+    if (sg->covered != 0 || sg->jl != 0 || w->k != 0) return false;
     unsigned l0 = 0;
     while (w->ldeg[l0] == 0) l0++;
     unsigned l = l0, u = w->lup[l0][0], n = 0;
@@ -476,7 +544,12 @@ static void leaf_cycle_only(worker *w, size_t gi, const segments *sg, uint64_t m
         l = l2;
         n += 2;
     } while (l != l0 || u != w->lup[l0][0]);
-    if (n != sg->m) return;
+    return n == sg->m;
+}
+
+static void leaf_cycle_only(worker *w, size_t gi, const segments *sg, uint64_t mult)
+{
+    if (!cycle_is_all(w, sg)) return;
     const half *L = w->sh->lower;
     for (size_t s = L->first[gi]; s < L->first[gi + 1]; s++)
         if (!tab_add(w, 0, L->count[s] * mult)) return;
@@ -517,6 +590,121 @@ static inline bool realise(const worker *w, const segments *sg, uint64_t pw, uin
     return visited == sg->jl;
 }
 
+/* ---- the weighted leaf ---- */
+
+/* The move of a crossing step from boundary cell a of one half to b of the
+ * other, in a's half's frame (x, distance from the cut). */
+static unsigned cross_move(unsigned W, unsigned a, unsigned b)
+{
+    int dx = (int)(b % W) - (int)(a % W);
+    int dy = -(int)(a / W + b / W + 1);
+    return kti_ht_move(dx, dy);
+}
+
+/* What step set C fixes: the turns of the cells with two crossing steps,
+ * the turn class of each internal move at each lower end, and the
+ * crossing move of each upper end (0..3: every crossing move has dy < 0). */
+static void prepare_c(worker *w)
+{
+    const geom *g = w->sh->g;
+    unsigned W = g->W;
+    memset(w->t2, 0, sizeof w->t2);
+    w->nle = 0;
+    for (unsigned l = 0; l < g->nl; l++) {
+        if (w->ldeg[l] == 2) {
+            w->t2[kti_ht_turn(cross_move(W, l, w->lup[l][0]), cross_move(W, l, w->lup[l][1]))]++;
+        } else if (w->ldeg[l] == 1) {
+            unsigned x = cross_move(W, l, w->lup[l][0]);
+            /* Class 4 (m = x) would be an internal move that also crosses:
+             * there is none, its count is 0, and a shift of 64 is undefined. */
+            for (unsigned m = 0; m < 8; m++)
+                w->lshift[w->nle][m] = (uint8_t)(16 * (kti_ht_turn(m, x) & 3u));
+            w->nle++;
+        }
+    }
+    for (unsigned u = 0; u < g->nu; u++) {
+        if (w->udig[u] == 2)
+            w->t2[kti_ht_turn(cross_move(W, u, w->ulo[u][0]), cross_move(W, u, w->ulo[u][1]))]++;
+        else if (w->udig[u] == 1)
+            w->ucross[w->eidx[u]] = (uint8_t)cross_move(W, u, w->ulo[u][0]);
+    }
+}
+
+/* The row of w->val of entry `row` (rows are as long as the longest
+ * stride, so a table's rows never move when the stride changes); NULL
+ * when out of memory. */
+static uint64_t *val_row(worker *w, size_t row)
+{
+    size_t st = w->stride;
+    if (row >= w->vrows) {
+        size_t nr = w->vrows ? 2 * w->vrows : 1024, bytes;
+        while (nr <= row) nr *= 2;
+        if (!kti_mul_ok(nr, KTI_TURN_CLASSES * (NC + 1) * sizeof *w->val, &bytes)) return NULL;
+        uint64_t *v = kti_alloc(w->sh->al, bytes);
+        if (v == NULL) return NULL;
+        if (w->vrows) memcpy(v, w->val, w->vrows * KTI_TURN_CLASSES * (NC + 1) * sizeof *v);
+        kti_free(w->sh->al, w->val);
+        w->val = v;
+        w->vrows = nr;
+    }
+    return &w->val[row * st];
+}
+
+/* Lower structure s with step set C realised pairing key: add its count,
+ * its turns and C's, and the count per upper end and crossing move. */
+static void add_pair(worker *w, size_t s, uint64_t key, uint64_t mult)
+{
+    const half *L = w->sh->lower;
+    uint64_t nl = L->count[s];
+    size_t before = w->tab.n;
+    size_t row = tab_put(w, key, nl * mult);
+    if (row == SIZE_MAX) return;
+    uint64_t *v = val_row(w, row);
+    if (v == NULL) {
+        w->oom = true;
+        return;
+    }
+    if (w->tab.n != before) memset(v, 0, w->stride * sizeof *v);
+    const kti_half_weights *wt = &L->wt;
+    const uint64_t *tl = &wt->turn[KTI_TURN_CLASSES * s];
+    uint64_t a0 = nl * w->t2[0] + tl[0], a1 = nl * w->t2[1] + tl[1];
+    uint64_t a2 = nl * w->t2[2] + tl[2], a3 = nl * w->t2[3] + tl[3];
+    const uint16_t *d = &wt->dir[8 * wt->end_off[s]];
+    /* Each end's moves summed by class in 16-bit lanes of one register (an
+     * end's row sums to the structure's count, at most 65535), not through
+     * memory: this loop runs for every (step set, lower structure). */
+    for (unsigned j = 0; j < w->nle; j++, d += 8) {
+        uint64_t acc = 0;
+        for (unsigned m = 0; m < 8; m++) acc += (uint64_t)d[m] << w->lshift[j][m];
+        a0 += acc & 0xFFFFu;
+        a1 += (acc >> 16) & 0xFFFFu;
+        a2 += (acc >> 32) & 0xFFFFu;
+        a3 += acc >> 48;
+    }
+    v[0] += a0 * mult;
+    v[1] += a1 * mult;
+    v[2] += a2 * mult;
+    v[3] += a3 * mult;
+    for (unsigned e = 0; e < w->k; e++) v[KTI_TURN_CLASSES * (1 + e) + w->ucross[e]] += nl * mult;
+}
+
+/* leaf(), weighted. */
+static void leaf_w(worker *w, size_t gi, uint64_t mult)
+{
+    const half *L = w->sh->lower;
+    segments sg;
+    segments_build(w, &sg);
+    bool cycle = sg.covered < sg.m;
+    if (cycle && !cycle_is_all(w, &sg)) return;
+    prepare_c(w);
+    for (size_t s = L->first[gi], s1 = L->first[gi + 1]; s < s1; s++) {
+        uint64_t key = 0;
+        if (!cycle && !realise(w, &sg, L->partner[s], &key)) continue;
+        add_pair(w, s, key, mult);
+        if (w->oom || w->limit) return;
+    }
+}
+
 /* Step set C (in w) is complete and leaves the lower cells lower type gi:
  * add the pairing of the upper ends that each lower structure of that
  * type realises with C. */
@@ -524,6 +712,10 @@ static void leaf(worker *w, size_t gi)
 {
     const half *L = w->sh->lower;
     uint64_t mult = w->sh->flip ? orbit_weight(w, gi) : 1;
+    if (mult != 0 && w->sh->weighted) {
+        leaf_w(w, gi, mult);
+        return;
+    }
     if (mult == 0) return;
     segments sg;
     segments_build(w, &sg);
@@ -635,6 +827,44 @@ static inline bool one_cycle(uint64_t pa, uint64_t pb, unsigned k)
     return steps * 2 == k;
 }
 
+/* The upper structures of type ti against the n pairings in w->ck, w->cc
+ * and w->val, weighted: a structure s and a pairing that close one cycle
+ * add n_s * (the pairing's turns) + (its count) * (s's turns) + per upper
+ * end e and crossing move x (the pairing's count there) * (the turns of
+ * s's internal moves at e against x). */
+static void combine_w(worker *w, size_t ti, unsigned weight, size_t n)
+{
+    const half *U = w->sh->upper;
+    const kti_half_weights *wt = &U->wt;
+    unsigned k = w->k, st = w->stride;
+    kti_u128 S[1 + KTI_TURN_CLASSES * (NC + 1)];
+    for (size_t s = U->first[ti]; s < U->first[ti + 1]; s++) {
+        uint64_t pu = end_pairing(U->partner[s], w->udig, w->eidx, w->sh->g->nu);
+        memset(S, 0, (1 + st) * sizeof *S);
+        for (size_t i = 0; i < n; i++) {
+            if (k != 0 && !one_cycle(w->ck[i], pu, k)) continue;
+            S[0] += w->cc[i];
+            const uint64_t *v = &w->val[i * st];
+            for (unsigned q = 0; q < st; q++) S[1 + q] += v[q];
+        }
+        if (S[0] == 0) continue;
+        uint64_t nu = U->count[s];
+        kti_u128 add[KTI_TURN_CLASSES + 1]; /* + class 4, never met (see prepare_c) */
+        for (unsigned c = 0; c < KTI_TURN_CLASSES; c++)
+            add[c] = (kti_u128)nu * S[1 + c] + S[0] * wt->turn[KTI_TURN_CLASSES * s + c];
+        const uint16_t *d = &wt->dir[8 * wt->end_off[s]];
+        for (unsigned e = 0; e < k; e++, d += 8)
+            for (unsigned x = 0; x < 4; x++) {
+                kti_u128 q = S[1 + KTI_TURN_CLASSES * (1 + e) + x];
+                if (q == 0) continue;
+                for (unsigned m = 0; m < 8; m++)
+                    if (d[m] != 0) add[kti_ht_turn(m, x)] += q * d[m];
+            }
+        for (unsigned c = 0; c < KTI_TURN_CLASSES; c++) w->wsum[c] += add[c] * weight;
+        w->sum += S[0] * nu * weight;
+    }
+}
+
 static void run_type(worker *w, size_t ti, unsigned weight)
 {
     const shared *sh = w->sh;
@@ -651,6 +881,7 @@ static void run_type(worker *w, size_t ti, unsigned weight)
             w->ucell[w->k++] = (uint8_t)c;
         }
     }
+    w->stride = KTI_TURN_CLASSES * (1 + w->k);
     memset(w->ldeg, 0, sizeof w->ldeg);
     ptab_clear(&w->tab);
     if (has_prefix(sh->pre, g->nfin0, 0)) dfs(w, 0, g->nfin0, 0);
@@ -679,6 +910,13 @@ static void run_type(worker *w, size_t ti, unsigned weight)
         w->cc[j] = tb->cnt[tb->used[j]];
     }
     ptab_clear(tb);
+    if (sh->weighted) {
+        /* Rows hold up to 64 times a count: keep the counts far from 2^64. */
+        for (size_t j = 0; j < n; j++)
+            if (w->cc[j] >> 56) w->ovf = true;
+        combine_w(w, ti, weight, n);
+        return;
+    }
     for (size_t s = U->first[ti]; s < U->first[ti + 1]; s++) {
         uint64_t pu = end_pairing(U->partner[s], w->udig, w->eidx, g->nu);
         kti_u128 part = 0;
@@ -741,6 +979,8 @@ static void join_state_free(join_state *js)
             kti_free(al, js->w[i].tab.key);
             kti_free(al, js->w[i].tab.cnt);
             kti_free(al, js->w[i].tab.used);
+            kti_free(al, js->w[i].tab.pos);
+            kti_free(al, js->w[i].val);
             kti_free(al, js->w[i].ck);
             kti_free(al, js->w[i].cc);
         }
@@ -818,7 +1058,7 @@ static kt_status join_plan(join_state *js, uint32_t shard, uint32_t nshards)
 
 /* Run the planned types on the threads and add up their sums. */
 static kt_status join_run(join_state *js, const kti_run *run, kti_hprogress *prog,
-                          kti_u128 *count)
+                          kti_u128 *count, kti_u128 *turns)
 {
     unsigned T = js->nthreads;
     js->w = kti_calloc(js->al, T, sizeof *js->w);
@@ -839,15 +1079,17 @@ static kt_status join_run(join_state *js, const kti_run *run, kti_hprogress *pro
     sh.prog = prog;
     sh.al = js->al;
     sh.budget = run->budget;
+    sh.weighted = turns != NULL;
     for (unsigned i = 0; i < T; i++) {
         js->w[i].sh = &sh;
         js->w[i].id = i;
     }
     kti_parallel(T, worker_main, js->w, sizeof *js->w);
     kt_status rc = KT_OK;
-    kti_u128 total = 0;
+    kti_u128 total = 0, tt[KTI_TURN_CLASSES] = {0};
     for (unsigned i = 0; i < T; i++) {
         const worker *w = &js->w[i];
+        for (unsigned c = 0; c < KTI_TURN_CLASSES; c++) tt[c] += w->wsum[c];
         if (w->oom) rc = KT_ENOMEM;
         else if (w->limit && rc != KT_ENOMEM) rc = KT_ELIMIT;
         else if (w->ovf || total + w->sum < total) rc = rc == KT_OK ? KT_EOVERFLOW : rc;
@@ -859,11 +1101,13 @@ static kt_status join_run(join_state *js, const kti_run *run, kti_hprogress *pro
         if (kti_progress_tick(&prog->p, prog->done, prog->total)) rc = KT_ECANCELED;
     }
     if (rc == KT_OK) *count = total;
+    if (rc == KT_OK && turns != NULL) memcpy(turns, tt, sizeof tt);
     return rc;
 }
 
-kt_status kti_halftours_join(const kti_half_view *lower, const kti_half_view *upper,
-                             const kti_run *run, kti_hprogress *prog, kti_u128 *count)
+static kt_status join_all(const kti_half_view *lower, const kti_half_view *upper,
+                          const kti_run *run, kti_hprogress *prog, kti_u128 *count,
+                          kti_u128 *turns)
 {
     join_state js;
     memset(&js, 0, sizeof js);
@@ -871,7 +1115,23 @@ kt_status kti_halftours_join(const kti_half_view *lower, const kti_half_view *up
     js.nthreads = run->threads ? run->threads : 1;
     kt_status rc = join_prepare(&js, lower, upper);
     if (rc == KT_OK) rc = join_plan(&js, run->shard, run->nshards ? run->nshards : 1);
-    if (rc == KT_OK) rc = join_run(&js, run, prog, count);
+    if (rc == KT_OK) rc = join_run(&js, run, prog, count, turns);
     join_state_free(&js);
     return rc;
+}
+
+kt_status kti_halftours_join(const kti_half_view *lower, const kti_half_view *upper,
+                             const kti_run *run, kti_hprogress *prog, kti_u128 *count)
+{
+    kti_half_view l = *lower, u = *upper;
+    l.wt = u.wt = NULL;
+    return join_all(&l, &u, run, prog, count, NULL);
+}
+
+kt_status kti_halftours_join_turns(const kti_half_view *lower, const kti_half_view *upper,
+                                   const kti_run *run, kti_hprogress *prog, kti_u128 *count,
+                                   kti_u128 turns[KTI_TURN_CLASSES])
+{
+    if (lower->wt == NULL || upper->wt == NULL) return KT_EINVAL;
+    return join_all(lower, upper, run, prog, count, turns);
 }
