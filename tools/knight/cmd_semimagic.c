@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* The largest side and the most cells of a board (kt_semimagic_opts_new_rect). */
 #define SM_MAXS 16
@@ -140,7 +141,28 @@ typedef struct sm_args {
     const char *gridpath;
     kt_semimagic_symmetry sym;
     const char *checkpoint;
+    uint64_t budget;  /* --budget: search nodes, 0 = unlimited */
+    double seconds;   /* --seconds: wall time, 0 = unlimited */
 } sm_args;
+
+static double wall_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* --seconds: the progress bar, and a cancel once the time is up. */
+typedef struct sm_clock {
+    double deadline; /* 0 = none */
+} sm_clock;
+
+static int timed_progress(void *user, uint64_t done, uint64_t total)
+{
+    const sm_clock *c = user;
+    cli_progress(NULL, done, total);
+    return c->deadline > 0 && wall_now() > c->deadline;
+}
 
 /* The switches; whether argv[*i] was one. */
 static bool switch_opt(int argc, char **argv, int *i, sm_args *a)
@@ -162,7 +184,7 @@ static bool switch_opt(int argc, char **argv, int *i, sm_args *a)
 static int parse(int argc, char **argv, sm_args *a)
 {
     const char *v;
-    *a = (sm_args){KT_SEMIMAGIC_LINES, false, false, false, 0, 8, 8, 0, 1, 0, 1000000, NULL, KT_SEMIMAGIC_CLASSES, NULL};
+    *a = (sm_args){KT_SEMIMAGIC_LINES, false, false, false, 0, 8, 8, 0, 1, 0, 1000000, NULL, KT_SEMIMAGIC_CLASSES, NULL, 0, 0};
     for (int i = 1; i < argc; i++) {
         if (switch_opt(argc, argv, &i, a)) continue;
         if (cli_opt(argc, argv, &i, "--threads", &v)) {
@@ -192,6 +214,12 @@ static int parse(int argc, char **argv, sm_args *a)
         } else if (cli_opt(argc, argv, &i, "--check-budget", &v)) {
             if (v == NULL || !cli_parse_u64(v, &a->check_budget))
                 return cli_usage("--check-budget wants a number of search nodes (0 = unlimited)");
+        } else if (cli_opt(argc, argv, &i, "--budget", &v)) {
+            if (v == NULL || !cli_parse_u64(v, &a->budget)) return cli_usage("--budget wants a number of search nodes");
+        } else if (cli_opt(argc, argv, &i, "--seconds", &v)) {
+            char *end = NULL;
+            a->seconds = v != NULL ? strtod(v, &end) : -1;
+            if (v == NULL || end == v || *end != '\0' || !(a->seconds > 0)) return cli_usage("--seconds wants a time in seconds");
         } else if (cli_opt(argc, argv, &i, "--checkpoint", &v)) {
             if (v == NULL) return cli_usage("--checkpoint wants a file");
             a->checkpoint = v;
@@ -276,8 +304,10 @@ static kt_status search_all(const kt_semimagic_opts *o, const kt_options *run)
     uint64_t classes = 0, sols = 0;
     kt_status st = kt_semimagic_search(o, run, print_solution, &p, &classes, &sols);
     cli_progress_done();
-    if (st == KT_OK)
-        printf("%llu symmetry class%s, %llu numbering%s satisfying the constraints\n",
+    /* A bounded search that stops says what it found before the stop. */
+    if (st == KT_OK || st == KT_ELIMIT || st == KT_ECANCELED)
+        printf("%s%llu symmetry class%s, %llu numbering%s satisfying the constraints\n",
+               st == KT_OK ? "" : st == KT_ELIMIT ? "stopped by --budget: " : "stopped: ",
                (unsigned long long)classes, classes == 1 ? "" : "es", (unsigned long long)sols,
                sols == 1 ? "" : "s");
     return st;
@@ -303,7 +333,9 @@ int cmd_semimagic(int argc, char **argv)
     kt_options *run = NULL;
     kt_status st = kt_options_new(&run, NULL);
     if (st == KT_OK) st = kt_options_set_threads(run, a.threads);
-    if (st == KT_OK) st = kt_options_set_progress(run, cli_progress, NULL);
+    sm_clock clock = {a.seconds > 0 ? wall_now() + a.seconds : 0};
+    if (st == KT_OK) st = kt_options_set_progress(run, timed_progress, &clock);
+    if (st == KT_OK) st = kt_options_set_budget(run, a.budget);
     if (st == KT_OK) st = kt_options_set_shard(run, (uint32_t)a.shard, (uint32_t)a.nshards);
     if (st == KT_OK && a.checkpoint != NULL) st = kt_options_set_checkpoint(run, a.checkpoint, -1);
     if (st == KT_OK)

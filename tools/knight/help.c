@@ -106,6 +106,9 @@ static const help_opt semimagic_opts[] = {
     {"--size", NULL, "N|WxH", "Board side, 3 to 16 (default 8), or a W x H rectangle (1 to 16 each).", NULL},
     {"--shard", NULL, "i/N", "Search only shard i of N (0 <= i < N): every N-th subtree; the classes and "
      "numberings of the N shards add up to those of the whole search.", NULL},
+    {"--budget", NULL, "N", "Stop after about N search nodes (exit status 1 after printing what was found; "
+     "0 = unlimited).", NULL},
+    {"--seconds", NULL, "S", "Stop after about S seconds of wall time (likewise).", NULL},
     {"--checkpoint", NULL, "FILE", "Save the progress to FILE every few minutes and after the last subtree, "
      "and resume from it (the classes found before are counted, not printed again).", "FILE"},
     {"--rows", NULL, NULL, "Only the rows add up (a row of W cells to W(N+1)/2; rectangles).", NULL},
