@@ -242,9 +242,10 @@ void kti_sm_plan_init(kti_sm_plan *S, const kt_semimagic_opts *o, kt_semimagic_s
     S->nb = (size_t)N;
     S->flags = o->flags;
     S->sym = sym;
-    /* The one-word kernel whenever the board fits its 8 x 8 layout. */
-    S->wide = n > KTI_SM_MAXN || S->h > KTI_SM_MAXN;
-    S->stride = S->wide ? KTI_SM_MAXS : KTI_SM_MAXN;
+    /* A one-word kernel whenever the board fits in 64 bits of a layout. */
+    bool big = n > KTI_SM_MAXN || S->h > KTI_SM_MAXN;
+    S->kernel = !big ? KTI_SM_NARROW : S->h <= 64 / KTI_SM_MAXS ? KTI_SM_LONG : KTI_SM_WIDE;
+    S->stride = big ? KTI_SM_MAXS : KTI_SM_MAXN;
     sm_plan_cells(S, o);
     sm_plan_moves(S);
     sm_plan_lines(S);

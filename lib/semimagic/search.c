@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The search kernel (search_kernel.h) in its two instances, narrow
+ * The search kernel (search_kernel.h) in its three instances, narrow
  * (boards of sides up to 8: cell and number sets in one 64-bit word, cell
- * index y*8+x) and wide (sides up to 16: sets of four words, y*16+x), the
- * calls that pick the instance of a plan, and the work units (prefixes)
+ * index y*8+x), long (up to 4 rows of up to 16 cells: one word, y*16+x)
+ * and wide (sides up to 16: sets of four words, y*16+x), the calls that
+ * pick the instance of a plan, and the work units (prefixes)
  * the search tree is split into.  semimagic_internal.h describes the
  * pruning rules.
  */
@@ -48,15 +49,14 @@ static inline uint64_t sm_range64(int a, int b)
     return hi & ~((UINT64_C(1) << a) - 1);
 }
 
-/* ---- the narrow instance: one word, stride 8 ---- */
+/* ---- the one-word instances: stride 8 (sides up to 8), and stride 16
+ * for at most 4 rows of up to 16 cells (the 4 x n boards) ---- */
 
 typedef uint64_t sm_n_set;
 typedef uint8_t sm_n_num;
 typedef uint8_t sm_n_cell;
 
-#define SMK(x) sm_n_##x
 #define SMK_CELLS 64
-#define SMK_STRIDE 8
 #define SMK_MAXL 40 /* 32 half-rows and half-columns, or 16 + 2 diagonals */
 #define SMK_WIDE 0
 #define SMK_NONE 0xFFu
@@ -84,6 +84,9 @@ typedef uint8_t sm_n_cell;
 #define S_RANGE(a, b) sm_range64(a, b)
 #define SMK_ODD UINT64_C(0x5555555555555555)
 #define S_NOTODD UINT64_C(0xAAAAAAAAAAAAAAAA)
+
+#define SMK(x) sm_n_##x
+#define SMK_STRIDE 8
 #define SMK_L1 UINT64_C(0x7f7f7f7f7f7f7f7f)
 #define SMK_L2 UINT64_C(0x3f3f3f3f3f3f3f3f)
 #define SMK_R1 UINT64_C(0xfefefefefefefefe)
@@ -92,8 +95,28 @@ typedef uint8_t sm_n_cell;
 #include "search_kernel.h"
 
 #undef SMK
-#undef SMK_CELLS
 #undef SMK_STRIDE
+#undef SMK_L1
+#undef SMK_L2
+#undef SMK_R1
+#undef SMK_R2
+
+#define SMK(x) sm_l_##x
+#define SMK_STRIDE 16
+#define SMK_L1 UINT64_C(0x7fff7fff7fff7fff)
+#define SMK_L2 UINT64_C(0x3fff3fff3fff3fff)
+#define SMK_R1 UINT64_C(0xfffefffefffefffe)
+#define SMK_R2 UINT64_C(0xfffcfffcfffcfffc)
+
+#include "search_kernel.h"
+
+#undef SMK
+#undef SMK_STRIDE
+#undef SMK_L1
+#undef SMK_L2
+#undef SMK_R1
+#undef SMK_R2
+#undef SMK_CELLS
 #undef SMK_MAXL
 #undef SMK_WIDE
 #undef SMK_NONE
@@ -121,10 +144,6 @@ typedef uint8_t sm_n_cell;
 #undef S_RANGE
 #undef SMK_ODD
 #undef S_NOTODD
-#undef SMK_L1
-#undef SMK_L2
-#undef SMK_R1
-#undef SMK_R2
 
 /* ---- the wide instance: four words, stride 16 ---- */
 
@@ -272,12 +291,20 @@ typedef uint16_t sm_w_cell;
 
 int kti_sm_search_unit(kti_sm_worker *w, const kti_sm_prefix *p)
 {
-    return w->S->wide ? sm_w_search_unit(w, p) : sm_n_search_unit(w, p);
+    switch (w->S->kernel) {
+    case KTI_SM_NARROW: return sm_n_search_unit(w, p);
+    case KTI_SM_LONG: return sm_l_search_unit(w, p);
+    default: return sm_w_search_unit(w, p);
+    }
 }
 
 double kti_sm_estimate_unit(const kti_sm_plan *S, const kti_sm_prefix *p, uint64_t seed, uint64_t cap)
 {
-    return S->wide ? sm_w_estimate_unit(S, p, seed, cap) : sm_n_estimate_unit(S, p, seed, cap);
+    switch (S->kernel) {
+    case KTI_SM_NARROW: return sm_n_estimate_unit(S, p, seed, cap);
+    case KTI_SM_LONG: return sm_l_estimate_unit(S, p, seed, cap);
+    default: return sm_w_estimate_unit(S, p, seed, cap);
+    }
 }
 
 /* ---- work units ---- */
@@ -319,7 +346,9 @@ kt_status kti_sm_prefixes(const kti_sm_plan *S, kti_sm_shared *sh, const kt_allo
     w.emit = kti_sm_emit_prefix;
     w.ctx = pl;
     pl->al = al;
-    kt_status st = S->wide ? sm_w_prefixes(S, &w) : sm_n_prefixes(S, &w);
+    kt_status st = S->kernel == KTI_SM_NARROW ? sm_n_prefixes(S, &w)
+                   : S->kernel == KTI_SM_LONG ? sm_l_prefixes(S, &w)
+                                              : sm_w_prefixes(S, &w);
     /* The plan's nodes count against the budget too. */
     if (st == KT_OK) atomic_fetch_add(&sh->nodes, w.nodes);
     return st;

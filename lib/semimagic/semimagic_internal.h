@@ -43,9 +43,10 @@
  *
  * Two cell layouts: the public index y*n+x (numberings, options) and the
  * internal index y*stride+x (bitboards); the plan converts (i2p, p2i).
- * The kernel (search_kernel.h) is compiled twice: with one-word sets and
- * stride 8 for boards of sides up to 8, and with four-word sets and
- * stride 16 for the larger ones; the plan picks one.
+ * The kernel (search_kernel.h) is compiled three times: with one-word sets
+ * and stride 8 for boards of sides up to 8, one-word sets and stride 16
+ * for at most 4 rows of up to 16, and four-word sets and stride 16 for
+ * the other larger boards; the plan picks one.
  */
 #ifndef KNIGHT_SEMIMAGIC_INTERNAL_H
 #define KNIGHT_SEMIMAGIC_INTERNAL_H
@@ -122,14 +123,17 @@ struct kt_semimagic_solution {
 
 /* Internal cell index: y * stride + x, stride 8 on boards of sides up to 8
  * (cell sets in one word: the "narrow" kernel, as fast as before boards
- * grew) and 16 on larger ones (four words: the "wide" kernel).  The plan
- * keeps every cell set in four words; the narrow kernel reads word 0. */
+ * grew) and 16 on larger ones: one word still for at most 4 rows (the
+ * "long" kernel, for 4 x n), else four words (the "wide" kernel).  The
+ * plan keeps every cell set in four words; the one-word kernels read
+ * word 0. */
+enum { KTI_SM_NARROW, KTI_SM_LONG, KTI_SM_WIDE };
 typedef struct kti_sm_plan {
     int n, N;  /* n: the width (the side of a square) */
     int h;     /* the height */
     size_t nb; /* N as a size */
     unsigned flags;
-    bool wide;  /* stride 16, four-word sets */
+    int kernel; /* KTI_SM_NARROW, KTI_SM_LONG or KTI_SM_WIDE */
     int stride; /* 8 or 16 */
     kti_sm_wset board;
     kti_sm_wset att[KTI_SM_MAXC];
