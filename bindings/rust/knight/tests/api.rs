@@ -472,7 +472,7 @@ fn semimagic_big_boards() {
     let run = Options::new().unwrap().threads(1).unwrap().budget(100_000);
     assert_eq!(o.exists(Some(&run)).unwrap_err().kind(), ErrorKind::Limit);
     let mut calls = 0u32;
-    let run = Options::new().unwrap().threads(1).unwrap().progress(|_, _| { calls += 1; true });
+    let run = Options::new().unwrap().threads(1).unwrap().progress(|_, _| { calls += 1; false });
     assert_eq!(o.exists(Some(&run)).unwrap_err().kind(), ErrorKind::Canceled);
     drop(run);
     assert!(calls > 0);
