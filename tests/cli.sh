@@ -126,9 +126,9 @@ expect "semimagic 4x7 columns" "9 symmetry classes, 36 numberings" "$knight" sem
 expect "semimagic 4x9 columns" "38 symmetry classes, 152 numberings" "$knight" semimagic --size 9x4 --columns --any-start
 expect "semimagic 9x9 none" "none exists" "$knight" semimagic --size 9 --any-start --first
 "$knight" semimagic --size 17 >/dev/null 2>&1; [ $? -eq 2 ] || { echo "FAIL: semimagic --size 17 accepted"; fail=1; }
-# A bounded search of 12x12 magic tours stops on its node budget (exit 1)
-# and says what it found before.
-expect "semimagic --budget" "stopped by --budget: 0 symmetry classes" "$knight" semimagic --size 12 --magic --any-start --budget 100000
+# A bounded search stops on its node budget (exit 1) and says what it
+# found before (4 x 16 needs about 10^9 nodes in all).
+expect "semimagic --budget" "stopped by --budget: [0-9]* symmetry class" "$knight" semimagic --size 16x4 --columns --any-start --budget 100000
 printf '1 2 3\n4 x 6\n7 8 9\n' > "$tmp/kbad.txt"
 expect "semimagic grid error located" "kbad.txt:2:3: expected a number" "$knight" semimagic --grid "$tmp/kbad.txt"
 # Issue 13: help, exit statuses, output formats, coordinates, limits.
