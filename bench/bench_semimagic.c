@@ -6,6 +6,7 @@
  *   bench_semimagic estimate-rule|estimate-any [threads]
  *   bench_semimagic estimate-full [threads] [budget] [shard] [nshards]
  *   bench_semimagic puzzles [threads] [check-budget]
+ *   bench_semimagic big N semimagic|magic|nested|nested-magic [threads] [budget] [seconds]
  *
  * rule:     nested semimagic 8x8 tours, 1 in the leftmost column and 64 in
  *           the rightmost (the Knight Errant puzzle); expects 8 classes.
@@ -23,6 +24,12 @@
  * puzzles:  a puzzle with a unique solution from each of the 8 seed tours
  *           (nested, puzzle rule; and rows and columns only, puzzle rule),
  *           seeds 1-3: given numbers, difficulty (nodes) and time.
+ * big:      boards past 8 x 8 (N = 9..16; Awani Kumar published four
+ *           diagonally magic 12x12 tours in 2003): a search for every
+ *           class, any start and end, bounded by `budget` nodes (default
+ *           10^9) and `seconds` of wall time (default 600; the progress
+ *           callback cancels): the estimated size of the tree, the
+ *           classes found (the first ones printed) and the rate.
  * Prints wall and CPU time (CPU time is the fairer figure on a loaded
  * machine) and which of the seed's 8 solutions' classes were found.
  */
@@ -302,6 +309,79 @@ static int run_puzzles(int argc, char **argv, unsigned threads)
     return bad;
 }
 
+/* ---- boards past 8 x 8 ---- */
+
+typedef struct big_run {
+    double t0, seconds;
+    uint64_t found;
+} big_run;
+
+static int big_progress(void *user, uint64_t done, uint64_t total)
+{
+    big_run *b = user;
+    bench_progress(NULL, done, total);
+    return bench_now() - b->t0 > b->seconds;
+}
+
+static int big_solution(void *user, const kt_semimagic_solution *s)
+{
+    big_run *b = user;
+    uint32_t w = kt_semimagic_solution_width(s), h = kt_semimagic_solution_height(s);
+    const uint32_t *num = kt_semimagic_solution_numbers(s);
+    if (b->found++ < 4) {
+        printf("  %.1f s: class %llu\n", bench_now() - b->t0, (unsigned long long)kt_semimagic_solution_class(s));
+        for (uint32_t y = 0; y < h; y++) {
+            printf("   ");
+            for (uint32_t x = 0; x < w; x++) printf(" %3u", num[y * w + x]);
+            printf("\n");
+        }
+        fflush(stdout);
+    }
+    return 0;
+}
+
+static int run_big(int argc, char **argv)
+{
+    uint32_t n = argc > 2 ? (uint32_t)atoi(argv[2]) : 12;
+    const char *what = argc > 3 ? argv[3] : "magic";
+    unsigned threads = argc > 4 ? (unsigned)atoi(argv[4]) : 2;
+    uint64_t budget = argc > 5 ? strtoull(argv[5], NULL, 10) : 1000000000u;
+    double seconds = argc > 6 ? atof(argv[6]) : 600;
+    unsigned flags = !strcmp(what, "magic") ? KT_SEMIMAGIC_MAGIC
+                     : !strcmp(what, "nested") ? KT_SEMIMAGIC_NESTED
+                     : !strcmp(what, "nested-magic") ? KT_SEMIMAGIC_NESTED | KT_SEMIMAGIC_MAGIC
+                                                     : KT_SEMIMAGIC_LINES;
+    kt_semimagic_opts *o = NULL;
+    if (kt_semimagic_opts_new(&o, n, NULL) != KT_OK || kt_semimagic_opts_set_flags(o, flags) != KT_OK) {
+        fprintf(stderr, "%ux%u %s: not supported\n", n, n, what);
+        return 1;
+    }
+    big_run b = {bench_now(), seconds, 0};
+    bench_t0 = last_report = b.t0;
+    est_time = 0;
+    kt_options *r = NULL;
+    if (kt_options_new(&r, NULL) != KT_OK || kt_options_set_threads(r, threads) != KT_OK ||
+        kt_options_set_progress(r, big_progress, &b) != KT_OK || kt_options_set_budget(r, budget) != KT_OK)
+        exit(1);
+    printf("%ux%u %s, any start and end, %u thread(s), budget %.3g nodes, %.0f s:\n", n, n, what, threads,
+           (double)budget, seconds);
+    fflush(stdout);
+    uint64_t classes = 0, sols = 0;
+    double c0 = bench_cpu();
+    kt_status st = kt_semimagic_search(o, r, big_solution, &b, &classes, &sols);
+    double wall = bench_now() - b.t0, c = bench_cpu() - c0, cs = c - (est_cpu - c0);
+    printf("  %s: %llu classes (%llu numberings); estimated tree %.3g nodes (estimate %.1f s wall); "
+           "wall %.1f s, cpu %.1f s",
+           kt_status_name(st), (unsigned long long)classes, (unsigned long long)sols, (double)est_total,
+           est_time, wall, c);
+    /* the rate is known when the node budget stopped the search */
+    if (st == KT_ELIMIT && cs > 0) printf(", %.3g nodes/cpu s after the estimate", (double)budget / cs);
+    printf("\n");
+    kt_options_free(r);
+    kt_semimagic_opts_free(o);
+    return st != KT_OK && st != KT_ELIMIT && st != KT_ECANCELED;
+}
+
 int main(int argc, char **argv)
 {
     const char *what = argc > 1 ? argv[1] : "rule";
@@ -315,5 +395,6 @@ int main(int argc, char **argv)
     if (!strcmp(what, "estimate-any")) rc |= run_estimate_nested(0, threads);
     if (!strcmp(what, "estimate-full")) rc |= run_estimate_full(argc, argv, threads);
     if (!strcmp(what, "puzzles")) rc |= run_puzzles(argc, argv, threads);
+    if (!strcmp(what, "big")) rc |= run_big(argc, argv);
     return rc;
 }

@@ -121,6 +121,14 @@ for r in 2 3 4 5 6 7 8; do printf '. . . . . . . .\n' >> "$tmp/kbad2.txt"; done
 expect "make-puzzle without a tour" "none exists" "$knight" semimagic --nested --grid "$tmp/kbad2.txt" --make-puzzle
 # Rectangles: the 4 x 7 tours whose columns add up (OEIS A309273: 9).
 expect "semimagic 4x7 columns" "9 symmetry classes, 36 numberings" "$knight" semimagic --size 7x4 --columns --any-start
+# Past 8 x 8 (sides up to 16): 4 x 9 (A309273: 38), and odd boards have no
+# semimagic tour (the row sums' parities differ), 9x9 proved at once.
+expect "semimagic 4x9 columns" "38 symmetry classes, 152 numberings" "$knight" semimagic --size 9x4 --columns --any-start
+expect "semimagic 9x9 none" "none exists" "$knight" semimagic --size 9 --any-start --first
+"$knight" semimagic --size 17 >/dev/null 2>&1; [ $? -eq 2 ] || { echo "FAIL: semimagic --size 17 accepted"; fail=1; }
+# A bounded search stops on its node budget (exit 1) and says what it
+# found before (4 x 16 needs about 10^9 nodes in all).
+expect "semimagic --budget" "stopped by --budget: [0-9]* symmetry class" "$knight" semimagic --size 16x4 --columns --any-start --budget 100000
 printf '1 2 3\n4 x 6\n7 8 9\n' > "$tmp/kbad.txt"
 expect "semimagic grid error located" "kbad.txt:2:3: expected a number" "$knight" semimagic --grid "$tmp/kbad.txt"
 # Issue 13: help, exit statuses, output formats, coordinates, limits.

@@ -543,20 +543,131 @@ static void test_cancel_and_budget(void)
     kt_semimagic_opts_free(o);
 }
 
+/* Independent check of a numbered tour of a w x h board (closed: N and 1
+ * a move apart too). */
+static int valid_rect(uint32_t w, uint32_t h, const uint32_t *num, int closed)
+{
+    uint32_t N = w * h;
+    int32_t pos[257];
+    for (uint32_t k = 0; k <= N; k++) pos[k] = -1;
+    for (uint32_t p = 0; p < N; p++) {
+        if (num[p] < 1 || num[p] > N || pos[num[p]] >= 0) return 0;
+        pos[num[p]] = (int32_t)p;
+    }
+    for (uint32_t k = 1; k <= N; k++) {
+        if (k == N && !closed) break;
+        int32_t a = pos[k], b = pos[k < N ? k + 1 : 1];
+        int dx = abs(a % (int)w - b % (int)w), dy = abs(a / (int)w - b / (int)w);
+        if (!((dx == 1 && dy == 2) || (dx == 2 && dy == 1))) return 0;
+    }
+    return 1;
+}
+
+typedef struct big_sols {
+    uint32_t w, h;
+    const uint32_t *tour; /* the numbering the grid came from */
+    uint64_t count, valid, same;
+} big_sols;
+
+static int on_big(void *user, const kt_semimagic_solution *s)
+{
+    big_sols *b = user;
+    const uint32_t *num = kt_semimagic_solution_numbers(s);
+    CHECK(kt_semimagic_solution_width(s) == b->w && kt_semimagic_solution_height(s) == b->h);
+    b->count++;
+    b->valid += valid_rect(b->w, b->h, num, 1);
+    b->same += memcmp(num, b->tour, (size_t)b->w * b->h * sizeof(uint32_t)) == 0;
+    return 0;
+}
+
+static int cancel_at_once(void *user, uint64_t done, uint64_t total)
+{
+    (void)user;
+    (void)done;
+    (void)total;
+    return 1;
+}
+
+/* One board past 8 x 8: a closed tour from the library's generator,
+ * numbered from cell 0, is a numbering the check accepts (plain and
+ * closed) and rejects with two numbers swapped; with every third number
+ * hidden, the completion search (every numbering, closed) finds it among
+ * its completions, each a valid closed tour. */
+static void big_board(uint32_t w, uint32_t h, uint64_t seed)
+{
+    uint32_t N = w * h, num[256], grid[256];
+    kt_cell order[256];
+    size_t len = 0;
+    kt_graph *g = NULL;
+    kt_tourney *t = NULL;
+    CHECK(kt_graph_new(&g, w, h) == KT_OK);
+    CHECK(kt_generate_closed_tour(&t, g, seed, NULL) == KT_OK);
+    CHECK(kt_tourney_order(t, 0, 0, order, 256, &len) == KT_OK && len == N);
+    for (uint32_t i = 0; i < N; i++) num[order[i]] = i + 1;
+    kt_semimagic_opts *o = NULL;
+    CHECK(kt_semimagic_opts_new_rect(&o, w, h, NULL) == KT_OK);
+    int ok = 0;
+    CHECK(kt_semimagic_opts_set_flags(o, 0) == KT_OK);
+    CHECK(kt_semimagic_check(o, num, N, &ok) == KT_OK && ok == 1);
+    CHECK(kt_semimagic_opts_set_flags(o, KT_SEMIMAGIC_CLOSED) == KT_OK);
+    CHECK(kt_semimagic_check(o, num, N, &ok) == KT_OK && ok == 1);
+    uint32_t a = num[0];
+    num[0] = num[N - 1];
+    num[N - 1] = a;
+    CHECK(kt_semimagic_check(o, num, N, &ok) == KT_OK && ok == 0);
+    num[N - 1] = num[0];
+    num[0] = a;
+    for (uint32_t p = 0; p < N; p++) grid[p] = num[p] % 3 == 2 ? 0 : num[p];
+    CHECK(kt_semimagic_opts_set_grid(o, grid, N) == KT_OK);
+    CHECK(kt_semimagic_opts_set_symmetry(o, KT_SEMIMAGIC_ALL) == KT_OK);
+    big_sols b = {w, h, num, 0, 0, 0};
+    uint64_t sols = 0;
+    CHECK(kt_semimagic_search(o, NULL, on_big, &b, NULL, &sols) == KT_OK);
+    CHECK(b.count >= 1 && b.count == sols && b.valid == b.count && b.same == 1);
+    kt_semimagic_opts_free(o);
+    kt_tourney_free(t);
+    kt_graph_free(g);
+}
+
+/* Boards past 64 cells and sides past 8 (the four-word kernel): numbered
+ * tours of 12x12, 16x16 (numbers up to 256) and 10x13; a magic 12x12
+ * search stops on its budget or when the progress callback cancels. */
+static void test_big_boards(void)
+{
+    big_board(12, 12, 1);
+    big_board(16, 16, 2);
+    big_board(10, 13, 3);
+    kt_semimagic_opts *o = NULL;
+    CHECK(kt_semimagic_opts_new(&o, 12, NULL) == KT_OK);
+    CHECK(kt_semimagic_opts_set_flags(o, KT_SEMIMAGIC_MAGIC) == KT_OK);
+    kt_options *run = run_threads(2);
+    CHECK(kt_options_set_budget(run, 100000) == KT_OK);
+    int exists = -1;
+    CHECK(kt_semimagic_exists(o, run, &exists, NULL) == KT_ELIMIT && exists == 0);
+    CHECK(kt_options_set_budget(run, 0) == KT_OK);
+    CHECK(kt_options_set_progress(run, cancel_at_once, NULL) == KT_OK);
+    CHECK(kt_semimagic_exists(o, run, &exists, NULL) == KT_ECANCELED && exists == 0);
+    kt_options_free(run);
+    kt_semimagic_opts_free(o);
+}
+
 /* Rectangles: the semimagic tours of the 4 x n board whose columns (the
  * short lines, 4 cells summing to 2(4n+1)) add up, counted up to the 4
  * symmetries of the rectangle: OEIS A309273 (Awani Kumar), 0, 0, 0, 0,
- * 0, 0, 9, 16 for n = 1..8; the same with the board on its side (rows).
+ * 0, 0, 9, 16, 38, 104, 267, 608 for n = 1..12; the same with the board
+ * on its side (rows), up to n = 10 to keep the test short.  From n = 9
+ * on, the two orientations run two different kernels (one word of 4 rows
+ * of 16, and four words), which agree.
  * Every reported numbering is a tour with those sums; without line
  * constraints the numberings are the directed open tours, twice the
  * Hamiltonian paths of the 4 x n knight graph (OEIS A079137: 8, 0, 82,
  * 744 for n = 3..6). */
 static void test_rectangles(void)
 {
-    static const uint64_t a309273[9] = {0, 0, 0, 0, 0, 0, 0, 9, 16};
+    static const uint64_t a309273[13] = {0, 0, 0, 0, 0, 0, 0, 9, 16, 38, 104, 267, 608};
     static const uint64_t a079137[7] = {0, 0, 0, 8, 0, 82, 744};
-    for (uint32_t n = 1; n <= 8; n++)
-        for (int side = 0; side < 2; side++) {
+    for (uint32_t n = 1; n <= 12; n++)
+        for (int side = 0; side < (n <= 10 ? 2 : 1); side++) {
             kt_semimagic_opts *o = NULL;
             uint32_t w = side ? 4 : n, h = side ? n : 4;
             CHECK(kt_semimagic_opts_new_rect(&o, w, h, NULL) == KT_OK);
@@ -612,7 +723,8 @@ static void test_rectangles(void)
             CHECK(classes == 0 && sols == 0);
             kt_semimagic_opts_free(o);
         }
-    CHECK(kt_semimagic_opts_new_rect(&o, 9, 4, NULL) == KT_EUNSUPPORTED && o == NULL);
+    CHECK(kt_semimagic_opts_new_rect(&o, 17, 4, NULL) == KT_EUNSUPPORTED && o == NULL);
+    CHECK(kt_semimagic_opts_new_rect(&o, 4, 17, NULL) == KT_EUNSUPPORTED && o == NULL);
     CHECK(kt_semimagic_opts_new_rect(&o, 4, 0, NULL) == KT_EUNSUPPORTED);
     CHECK(kt_semimagic_opts_new_rect(NULL, 4, 4, NULL) == KT_EINVAL);
     CHECK(kt_semimagic_opts_width(NULL) == 0 && kt_semimagic_opts_height(NULL) == 0);
@@ -752,7 +864,11 @@ static void test_errors(void)
     CHECK(kt_semimagic_opts_new(NULL, 8, NULL) == KT_EINVAL);
     CHECK(kt_semimagic_opts_new(&o, 2, NULL) == KT_EUNSUPPORTED);
     CHECK(o == NULL);
-    CHECK(kt_semimagic_opts_new(&o, 9, NULL) == KT_EUNSUPPORTED);
+    CHECK(kt_semimagic_opts_new(&o, 17, NULL) == KT_EUNSUPPORTED);
+    CHECK(o == NULL);
+    CHECK(kt_semimagic_opts_new(&o, 16, NULL) == KT_OK);
+    CHECK(kt_semimagic_opts_size(o) == 16);
+    kt_semimagic_opts_free(o);
     CHECK(kt_semimagic_opts_new(&o, 6, NULL) == KT_OK);
     CHECK(kt_semimagic_opts_size(o) == 6);
     CHECK(kt_semimagic_opts_set_flags(o, KT_SEMIMAGIC_NESTED) == KT_EUNSUPPORTED);
@@ -824,6 +940,7 @@ int main(void)
     RUN(test_shards);
     RUN(test_progress_estimate);
     RUN(test_rectangles);
+    RUN(test_big_boards);
     RUN(test_checkpoint);
     return check_done("semimagic");
 }

@@ -5,11 +5,11 @@
  *        nested semimagic (the Knight Errant puzzle), magic, closed, fixed
  *        start and end cells, and completion of a partly numbered grid.
  *
- * A *numbering* of an n x n board (3 <= n <= 8) gives every cell a
+ * A *numbering* of an n x n board (3 <= n <= 16) gives every cell a
  * distinct number 1..n^2 such that consecutive numbers are a knight's move
  * apart (an open tour; closed when n^2 and 1 are a move apart too).  Cell
  * indices are `y * n + x` as everywhere in libknight; a numbering is an
- * array of n^2 numbers indexed by cell.  Rectangles w x h (sides 1..8,
+ * array of n^2 numbers indexed by cell.  Rectangles w x h (sides 1..16,
  * kt_semimagic_opts_new_rect()) work the same way with N = w * h cells,
  * cells `y * w + x`, and lines of k cells summing to k(N+1)/2 where that
  * is an integer (::KT_SEMIMAGIC_ROWS, ::KT_SEMIMAGIC_COLUMNS); where "n^2"
@@ -120,7 +120,9 @@ typedef int (*kt_semimagic_fn)(void *user, const kt_semimagic_solution *sol);
  * Defaults: ::KT_SEMIMAGIC_LINES, any start and end, no given numbers,
  * ::KT_SEMIMAGIC_CLASSES.
  * @param[out] out Receives the handle; set to NULL on failure.
- * @param n        Board side, 3..8 (::KT_EUNSUPPORTED otherwise).
+ * @param n        Board side, 3..16 (::KT_EUNSUPPORTED otherwise; boards
+ *                 with sides up to 8 use a faster one-word search, larger
+ *                 ones a four-word one, slower per node).
  * @param alloc    Memory hooks, or NULL for malloc/free; copied.  The
  *                 searches with this handle allocate through them too
  *                 (the allocator of their ::kt_options is not used).
@@ -151,8 +153,8 @@ KT_EXPORT kt_status kt_semimagic_opts_new(kt_semimagic_opts **out, uint32_t n,
  * ::KT_SEMIMAGIC_LINES), any start and end, no given numbers,
  * ::KT_SEMIMAGIC_CLASSES.
  * @param[out] out Receives the handle; set to NULL on failure.
- * @param width    Columns, 1..8.
- * @param height   Rows, 1..8 (::KT_EUNSUPPORTED outside 1..8).
+ * @param width    Columns, 1..16.
+ * @param height   Rows, 1..16 (::KT_EUNSUPPORTED outside 1..16).
  * @param alloc    Memory hooks, or NULL for malloc/free; copied.
  * @return ::KT_OK, ::KT_EINVAL, ::KT_EUNSUPPORTED or ::KT_ENOMEM.
  */

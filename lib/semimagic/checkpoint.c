@@ -18,8 +18,11 @@ uint64_t kti_sm_ck_key(const kt_semimagic_opts *o, kt_semimagic_symmetry sym, ui
                        uint32_t nshards, size_t units)
 {
     uint64_t h = kti_mix64(o->w * 131u + o->h);
-    uint64_t v[7] = {o->flags, o->startm, o->endm, (uint64_t)sym, shard, nshards, units};
+    uint64_t v[7] = {o->flags, o->startm.w[0], o->endm.w[0], (uint64_t)sym, shard, nshards, units};
     for (int i = 0; i < 7; i++) h = kti_mix64(h ^ v[i]);
+    /* The cells past 64, on the larger boards only (the keys of the
+     * smaller ones stay what they were). */
+    for (int i = 1; i < KTI_SM_WORDS && o->w * o->h > 64; i++) h = kti_mix64(h ^ o->startm.w[i] ^ kti_mix64(o->endm.w[i]));
     for (uint32_t p = 0; p < o->w * o->h; p++) h = kti_mix64(h ^ ((uint64_t)o->given[p] << 8 | p));
     return h;
 }

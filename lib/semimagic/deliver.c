@@ -23,7 +23,7 @@
 
 /* Solutions of one unit found by a worker thread, kept for the deliverer. */
 typedef struct sm_sols {
-    uint8_t *v; /* len * N */
+    uint16_t *v; /* len * N */
     size_t len, cap;
 } sm_sols;
 
@@ -73,30 +73,28 @@ typedef struct sm_share {
 } sm_share;
 
 /* Keep a worker's solution for the deliverer. */
-static kt_status sm_store(sm_run *R, size_t idx, const uint8_t *num)
+static kt_status sm_store(sm_run *R, size_t idx, const uint16_t *num)
 {
-    size_t N = R->S->nb;
+    size_t N = R->S->nb, row = N * sizeof(uint16_t);
     sm_sols *s = &R->res[idx];
     if (s->len == s->cap) {
         size_t nc = s->cap ? s->cap * 2 : 4, bytes;
-        uint8_t *nv = kti_mul_ok(nc, N, &bytes) ? kti_alloc(R->al, bytes) : NULL;
+        uint16_t *nv = kti_mul_ok(nc, row, &bytes) ? kti_alloc(R->al, bytes) : NULL;
         if (nv == NULL) return KT_ENOMEM;
-        if (s->len) memcpy(nv, s->v, s->len * N);
+        if (s->len) memcpy(nv, s->v, s->len * row);
         kti_free(R->al, s->v);
         s->v = nv;
         s->cap = nc;
     }
-    memcpy(s->v + s->len * N, num, N);
+    memcpy(s->v + s->len * N, num, row);
     s->len++;
     return KT_OK;
 }
 
-static int sm_emit(kti_sm_worker *w, const kti_sm_state *st, int depth)
+static int sm_emit(kti_sm_worker *w, const uint16_t *num, int depth)
 {
     (void)depth;
     sm_unit *u = w->ctx;
-    uint8_t num[64];
-    kti_sm_to_pub(w->S, st, num);
     if (!kti_sm_designated(w->S, num)) return 0;
     kt_status s = u->direct ? kti_sm_deliver(u->R->D, num) : sm_store(u->R, u->idx, num);
     if (s == KT_OK) return 0;
@@ -142,9 +140,8 @@ static bool sm_search_unit(sm_run *R, kti_sm_worker *w, sm_unit *u, size_t i, bo
 {
     u->idx = i;
     u->direct = direct;
-    kti_sm_state st;
     uint64_t before = w->synced + w->nodes;
-    if (kti_sm_replay(R->S, &R->units.v[i], &st) && kti_sm_dfs(w, &st, 0)) return false;
+    if (kti_sm_search_unit(w, &R->units.v[i])) return false;
     if (R->unit_nodes != NULL) R->unit_nodes[i] = w->synced + w->nodes - before;
     if (R->est != NULL) atomic_fetch_add_explicit(&R->est_done, R->est[i], memory_order_relaxed);
     pthread_mutex_lock(&R->mu);
@@ -313,20 +310,8 @@ static void sm_shared_init(kti_sm_shared *sh, const kti_run *r)
  * reproducible and the same for every thread count. */
 static uint64_t sm_unit_estimate(const sm_run *R, size_t i)
 {
-    kti_sm_state st;
-    double sum = 0;
-    int k = 0;
-    if (kti_sm_replay(R->S, &R->units.v[i], &st)) {
-        kti_rng rng;
-        kti_rng_seed(&rng, i);
-        uint64_t cost = 0, cap = KTI_SM_EST_COST / (R->units.len ? R->units.len : 1);
-        while (k < KTI_SM_PROBES) {
-            sum += kti_sm_probe(R->S, &st, &rng, &cost);
-            k++;
-            if ((double)cost > sum / k || cost > cap) break;
-        }
-    }
-    double e = k ? sum / k : 1;
+    uint64_t cap = KTI_SM_EST_COST / (R->units.len ? R->units.len : 1);
+    double e = kti_sm_estimate_unit(R->S, &R->units.v[i], i, cap);
     /* at least one node per unit; the total stays far below 2^64 */
     return e < 1 ? 1 : e > 0x1p50 ? (uint64_t)0x1p50 : (uint64_t)e;
 }
@@ -472,7 +457,7 @@ kt_status kt_semimagic_search(const kt_semimagic_opts *o, const kt_options *run,
 
 typedef struct sm_first {
     int found;
-    uint32_t num[64];
+    uint32_t num[KTI_SM_MAXC];
 } sm_first;
 
 /* Keep the first solution and stop. */

@@ -12,14 +12,14 @@ static bool sm_integral(uint32_t k, uint32_t N)
     return (k * (N + 1)) % 2 == 0;
 }
 
-/* A new handle for a w x h board; sides below lo or above 8 are refused. */
+/* A new handle for a w x h board; sides below lo or above 16 are refused. */
 static kt_status sm_opts_alloc(kt_semimagic_opts **out, uint32_t w, uint32_t h, uint32_t lo,
                                const kt_allocator *alloc)
 {
     if (out == NULL) return KT_EINVAL;
     *out = NULL;
     if (alloc != NULL && (alloc->alloc == NULL || alloc->free == NULL)) return KT_EINVAL;
-    if (w < lo || h < lo || w > KTI_SM_MAXN || h > KTI_SM_MAXN) return KT_EUNSUPPORTED;
+    if (w < lo || h < lo || w > KTI_SM_MAXS || h > KTI_SM_MAXS) return KT_EUNSUPPORTED;
     kt_allocator al = *kti_allocator_or_default(alloc);
     kt_semimagic_opts *o = kti_alloc(&al, sizeof *o);
     if (o == NULL) return KT_ENOMEM;
@@ -96,13 +96,14 @@ unsigned kt_semimagic_opts_flags(const kt_semimagic_opts *o)
 }
 
 static kt_status sm_cells_mask(const kt_semimagic_opts *o, const kt_cell *cells, size_t count,
-                               uint64_t *out)
+                               kti_sm_wset *out)
 {
     if (o == NULL || (cells == NULL && count > 0)) return KT_EINVAL;
-    uint64_t m = 0;
+    kti_sm_wset m;
+    memset(&m, 0, sizeof m);
     for (size_t i = 0; i < count; i++) {
         if (cells[i] >= o->w * o->h) return KT_EINVAL;
-        m |= 1ull << cells[i];
+        kti_sm_w_add(&m, (int)cells[i]);
     }
     *out = m;
     return KT_OK;
@@ -111,7 +112,7 @@ static kt_status sm_cells_mask(const kt_semimagic_opts *o, const kt_cell *cells,
 kt_status kt_semimagic_opts_set_start_cells(kt_semimagic_opts *o, const kt_cell *cells,
                                             size_t count)
 {
-    uint64_t m;
+    kti_sm_wset m;
     kt_status st = sm_cells_mask(o, cells, count, &m);
     if (st == KT_OK) o->startm = m;
     return st;
@@ -119,29 +120,25 @@ kt_status kt_semimagic_opts_set_start_cells(kt_semimagic_opts *o, const kt_cell 
 
 kt_status kt_semimagic_opts_set_end_cells(kt_semimagic_opts *o, const kt_cell *cells, size_t count)
 {
-    uint64_t m;
+    kti_sm_wset m;
     kt_status st = sm_cells_mask(o, cells, count, &m);
     if (st == KT_OK) o->endm = m;
     return st;
 }
 
-static kt_status sm_column_mask(const kt_semimagic_opts *o, uint32_t x, uint64_t *out)
+static kt_status sm_column_mask(const kt_semimagic_opts *o, uint32_t x, kti_sm_wset *out)
 {
     if (o == NULL) return KT_EINVAL;
-    if (x == KT_SEMIMAGIC_ANY) {
-        *out = 0;
-        return KT_OK;
-    }
+    memset(out, 0, sizeof *out);
+    if (x == KT_SEMIMAGIC_ANY) return KT_OK;
     if (x >= o->w) return KT_EINVAL;
-    uint64_t m = 0;
-    for (uint32_t y = 0; y < o->h; y++) m |= 1ull << (y * o->w + x);
-    *out = m;
+    for (uint32_t y = 0; y < o->h; y++) kti_sm_w_add(out, (int)(y * o->w + x));
     return KT_OK;
 }
 
 kt_status kt_semimagic_opts_set_start_column(kt_semimagic_opts *o, uint32_t x)
 {
-    uint64_t m;
+    kti_sm_wset m;
     kt_status st = sm_column_mask(o, x, &m);
     if (st == KT_OK) o->startm = m;
     return st;
@@ -149,7 +146,7 @@ kt_status kt_semimagic_opts_set_start_column(kt_semimagic_opts *o, uint32_t x)
 
 kt_status kt_semimagic_opts_set_end_column(kt_semimagic_opts *o, uint32_t x)
 {
-    uint64_t m;
+    kti_sm_wset m;
     kt_status st = sm_column_mask(o, x, &m);
     if (st == KT_OK) o->endm = m;
     return st;
@@ -173,16 +170,17 @@ kt_status kt_semimagic_opts_set_grid(kt_semimagic_opts *o, const uint32_t *numbe
         return KT_OK;
     }
     if (count != N) return KT_EINVAL;
-    uint64_t seen = 0;
+    kti_sm_wset seen;
+    memset(&seen, 0, sizeof seen);
     for (size_t i = 0; i < N; i++) {
         uint32_t k = numbers[i];
         if (k == 0) continue;
         if (k > N) return KT_EINVAL;
-        if (seen >> (k - 1) & 1u) return KT_EINVAL;
-        seen |= 1ull << (k - 1);
+        if (kti_sm_w_has(&seen, (int)k - 1)) return KT_EINVAL;
+        kti_sm_w_add(&seen, (int)k - 1);
     }
     memset(o->given, 0, sizeof o->given);
-    for (size_t i = 0; i < N; i++) o->given[i] = (uint8_t)numbers[i];
+    for (size_t i = 0; i < N; i++) o->given[i] = (uint16_t)numbers[i];
     return KT_OK;
 }
 

@@ -31,57 +31,66 @@ static void sm_plan_cells(kti_sm_plan *S, const kt_semimagic_opts *o)
     int n = S->n;
     for (int y = 0; y < S->h; y++)
         for (int x = 0; x < n; x++) {
-            int p = y * n + x, i = y * 8 + x;
-            S->i2p[i] = (uint8_t)p;
-            S->p2i[p] = (uint8_t)i;
-            S->board |= 1ull << i;
+            int p = y * n + x, i = y * S->stride + x;
+            S->i2p[i] = (uint16_t)p;
+            S->p2i[p] = (uint16_t)i;
+            kti_sm_w_add(&S->board, i);
             S->col[i] = (uint8_t)((x + y) & 1);
             S->given[i] = o->given[p];
             for (int t = 0; t < 8; t++) {
                 int tx, ty;
                 sm_transform(n, S->h, t, x, y, &tx, &ty);
-                S->tmap[t][p] = (uint8_t)(ty * n + tx);
+                S->tmap[t][p] = (uint16_t)(ty * n + tx);
             }
         }
 }
 
 /* Knight attack masks and all-pairs knight distances (255 = unreachable),
- * the latter for the reachability test of pencilled numbers. */
+ * the latter for the reachability test of pencilled numbers (breadth
+ * first from every cell, with a queue of internal cells). */
 static void sm_plan_moves(kti_sm_plan *S)
 {
     static const int kdx[8] = {2, 1, -1, -2, -2, -1, 1, 2};
     static const int kdy[8] = {-1, -2, -2, -1, 1, 2, 2, 1};
-    int n = S->n;
+    int n = S->n, W = S->stride;
     for (int y = 0; y < S->h; y++)
-        for (int x = 0; x < n; x++) {
-            uint64_t a = 0;
+        for (int x = 0; x < n; x++)
             for (int m = 0; m < 8; m++) {
                 int u = x + kdx[m], v = y + kdy[m];
-                if (u >= 0 && v >= 0 && u < n && v < S->h) a |= 1ull << (v * 8 + u);
+                if (u >= 0 && v >= 0 && u < n && v < S->h) kti_sm_w_add(&S->att[y * W + x], v * W + u);
             }
-            S->att[y * 8 + x] = a;
-        }
     memset(S->dist, 0xFF, sizeof S->dist);
-    for (uint64_t b = S->board; b; b &= b - 1) {
-        int s = kti_sm_ctz(b);
-        uint64_t seen = 1ull << s, front = seen;
-        int d = 0;
-        S->dist[s][s] = 0;
-        while (front) {
-            d++;
-            uint64_t nf = 0;
-            for (uint64_t f = front; f; f &= f - 1) nf |= S->att[kti_sm_ctz(f)];
-            nf &= ~seen;
-            seen |= nf;
-            for (uint64_t f = nf; f; f &= f - 1) S->dist[s][kti_sm_ctz(f)] = (uint8_t)d;
-            front = nf;
+    uint16_t queue[KTI_SM_MAXC];
+    for (int p = 0; p < S->N; p++) {
+        int s = S->p2i[p], head = 0, tail = 0;
+        uint8_t *d = S->dist[s];
+        d[s] = 0;
+        queue[tail++] = (uint16_t)s;
+        while (head < tail) {
+            int c = queue[head++];
+            for (int m = 0; m < 8; m++) {
+                int u = c % W + kdx[m], v = c / W + kdy[m], t = v * W + u;
+                if (u < 0 || v < 0 || u >= n || v >= S->h || d[t] != 0xFF) continue;
+                d[t] = (uint8_t)(d[c] + 1);
+                queue[tail++] = (uint16_t)t;
+            }
         }
     }
 }
 
-static void sm_add_line(kti_sm_plan *S, uint64_t mask, int target)
+static void sm_add_line(kti_sm_plan *S, const kti_sm_wset *mask, int target)
 {
-    S->line[S->nl++] = (kti_sm_line){mask, target};
+    S->lmask[S->nl] = *mask;
+    S->ltarget[S->nl++] = target;
+}
+
+/* The line of len cells from (x, y) in steps (dx, dy). */
+static void sm_line(kti_sm_plan *S, int x, int y, int dx, int dy, int len, int target)
+{
+    kti_sm_wset m;
+    memset(&m, 0, sizeof m);
+    for (int k = 0; k < len; k++) kti_sm_w_add(&m, (y + k * dy) * S->stride + x + k * dx);
+    sm_add_line(S, &m, target);
 }
 
 /* The constrained lines: rows and columns (or, nested, their halves) and
@@ -97,50 +106,57 @@ static void sm_plan_lines(kti_sm_plan *S)
         int h = n / 2;
         for (int y = 0; y < n; y++)
             for (int part = 0; part < 2; part++) {
-                uint64_t r = 0, c = 0;
-                for (int k = 0; k < h; k++) {
-                    r |= 1ull << (y * 8 + part * h + k);
-                    c |= 1ull << ((part * h + k) * 8 + y);
-                }
-                sm_add_line(S, r, full / 2);
-                sm_add_line(S, c, full / 2);
+                sm_line(S, part * h, y, 1, 0, h, full / 2);
+                sm_line(S, y, part * h, 0, 1, h, full / 2);
             }
     } else {
-        for (int y = 0; rows && y < S->h; y++) {
-            uint64_t r = 0;
-            for (int k = 0; k < n; k++) r |= 1ull << (y * 8 + k);
-            sm_add_line(S, r, n * (S->N + 1) / 2);
-        }
-        for (int x = 0; cols && x < n; x++) {
-            uint64_t c = 0;
-            for (int k = 0; k < S->h; k++) c |= 1ull << (k * 8 + x);
-            sm_add_line(S, c, S->h * (S->N + 1) / 2);
-        }
+        for (int y = 0; rows && y < S->h; y++) sm_line(S, 0, y, 1, 0, n, n * (S->N + 1) / 2);
+        for (int x = 0; cols && x < n; x++) sm_line(S, x, 0, 0, 1, S->h, S->h * (S->N + 1) / 2);
     }
     if (S->flags & KT_SEMIMAGIC_MAGIC) {
-        uint64_t d1 = 0, d2 = 0;
-        for (int k = 0; k < n; k++) {
-            d1 |= 1ull << (k * 8 + k);
-            d2 |= 1ull << (k * 8 + n - 1 - k);
-        }
-        sm_add_line(S, d1, full);
-        sm_add_line(S, d2, full);
+        sm_line(S, 0, 0, 1, 1, n, full);
+        sm_line(S, n - 1, 0, -1, 1, n, full);
     }
 }
 
-/* Least sum of offsets: next offset prev + 2 (same parity) or prev + 3. */
-static int sm_gap_rec(int o, int e, int par, int prev, int sum)
+/* The gap table by dynamic programming.  After an offset v, the k
+ * numbers still to place each add the next step (2 keeps the parity, 3
+ * flips it) on top of v, so their least sum is k * v + h(o, e, q), where
+ * h depends only on the odd and even numbers left (o, e) and the parity
+ * q of the number at v: h(o, e, q) = min over the step s of
+ * k * s + h(o', e', q'). */
+static void sm_gap_table(kti_sm_plan *S)
 {
-    if (o == 0 && e == 0) return sum;
-    int best = KTI_SM_BIG;
-    for (int step = 0; step < 2; step++) {
-        int x = prev < 0 ? step : prev + 2 + step;
-        int odd = (par + x) & 1;
-        if (odd ? o == 0 : e == 0) continue;
-        int v = sm_gap_rec(o - odd, e - !odd, par, x, sum + x);
-        if (v < best) best = v;
-    }
-    return best;
+    enum { M = KTI_SM_MAXK + 1 };
+    int h[M][M][2];
+    for (int k = 0; k <= 2 * KTI_SM_MAXK; k++)
+        for (int o = 0; o < M; o++) {
+            int e = k - o;
+            if (e < 0 || e >= M) continue;
+            for (int q = 0; q < 2; q++) {
+                int best = k == 0 ? 0 : KTI_SM_BIG;
+                for (int st = 2; st <= 3 && k; st++) {
+                    int q2 = st == 2 ? q : !q;
+                    if (q2 ? o == 0 : e == 0) continue;
+                    int v = k * st + h[o - q2][e - !q2][q2];
+                    if (v < best) best = v;
+                }
+                h[o][e][q] = best;
+            }
+        }
+    /* The first offset is 0 or 1 above the base. */
+    for (int o = 0; o < M; o++)
+        for (int e = 0; e < M; e++)
+            for (int par = 0; par < 2; par++) {
+                int k = o + e, best = k == 0 ? 0 : KTI_SM_BIG;
+                for (int x = 0; x < 2 && k; x++) {
+                    int q = (par + x) & 1;
+                    if (q ? o == 0 : e == 0) continue;
+                    int v = k * x + h[o - q][e - !q][q];
+                    if (v < best) best = v;
+                }
+                S->gap[o][e][par] = (int16_t)best;
+            }
 }
 
 /* The lines through each cell, the most cells of one colour in a line,
@@ -149,8 +165,8 @@ static void sm_plan_gaps(kti_sm_plan *S)
 {
     for (int l = 0; l < S->nl; l++) {
         int c0 = 0, c1 = 0;
-        for (uint64_t b = S->line[l].mask; b; b &= b - 1) {
-            int i = kti_sm_ctz(b);
+        for (int i = 0; i < KTI_SM_MAXC; i++) {
+            if (!kti_sm_w_has(&S->lmask[l], i)) continue;
             S->lof[i][S->nlof[i]++] = (uint8_t)l;
             if (S->col[i]) c1++;
             else c0++;
@@ -158,10 +174,7 @@ static void sm_plan_gaps(kti_sm_plan *S)
         if (c0 > S->maxneed) S->maxneed = c0;
         if (c1 > S->maxneed) S->maxneed = c1;
     }
-    for (int a = 0; a <= S->maxneed; a++)
-        for (int b = 0; b <= S->maxneed; b++)
-            for (int par = 0; par < 2; par++)
-                S->gap[a][b][par] = (int16_t)sm_gap_rec(a, b, par, -1, 0);
+    sm_gap_table(S);
 }
 
 /* Symmetries h = (board map t & 7, reversal if t & 8) that preserve
@@ -169,20 +182,20 @@ static void sm_plan_gaps(kti_sm_plan *S)
  * (every target is half the line length times N + 1); a reversal swaps
  * the roles of the start and end cells and maps given k to N + 1 - k.
  * sp and ep are the allowed cells of 1 and N (public layout). */
-static void sm_plan_symmetries(kti_sm_plan *S, const kt_semimagic_opts *o, uint64_t sp,
-                               uint64_t ep)
+static void sm_plan_symmetries(kti_sm_plan *S, const kt_semimagic_opts *o, const kti_sm_wset *sp,
+                               const kti_sm_wset *ep)
 {
     int N = S->N;
     for (int t = 0; t < 16; t++) {
         int ok = kti_sm_map_ok(S, t), rev = t & 8;
-        uint64_t s1 = rev ? ep : sp, e1 = rev ? sp : ep;
+        const kti_sm_wset *s1 = rev ? ep : sp, *e1 = rev ? sp : ep;
         for (int p = 0; p < N && ok; p++) {
             int q = S->tmap[t & 7][p];
             int gp = o->given[p], gq = o->given[q];
             if (rev && gp) gp = N + 1 - gp;
             if (gp != gq) ok = 0;
-            if ((s1 >> p & 1) != (sp >> q & 1)) ok = 0;
-            if ((e1 >> p & 1) != (ep >> q & 1)) ok = 0;
+            if (kti_sm_w_has(s1, p) != kti_sm_w_has(sp, q)) ok = 0;
+            if (kti_sm_w_has(e1, p) != kti_sm_w_has(ep, q)) ok = 0;
         }
         S->symok[t] = (uint8_t)ok;
     }
@@ -207,14 +220,14 @@ static int sm_root_is_rep(const kti_sm_plan *S, int ps, int pe)
 
 /* Root pairs (cell of 1, cell of N): the smallest (start, end) pair of
  * each orbit (all pairs in ALL mode, which reports every member). */
-static void sm_plan_roots(kti_sm_plan *S, uint64_t sp, uint64_t ep)
+static void sm_plan_roots(kti_sm_plan *S, const kti_sm_wset *sp, const kti_sm_wset *ep)
 {
     for (int ps = 0; ps < S->N; ps++) {
-        if (!(sp >> ps & 1)) continue;
+        if (!kti_sm_w_has(sp, ps)) continue;
         for (int pe = 0; pe < S->N; pe++) {
-            if (!(ep >> pe & 1) || pe == ps) continue;
+            if (!kti_sm_w_has(ep, pe) || pe == ps) continue;
             if (S->sym == KT_SEMIMAGIC_ALL || sm_root_is_rep(S, ps, pe))
-                S->rootend[S->p2i[ps]] |= 1ull << S->p2i[pe];
+                kti_sm_w_add(&S->rootend[S->p2i[ps]], S->p2i[pe]);
         }
     }
 }
@@ -229,31 +242,39 @@ void kti_sm_plan_init(kti_sm_plan *S, const kt_semimagic_opts *o, kt_semimagic_s
     S->nb = (size_t)N;
     S->flags = o->flags;
     S->sym = sym;
+    /* A one-word kernel whenever the board fits in 64 bits of a layout. */
+    bool big = n > KTI_SM_MAXN || S->h > KTI_SM_MAXN;
+    S->kernel = !big ? KTI_SM_NARROW : S->h <= 64 / KTI_SM_MAXS ? KTI_SM_LONG : KTI_SM_WIDE;
+    S->stride = big ? KTI_SM_MAXS : KTI_SM_MAXN;
     sm_plan_cells(S, o);
     sm_plan_moves(S);
     sm_plan_lines(S);
     sm_plan_gaps(S);
-    /* Start and end cells: public masks for the symmetry tests, internal
+    /* Start and end cells: public sets for the symmetry tests, internal
      * ones for the search. */
-    uint64_t all = N == 64 ? ~0ull : (1ull << N) - 1;
-    uint64_t sp = o->startm ? o->startm : all, ep = o->endm ? o->endm : all;
+    kti_sm_wset sp = o->startm, ep = o->endm;
+    if (!kti_sm_w_any(&sp) || !kti_sm_w_any(&ep))
+        for (int p = 0; p < N; p++) {
+            if (!kti_sm_w_any(&o->startm)) kti_sm_w_add(&sp, p);
+            if (!kti_sm_w_any(&o->endm)) kti_sm_w_add(&ep, p);
+        }
     for (int p = 0; p < N; p++) {
-        if (sp >> p & 1) S->startm |= 1ull << S->p2i[p];
-        if (ep >> p & 1) S->endm |= 1ull << S->p2i[p];
+        if (kti_sm_w_has(&sp, p)) kti_sm_w_add(&S->startm, S->p2i[p]);
+        if (kti_sm_w_has(&ep, p)) kti_sm_w_add(&S->endm, S->p2i[p]);
     }
-    sm_plan_symmetries(S, o, sp, ep);
-    sm_plan_roots(S, sp, ep);
+    sm_plan_symmetries(S, o, &sp, &ep);
+    sm_plan_roots(S, &sp, &ep);
 }
 
-int kti_sm_check(const kti_sm_plan *S, const uint8_t *num)
+int kti_sm_check(const kti_sm_plan *S, const uint16_t *num)
 {
     int n = S->n, N = S->N;
-    uint8_t pos[65];
-    memset(pos, KTI_SM_NONE, sizeof pos);
+    uint16_t pos[KTI_SM_MAXC + 1];
+    memset(pos, 0xFF, sizeof pos);
     for (int p = 0; p < N; p++) {
         int k = num[p];
-        if (k < 1 || k > N || pos[k] != KTI_SM_NONE) return 0;
-        pos[k] = (uint8_t)p;
+        if (k < 1 || k > N || pos[k] != 0xFFFF) return 0;
+        pos[k] = (uint16_t)p;
     }
     for (int k = 1; k <= N; k++) {
         int a = pos[k], b = k < N ? pos[k + 1] : pos[1];
@@ -263,21 +284,22 @@ int kti_sm_check(const kti_sm_plan *S, const uint8_t *num)
     }
     for (int l = 0; l < S->nl; l++) {
         int s = 0;
-        for (uint64_t b = S->line[l].mask; b; b &= b - 1) s += num[S->i2p[kti_sm_ctz(b)]];
-        if (s != S->line[l].target) return 0;
+        for (int p = 0; p < N; p++)
+            if (kti_sm_w_has(&S->lmask[l], S->p2i[p])) s += num[p];
+        if (s != S->ltarget[l]) return 0;
     }
-    if (!(S->startm >> S->p2i[pos[1]] & 1)) return 0;
-    if (!(S->endm >> S->p2i[pos[N]] & 1)) return 0;
+    if (!kti_sm_w_has(&S->startm, S->p2i[pos[1]])) return 0;
+    if (!kti_sm_w_has(&S->endm, S->p2i[pos[N]])) return 0;
     for (int p = 0; p < N; p++)
         if (S->given[S->p2i[p]] && S->given[S->p2i[p]] != num[p]) return 0;
     return 1;
 }
 
-void kti_sm_image(const kti_sm_plan *S, int t, const uint8_t *num, uint8_t *img)
+void kti_sm_image(const kti_sm_plan *S, int t, const uint16_t *num, uint16_t *img)
 {
     int N = S->N;
     if (t & 8)
-        for (int p = 0; p < N; p++) img[S->tmap[t & 7][p]] = (uint8_t)(N + 1 - num[p]);
+        for (int p = 0; p < N; p++) img[S->tmap[t & 7][p]] = (uint16_t)(N + 1 - num[p]);
     else
         for (int p = 0; p < N; p++) img[S->tmap[t][p]] = num[p];
 }
@@ -289,10 +311,10 @@ kt_status kt_semimagic_check(const kt_semimagic_opts *o, const uint32_t *numbers
     size_t N = (size_t)o->w * o->h;
     if (count != N) return KT_EINVAL;
     *ok = 0;
-    uint8_t num[64];
+    uint16_t num[KTI_SM_MAXC];
     for (size_t p = 0; p < N; p++) {
         if (numbers[p] < 1 || numbers[p] > N) return KT_OK;
-        num[p] = (uint8_t)numbers[p];
+        num[p] = (uint16_t)numbers[p];
     }
     kti_sm_plan *S = kti_alloc(&o->al, sizeof *S);
     if (S == NULL) return KT_ENOMEM;

@@ -77,20 +77,20 @@ static kt_status sm_unique(sm_maker *m, int *unique, uint64_t *nodes)
 static kt_status sm_remove_givens(sm_maker *m, uint64_t seed)
 {
     int N = (int)m->tmp.w * (int)m->tmp.h;
-    uint8_t order[64];
-    for (int p = 0; p < N; p++) order[p] = (uint8_t)p;
+    uint16_t order[KTI_SM_MAXC];
+    for (int p = 0; p < N; p++) order[p] = (uint16_t)p;
     kti_rng rng;
     kti_rng_seed(&rng, seed);
     for (int i = N - 1; i > 0; i--) {
         int j = (int)kti_rng_below(&rng, (uint64_t)i + 1);
-        uint8_t t = order[i];
+        uint16_t t = order[i];
         order[i] = order[j];
         order[j] = t;
     }
     for (int i = 0; i < N; i++) {
         if (kti_progress_tick(&m->prog, (uint64_t)i, (uint64_t)N)) return KT_ECANCELED;
         int p = order[i];
-        uint8_t keep = m->tmp.given[p];
+        uint16_t keep = m->tmp.given[p];
         m->tmp.given[p] = 0;
         int unique = 0;
         uint64_t nodes;
@@ -118,7 +118,7 @@ kt_status kt_semimagic_make_puzzle(uint32_t *puzzle, const kt_semimagic_opts *o,
     kt_status st = kt_semimagic_check(&m->tmp, solution, count, &ok);
     if (st == KT_OK && !ok) st = KT_EINVAL;
     if (st == KT_OK) {
-        for (size_t p = 0; p < N; p++) m->tmp.given[p] = (uint8_t)solution[p];
+        for (size_t p = 0; p < N; p++) m->tmp.given[p] = (uint16_t)solution[p];
         kti_run_resolve(&m->r, run);
         kti_progress_init(&m->prog, m->r.progress, m->r.progress_user);
         m->check_budget = check_budget;

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The search kernel: the state of a node and its updates (assigning and
- * pencilling numbers), the feasibility test of a node, the depth-first
- * search that grows the path from both ends, and the work units (prefixes)
+ * The search kernel (search_kernel.h) in its three instances, narrow
+ * (boards of sides up to 8: cell and number sets in one 64-bit word, cell
+ * index y*8+x), long (up to 4 rows of up to 16 cells: one word, y*16+x)
+ * and wide (sides up to 16: sets of four words, y*16+x), the calls that
+ * pick the instance of a plan, and the work units (prefixes)
  * the search tree is split into.  semimagic_internal.h describes the
  * pruning rules.
  */
@@ -14,244 +16,11 @@ void kti_sm_stop(kti_sm_shared *sh, kt_status why)
     atomic_compare_exchange_strong(&sh->status, &expected, (int)why);
 }
 
-/* ---- node state ---- */
-
-static void sm_state_empty(const kti_sm_plan *S, kti_sm_state *st, int oddcol)
-{
-    memset(st, 0, sizeof *st);
-    st->unvis = S->board;
-    st->freen = S->N == 64 ? ~0ull : (1ull << S->N) - 1;
-    st->lo = 1;
-    st->hi = S->N;
-    st->oddcol = oddcol;
-    memset(st->pos, KTI_SM_NONE, sizeof st->pos);
-    for (int l = 0; l < S->nl; l++)
-        for (uint64_t b = S->line[l].mask; b; b &= b - 1) {
-            int c = kti_sm_ctz(b);
-            st->lrem[l][S->col[c]]++;
-            st->lkey[l] = (uint8_t)(st->lkey[l] + (S->col[c] == oddcol ? KTI_SM_MAXN + 1 : 1));
-        }
-}
-
-static bool sm_assign(const kti_sm_plan *S, kti_sm_state *st, int c, int k)
-{
-    if (!(st->freen >> (k - 1) & 1)) return false;
-    if ((k & 1) != (S->col[c] == st->oddcol)) return false;
-    st->val[c] = (uint8_t)k;
-    st->pos[k] = (uint8_t)c;
-    st->asg |= 1ull << c;
-    st->freen &= ~(1ull << (k - 1));
-    int nl = S->nlof[c];
-    for (int j = 0; j < nl; j++) {
-        int l = S->lof[c][j];
-        st->lsum[l] = (int16_t)(st->lsum[l] + k);
-        st->lrem[l][S->col[c]]--;
-        st->lkey[l] = (uint8_t)(st->lkey[l] - ((k & 1) ? KTI_SM_MAXN + 1 : 1));
-    }
-    for (int j = 0; j < nl; j++) {
-        int l = S->lof[c][j];
-        int r = st->lrem[l][0] + st->lrem[l][1];
-        if (r == 0) {
-            if (st->lsum[l] != S->line[l].target) return false;
-        } else if (r == 1) {
-            int f = S->line[l].target - st->lsum[l];
-            if (f < 1 || f > S->N) return false;
-            int d = kti_sm_ctz(S->line[l].mask & ~st->asg);
-            if (!sm_assign(S, st, d, f)) return false;
-        }
-    }
-    return true;
-}
-
-/* Put number k on cell c as a path step. */
-static bool sm_visit(const kti_sm_plan *S, kti_sm_state *st, int c, int k)
-{
-    if (st->val[c]) {
-        if (st->val[c] != k) return false;
-    } else if (!sm_assign(S, st, c, k)) {
-        return false;
-    }
-    st->unvis &= ~(1ull << c);
-    return true;
-}
-
-static inline uint64_t sm_bitrev(uint64_t x)
-{
-    x = ((x >> 1) & 0x5555555555555555ull) | ((x & 0x5555555555555555ull) << 1);
-    x = ((x >> 2) & 0x3333333333333333ull) | ((x & 0x3333333333333333ull) << 2);
-    x = ((x >> 4) & 0x0F0F0F0F0F0F0F0Full) | ((x & 0x0F0F0F0F0F0F0F0Full) << 4);
-    return __builtin_bswap64(x);
-}
-
-/* Is there a pair of distinct free numbers x + y = R, x of the parity of
- * the line's first free cell and y of the second's?  rev[p] is the
- * bit-reversed mask of free numbers of parity p (1 = odd): bit 64 - y
- * stands for y, so x - 1 and 64 - R + x line up after a shift. */
-static bool sm_pair_ok(const kti_sm_plan *S, const kti_sm_state *st, int l, int R, const uint64_t *rev)
-{
-    uint64_t m = S->line[l].mask & ~st->asg;
-    int c1 = kti_sm_ctz(m), c2 = kti_sm_ctz(m & (m - 1));
-    uint64_t A = st->freen & (S->col[c1] == st->oddcol ? KTI_SM_ODD : ~KTI_SM_ODD);
-    uint64_t G = rev[S->col[c2] == st->oddcol];
-    int sh = 65 - R;
-    uint64_t hit = A & (sh >= 0 ? G >> sh : G << -sh);
-    if (!(R & 1)) hit &= ~(1ull << (R / 2 - 1));
-    return hit != 0;
-}
-
-
-/* Line bounds: the free cells of a line get distinct free numbers of
- * their colour's parity, all in [lo, hi]; the remaining sum must lie
- * between the smallest and the largest such sums, and with two cells
- * left an exact pair must exist. */
-static inline bool sm_lines_ok(const kti_sm_plan *S, const kti_sm_state *st)
-{
-    enum { K = KTI_SM_MAXN + 1 };
-    int lo = st->lo, hi = st->hi;
-    int minO[K], minE[K], maxO[K], maxE[K];
-    int need = S->maxneed;
-    uint64_t a = st->freen & KTI_SM_ODD, b = st->freen & ~KTI_SM_ODD;
-    uint64_t c = a, d = b;
-    minO[0] = minE[0] = maxO[0] = maxE[0] = 0;
-    for (int j = 1; j <= need; j++) {
-        if (a) {
-            minO[j] = minO[j - 1] + kti_sm_ctz(a) + 1;
-            a &= a - 1;
-            int h = 63 - __builtin_clzll(c);
-            maxO[j] = maxO[j - 1] + h + 1;
-            c &= ~(1ull << h);
-        } else {
-            minO[j] = KTI_SM_BIG;
-            maxO[j] = -KTI_SM_BIG;
-        }
-        if (b) {
-            minE[j] = minE[j - 1] + kti_sm_ctz(b) + 1;
-            b &= b - 1;
-            int h = 63 - __builtin_clzll(d);
-            maxE[j] = maxE[j - 1] + h + 1;
-            d &= ~(1ull << h);
-        } else {
-            minE[j] = KTI_SM_BIG;
-            maxE[j] = -KTI_SM_BIG;
-        }
-    }
-    /* Bounds per line from its (odd, even) count: the free numbers
-     * themselves, and numbers at least 2 apart from lo upwards / hi
-     * downwards.  Computed per line, not tabulated for every count: most
-     * nodes have fewer open lines than counts. */
-    uint64_t rev[2] = {0, 0};
-    for (int l = 0; l < S->nl; l++) {
-        int key = st->lkey[l];
-        if (key == 0) continue;
-        int o = key / K, e = key % K, r = o + e;
-        int R = S->line[l].target - st->lsum[l];
-        if ((R ^ o) & 1) return false;
-        int mn = minO[o] + minE[e], g1 = r * lo + S->gap[o][e][lo & 1];
-        if (R < (mn > g1 ? mn : g1)) return false;
-        int mx = maxO[o] + maxE[e], g2 = r * hi - S->gap[o][e][hi & 1];
-        if (R > (mx < g2 ? mx : g2)) return false;
-        if (r == 2) {
-            if (rev[0] == 0 && rev[1] == 0) {
-                rev[0] = sm_bitrev(st->freen & ~KTI_SM_ODD);
-                rev[1] = sm_bitrev(st->freen & KTI_SM_ODD);
-            }
-            if (!sm_pair_ok(S, st, l, R, rev)) return false;
-        }
-    }
-    return true;
-}
-
-/* Assigned numbers between the ends must be reachable in order: the
- * knight distance between consecutive ones at most their difference. */
-static inline bool sm_order_ok(const kti_sm_plan *S, const kti_sm_state *st)
-{
-    int lo = st->lo, hi = st->hi;
-    int hh = st->pos[hi + 1];
-    int pk = lo - 1, pc = st->pos[pk];
-    uint64_t range = (hi >= 64 ? ~0ull : (1ull << hi) - 1) & ~((1ull << (lo - 1)) - 1);
-    for (uint64_t A = ~st->freen & range; A; A &= A - 1) {
-        int k = kti_sm_ctz(A) + 1, c = st->pos[k];
-        if (S->dist[pc][c] > k - pk) return false;
-        pk = k;
-        pc = c;
-    }
-    return S->dist[pc][hh] <= hi + 1 - pk;
-}
-
-/* Degrees: every unvisited cell needs two usable neighbours (the path
- * ends count); a cell with exactly two next to an end forces that end's
- * move (*fl, *fh), and no cell can take three forced edges. */
-static inline bool sm_degrees_ok(const kti_sm_plan *S, const kti_sm_state *st, uint64_t *fl,
-                                 uint64_t *fh)
-{
-    int hl = st->pos[st->lo - 1], hh = st->pos[st->hi + 1];
-    uint64_t U = st->unvis;
-    uint64_t X = U | (1ull << hl) | (1ull << hh);
-    uint64_t l1 = (X >> 1) & 0x7f7f7f7f7f7f7f7full, l2 = (X >> 2) & 0x3f3f3f3f3f3f3f3full;
-    uint64_t r1 = (X << 1) & 0xfefefefefefefefeull, r2 = (X << 2) & 0xfcfcfcfcfcfcfcfcull;
-    uint64_t dir[8] = {l1 << 16, l1 >> 16, r1 << 16, r1 >> 16, l2 << 8, l2 >> 8, r2 << 8, r2 >> 8};
-    uint64_t g1 = 0, g2 = 0, g3 = 0;
-    for (int m = 0; m < 8; m++) {
-        g3 |= g2 & dir[m];
-        g2 |= g1 & dir[m];
-        g1 |= dir[m];
-    }
-    if (U & ~g2) return false;
-    uint64_t f2 = U & ~g3;
-    uint64_t xl = f2 & S->att[hl], xh = f2 & S->att[hh];
-    if ((xl & (xl - 1)) || (xh & (xh - 1))) return false;
-    if (xl && xl == xh && (U & (U - 1))) return false;
-    *fl = xl;
-    *fh = xh;
-    /* A cell with exactly two usable neighbours forces an edge to each;
-     * no unvisited cell can take three forced edges. */
-    if (f2) {
-        uint64_t m1 = (f2 >> 1) & 0x7f7f7f7f7f7f7f7full, m2 = (f2 >> 2) & 0x3f3f3f3f3f3f3f3full;
-        uint64_t p1 = (f2 << 1) & 0xfefefefefefefefeull, p2 = (f2 << 2) & 0xfcfcfcfcfcfcfcfcull;
-        uint64_t fd[8] = {m1 << 16, m1 >> 16, p1 << 16, p1 >> 16, m2 << 8, m2 >> 8, p2 << 8, p2 >> 8};
-        uint64_t h1 = 0, h2 = 0, h3 = 0;
-        for (int m = 0; m < 8; m++) {
-            h3 |= h2 & fd[m];
-            h2 |= h1 & fd[m];
-            h1 |= fd[m];
-        }
-        if (h3 & U) return false;
-    }
-    return true;
-}
-
-/* Connectivity of the unvisited cells to the low end, and the high end
- * must touch them. */
-static inline bool sm_connected(const kti_sm_plan *S, const kti_sm_state *st)
-{
-    int hl = st->pos[st->lo - 1], hh = st->pos[st->hi + 1];
-    uint64_t U = st->unvis;
-    uint64_t reach = S->att[hl] & U, prev = 0;
-    while (reach != prev) {
-        prev = reach;
-        reach |= kti_sm_katt(reach) & U;
-    }
-    return reach == U && (S->att[hh] & U) != 0;
-}
-
-/* Feasibility of a node, cheapest and strongest tests first; on success
- * *fl and *fh are the cells the low/high end is forced to (0 if none). */
-static inline bool sm_feasible(const kti_sm_plan *S, const kti_sm_state *st, uint64_t *fl,
-                               uint64_t *fh)
-{
-    if (S->nl && !sm_lines_ok(S, st)) return false;
-    if (!sm_order_ok(S, st)) return false;
-    if (!sm_degrees_ok(S, st, fl, fh)) return false;
-    return sm_connected(S, st);
-}
-
-/* ---- depth-first search ---- */
-
 /* Every KTI_SM_SYNC nodes (fewer under a small budget): add this thread's
  * nodes to the shared count, and stop when another thread stopped, the
  * budget is spent or the progress callback cancels.  Kept out of line:
  * the kernel pays one compare per node. */
-static __attribute__((noinline)) int sm_sync(kti_sm_worker *w)
+__attribute__((noinline)) int kti_sm_sync(kti_sm_worker *w)
 {
     kti_sm_shared *sh = w->sh;
     uint64_t total = atomic_fetch_add_explicit(&sh->nodes, w->nodes, memory_order_relaxed) + w->nodes;
@@ -265,155 +34,284 @@ static __attribute__((noinline)) int sm_sync(kti_sm_worker *w)
     return w->tick != NULL && w->tick(w);
 }
 
-/* The moves of a feasible node: the candidate cells *cand of the end that
- * moves (*low: the low end), false when there is none.  fl, fh: the
- * forced cells from sm_feasible. */
-static inline bool sm_moves(const kti_sm_plan *S, const kti_sm_state *st, uint64_t fl,
-                            uint64_t fh, uint64_t *cand, int *low)
+static inline uint64_t sm_bitrev(uint64_t x)
 {
-    int lo = st->lo, hi = st->hi;
-    int hl = st->pos[lo - 1], hh = st->pos[hi + 1];
-    uint64_t cl, ch;
-    if (st->pos[lo] != KTI_SM_NONE) cl = S->att[hl] & (1ull << st->pos[lo]);
-    else cl = S->att[hl] & st->unvis & ~st->asg;
-    if (fl) cl &= fl;
-    if (lo == hi) cl &= S->att[hh];
-    if (!cl) return false;
-    *low = 1;
-    if (lo < hi) {
-        if (st->pos[hi] != KTI_SM_NONE) ch = S->att[hh] & (1ull << st->pos[hi]);
-        else ch = S->att[hh] & st->unvis & ~st->asg;
-        if (fh) ch &= fh;
-        if (!ch) return false;
-        /* Forced moves first; otherwise keep the two ends nearly balanced
-         * (lo - 1 close to N - hi), which keeps the free numbers centred
-         * on the line average and the line bounds tight. */
-        int pl = kti_sm_popc(cl), ph = kti_sm_popc(ch);
-        if (pl == 1) *low = 1;
-        else if (ph == 1) *low = 0;
-        else {
-            /* the end with fewer moves while the ends stay within 3
-             * numbers of each other, else the end that is behind */
-            int imb = (lo - 1) - (S->N - hi);
-            if (imb >= -3 && imb <= 3 && pl != ph) *low = pl < ph;
-            else *low = imb <= 0;
+    x = ((x >> 1) & 0x5555555555555555ull) | ((x & 0x5555555555555555ull) << 1);
+    x = ((x >> 2) & 0x3333333333333333ull) | ((x & 0x3333333333333333ull) << 2);
+    x = ((x >> 4) & 0x0F0F0F0F0F0F0F0Full) | ((x & 0x0F0F0F0F0F0F0F0Full) << 4);
+    return __builtin_bswap64(x);
+}
+
+/* Bits [a, b) of a 64-bit word, 0 <= a <= b <= 64. */
+static inline uint64_t sm_range64(int a, int b)
+{
+    uint64_t hi = b >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << b) - 1;
+    return hi & ~((UINT64_C(1) << a) - 1);
+}
+
+/* ---- the one-word instances: stride 8 (sides up to 8), and stride 16
+ * for at most 4 rows of up to 16 cells (the 4 x n boards) ---- */
+
+typedef uint64_t sm_n_set;
+typedef uint8_t sm_n_num;
+typedef uint8_t sm_n_cell;
+
+#define SMK_CELLS 64
+#define SMK_MAXL 40 /* 32 half-rows and half-columns, or 16 + 2 diagonals */
+#define SMK_WIDE 0
+#define SMK_NONE 0xFFu
+#define SMK_KEYK (KTI_SM_MAXN + 1)
+#define smk_key uint8_t
+#define smk_set sm_n_set
+#define smk_num sm_n_num
+#define smk_cell sm_n_cell
+#define S_FROM(ws) ((ws).w[0])
+#define S_ZERO UINT64_C(0)
+#define S_AND(a, b) ((a) & (b))
+#define S_OR(a, b) ((a) | (b))
+#define S_ANDN(a, b) ((a) & ~(b))
+#define S_NZ(a) ((a) != 0)
+#define S_EQ(a, b) ((a) == (b))
+#define S_BIT(i) (UINT64_C(1) << (i))
+#define S_HAS(a, i) (((a) >> (i)) & 1)
+#define S_CTZ(a) __builtin_ctzll(a)
+#define S_HIGH(a) (63 - __builtin_clzll(a))
+#define S_POPC(a) __builtin_popcountll(a)
+#define S_DROP(a) ((a) & ((a) - 1))
+#define S_MULTI(a) (((a) & ((a) - 1)) != 0)
+#define S_SHL(a, k) ((a) << (k))
+#define S_SHR(a, k) ((a) >> (k))
+#define S_RANGE(a, b) sm_range64(a, b)
+#define SMK_ODD UINT64_C(0x5555555555555555)
+#define S_NOTODD UINT64_C(0xAAAAAAAAAAAAAAAA)
+
+#define SMK(x) sm_n_##x
+#define SMK_STRIDE 8
+#define SMK_L1 UINT64_C(0x7f7f7f7f7f7f7f7f)
+#define SMK_L2 UINT64_C(0x3f3f3f3f3f3f3f3f)
+#define SMK_R1 UINT64_C(0xfefefefefefefefe)
+#define SMK_R2 UINT64_C(0xfcfcfcfcfcfcfcfc)
+
+#include "search_kernel.h"
+
+#undef SMK
+#undef SMK_STRIDE
+#undef SMK_L1
+#undef SMK_L2
+#undef SMK_R1
+#undef SMK_R2
+
+#define SMK(x) sm_l_##x
+#define SMK_STRIDE 16
+#define SMK_L1 UINT64_C(0x7fff7fff7fff7fff)
+#define SMK_L2 UINT64_C(0x3fff3fff3fff3fff)
+#define SMK_R1 UINT64_C(0xfffefffefffefffe)
+#define SMK_R2 UINT64_C(0xfffcfffcfffcfffc)
+
+#include "search_kernel.h"
+
+#undef SMK
+#undef SMK_STRIDE
+#undef SMK_L1
+#undef SMK_L2
+#undef SMK_R1
+#undef SMK_R2
+#undef SMK_CELLS
+#undef SMK_MAXL
+#undef SMK_WIDE
+#undef SMK_NONE
+#undef SMK_KEYK
+#undef smk_key
+#undef smk_set
+#undef smk_num
+#undef smk_cell
+#undef S_FROM
+#undef S_ZERO
+#undef S_AND
+#undef S_OR
+#undef S_ANDN
+#undef S_NZ
+#undef S_EQ
+#undef S_BIT
+#undef S_HAS
+#undef S_CTZ
+#undef S_HIGH
+#undef S_POPC
+#undef S_DROP
+#undef S_MULTI
+#undef S_SHL
+#undef S_SHR
+#undef S_RANGE
+#undef SMK_ODD
+#undef S_NOTODD
+
+/* ---- the wide instance: four words, stride 16 ---- */
+
+typedef kti_sm_wset sm_w_set;
+
+static inline sm_w_set sw_and(sm_w_set a, sm_w_set b)
+{
+    for (int i = 0; i < KTI_SM_WORDS; i++) a.w[i] &= b.w[i];
+    return a;
+}
+static inline sm_w_set sw_or(sm_w_set a, sm_w_set b)
+{
+    for (int i = 0; i < KTI_SM_WORDS; i++) a.w[i] |= b.w[i];
+    return a;
+}
+static inline sm_w_set sw_andn(sm_w_set a, sm_w_set b)
+{
+    for (int i = 0; i < KTI_SM_WORDS; i++) a.w[i] &= ~b.w[i];
+    return a;
+}
+static inline bool sw_nz(sm_w_set a)
+{
+    return (a.w[0] | a.w[1] | a.w[2] | a.w[3]) != 0;
+}
+static inline bool sw_has(sm_w_set a, int i)
+{
+    return a.w[i >> 6] >> (i & 63) & 1;
+}
+static inline bool sw_eq(sm_w_set a, sm_w_set b)
+{
+    return ((a.w[0] ^ b.w[0]) | (a.w[1] ^ b.w[1]) | (a.w[2] ^ b.w[2]) | (a.w[3] ^ b.w[3])) == 0;
+}
+static inline sm_w_set sw_bit(int i)
+{
+    sm_w_set s = {{0, 0, 0, 0}};
+    s.w[i >> 6] = UINT64_C(1) << (i & 63);
+    return s;
+}
+/* Lowest set bit; the set must not be empty. */
+static inline int sw_ctz(sm_w_set a)
+{
+    int i = 0;
+    while (a.w[i] == 0) i++;
+    return i * 64 + __builtin_ctzll(a.w[i]);
+}
+static inline int sw_high(sm_w_set a)
+{
+    int i = KTI_SM_WORDS - 1;
+    while (a.w[i] == 0) i--;
+    return i * 64 + 63 - __builtin_clzll(a.w[i]);
+}
+static inline int sw_popc(sm_w_set a)
+{
+    return __builtin_popcountll(a.w[0]) + __builtin_popcountll(a.w[1]) + __builtin_popcountll(a.w[2]) +
+           __builtin_popcountll(a.w[3]);
+}
+/* Without its lowest set bit. */
+static inline sm_w_set sw_drop(sm_w_set a)
+{
+    for (int i = 0; i < KTI_SM_WORDS; i++)
+        if (a.w[i]) {
+            a.w[i] &= a.w[i] - 1;
+            break;
         }
-    } else {
-        ch = 0;
+    return a;
+}
+static inline bool sw_multi(sm_w_set a)
+{
+    return sw_popc(a) > 1;
+}
+/* Shifts by 0 < k < 64. */
+static inline sm_w_set sw_shl(sm_w_set a, int k)
+{
+    sm_w_set r;
+    r.w[0] = a.w[0] << k;
+    for (int i = 1; i < KTI_SM_WORDS; i++) r.w[i] = a.w[i] << k | a.w[i - 1] >> (64 - k);
+    return r;
+}
+static inline sm_w_set sw_shr(sm_w_set a, int k)
+{
+    sm_w_set r;
+    for (int i = 0; i < KTI_SM_WORDS - 1; i++) r.w[i] = a.w[i] >> k | a.w[i + 1] << (64 - k);
+    r.w[KTI_SM_WORDS - 1] = a.w[KTI_SM_WORDS - 1] >> k;
+    return r;
+}
+/* Bits [a, b), 0 <= a <= b <= 256. */
+static inline sm_w_set sw_range(int a, int b)
+{
+    sm_w_set s;
+    for (int i = 0; i < KTI_SM_WORDS; i++) {
+        int lo = a - 64 * i, hi = b - 64 * i;
+        lo = lo < 0 ? 0 : lo > 64 ? 64 : lo;
+        hi = hi < 0 ? 0 : hi > 64 ? 64 : hi;
+        s.w[i] = lo >= hi ? 0 : sm_range64(lo, hi);
     }
-    *cand = *low ? cl : ch;
-    return true;
+    return s;
+}
+static inline sm_w_set sw_rep(uint64_t x)
+{
+    sm_w_set s = {{x, x, x, x}};
+    return s;
 }
 
-/* The child of st by the move to c at the low or high end; false when
- * the numbers do not fit. */
-static inline bool sm_child(const kti_sm_plan *S, const kti_sm_state *st, int c, int low,
-                            kti_sm_state *child)
-{
-    *child = *st;
-    if (low) {
-        if (!sm_visit(S, child, c, st->lo)) return false;
-        child->lo++;
-    } else {
-        if (!sm_visit(S, child, c, st->hi)) return false;
-        child->hi--;
-    }
-    return true;
-}
+typedef uint16_t sm_w_num;
+typedef uint16_t sm_w_cell;
 
-int kti_sm_dfs(kti_sm_worker *w, kti_sm_state *st, int depth)
-{
-    const kti_sm_plan *S = w->S;
-    if (KTI_UNLIKELY(++w->nodes >= w->period) && sm_sync(w)) return 1;
-    if (st->lo > st->hi) return w->emit(w, st, depth);
-    uint64_t fl, fh, cand;
-    int low;
-    if (!sm_feasible(S, st, &fl, &fh)) return 0;
-    if (depth == w->limit) return w->emit(w, st, depth);
-    if (!sm_moves(S, st, fl, fh, &cand, &low)) return 0;
-    for (; cand; cand &= cand - 1) {
-        int c = kti_sm_ctz(cand);
-        kti_sm_state child;
-        if (!sm_child(S, st, c, low, &child)) continue;
-        w->path[depth] = (uint8_t)(c | (low ? 0 : 0x80));
-        int r = kti_sm_dfs(w, &child, depth + 1);
-        if (r) return r;
-    }
-    return 0;
-}
+#define SMK(x) sm_w_##x
+#define SMK_CELLS KTI_SM_MAXC
+#define SMK_STRIDE 16
+#define SMK_MAXL KTI_SM_MAXL
+#define SMK_WIDE 1
+#define SMK_NONE 0xFFFFu
+#define SMK_KEYK (KTI_SM_MAXK + 1)
+#define smk_key uint16_t
+#define smk_set sm_w_set
+#define smk_num sm_w_num
+#define smk_cell sm_w_cell
+#define S_FROM(ws) (ws)
+#define S_ZERO sw_rep(0)
+#define S_AND(a, b) sw_and(a, b)
+#define S_OR(a, b) sw_or(a, b)
+#define S_ANDN(a, b) sw_andn(a, b)
+#define S_NZ(a) sw_nz(a)
+#define S_EQ(a, b) sw_eq(a, b)
+#define S_BIT(i) sw_bit(i)
+#define S_HAS(a, i) sw_has(a, i)
+#define S_CTZ(a) sw_ctz(a)
+#define S_HIGH(a) sw_high(a)
+#define S_POPC(a) sw_popc(a)
+#define S_DROP(a) sw_drop(a)
+#define S_MULTI(a) sw_multi(a)
+#define S_SHL(a, k) sw_shl(a, k)
+#define S_SHR(a, k) sw_shr(a, k)
+#define S_RANGE(a, b) sw_range(a, b)
+#define SMK_ODD sw_rep(UINT64_C(0x5555555555555555))
+#define S_NOTODD sw_rep(UINT64_C(0xAAAAAAAAAAAAAAAA))
+#define SMK_L1 sw_rep(UINT64_C(0x7fff7fff7fff7fff))
+#define SMK_L2 sw_rep(UINT64_C(0x3fff3fff3fff3fff))
+#define SMK_R1 sw_rep(UINT64_C(0xfffefffefffefffe))
+#define SMK_R2 sw_rep(UINT64_C(0xfffcfffcfffcfffc))
 
-double kti_sm_probe(const kti_sm_plan *S, const kti_sm_state *root, kti_rng *rng, uint64_t *cost)
+#include "search_kernel.h"
+
+/* ---- the calls: the instance of the plan ---- */
+
+int kti_sm_search_unit(kti_sm_worker *w, const kti_sm_prefix *p)
 {
-    kti_sm_state st = *root, kids[8];
-    double est = 1, width = 1;
-    for (;;) {
-        uint64_t fl, fh, cand;
-        int low, k = 0;
-        if (st.lo > st.hi || !sm_feasible(S, &st, &fl, &fh) || !sm_moves(S, &st, fl, fh, &cand, &low))
-            return est;
-        for (; cand; cand &= cand - 1)
-            if (sm_child(S, &st, kti_sm_ctz(cand), low, &kids[k])) k++;
-        *cost += (uint64_t)k + 1;
-        if (k == 0) return est;
-        /* Every child is a node of the search; one of them, drawn
-         * uniformly, stands for all of them below. */
-        width *= k;
-        est += width;
-        st = kids[kti_rng_below(rng, (uint64_t)k)];
+    switch (w->S->kernel) {
+    case KTI_SM_NARROW: return sm_n_search_unit(w, p);
+    case KTI_SM_LONG: return sm_l_search_unit(w, p);
+    default: return sm_w_search_unit(w, p);
     }
 }
 
-/* Root state for a start cell (1 placed, givens assigned); false if impossible. */
-static bool sm_root(const kti_sm_plan *S, kti_sm_state *st, int s)
+double kti_sm_estimate_unit(const kti_sm_plan *S, const kti_sm_prefix *p, uint64_t seed, uint64_t cap)
 {
-    sm_state_empty(S, st, S->col[s]);
-    for (int i = 0; i < 64; i++) {
-        int k = S->given[i];
-        if (!k) continue;
-        if (st->val[i]) {
-            if (st->val[i] != k) return false;
-        } else if (!sm_assign(S, st, i, k)) {
-            return false;
-        }
+    switch (S->kernel) {
+    case KTI_SM_NARROW: return sm_n_estimate_unit(S, p, seed, cap);
+    case KTI_SM_LONG: return sm_l_estimate_unit(S, p, seed, cap);
+    default: return sm_w_estimate_unit(S, p, seed, cap);
     }
-    if (!sm_visit(S, st, s, 1)) return false;
-    st->lo = 2;
-    return true;
-}
-
-static bool sm_root_end(const kti_sm_plan *S, kti_sm_state *st, int e)
-{
-    /* With two cells the path is complete at the root, before any move
-     * could check that 1 and N are a knight's move apart. */
-    if (S->N == 2 && !(S->att[st->pos[1]] >> e & 1)) return false;
-    if (!sm_visit(S, st, e, S->N)) return false;
-    st->hi = S->N - 1;
-    return true;
-}
-
-/* Rebuild the state at a prefix; false if it fails (should not happen). */
-bool kti_sm_replay(const kti_sm_plan *S, const kti_sm_prefix *p, kti_sm_state *st)
-{
-    if (!sm_root(S, st, p->start) || !sm_root_end(S, st, p->end)) return false;
-    for (int i = 0; i < p->len; i++) {
-        int c = p->step[i] & 0x7F;
-        if (p->step[i] & 0x80) {
-            if (!sm_visit(S, st, c, st->hi)) return false;
-            st->hi--;
-        } else {
-            if (!sm_visit(S, st, c, st->lo)) return false;
-            st->lo++;
-        }
-    }
-    return true;
 }
 
 /* ---- work units ---- */
 
-/* A prefix leaf: append the path so far as a work unit. */
-static int sm_emit_prefix(kti_sm_worker *w, const kti_sm_state *st, int depth)
+int kti_sm_emit_prefix(kti_sm_worker *w, const uint16_t *num, int depth)
 {
-    (void)st;
+    (void)num;
     kti_sm_plist *pl = w->ctx;
     if (pl->len == pl->cap) {
         size_t nc = pl->cap ? pl->cap * 2 : 256, bytes;
@@ -431,8 +329,8 @@ static int sm_emit_prefix(kti_sm_worker *w, const kti_sm_state *st, int depth)
     memset(p, 0, sizeof *p);
     p->start = w->start;
     p->end = w->end;
-    p->len = (uint8_t)depth;
-    memcpy(p->step, w->path, (size_t)depth);
+    p->len = (uint16_t)depth;
+    memcpy(p->step, w->path, (size_t)depth * sizeof p->step[0]);
     return 0;
 }
 
@@ -445,31 +343,13 @@ kt_status kti_sm_prefixes(const kti_sm_plan *S, kti_sm_shared *sh, const kt_allo
     w.sh = sh;
     w.period = sh->period;
     w.limit = KTI_SM_PREFIX_DEPTH;
-    w.emit = sm_emit_prefix;
+    w.emit = kti_sm_emit_prefix;
     w.ctx = pl;
     pl->al = al;
-    for (int ps = 0; ps < S->N; ps++) {
-        int s = S->p2i[ps];
-        if (!S->rootend[s]) continue;
-        kti_sm_state r0;
-        if (!sm_root(S, &r0, s)) continue;
-        uint64_t eb = S->rootend[s];
-        if (S->flags & KT_SEMIMAGIC_CLOSED) eb &= S->att[s];
-        for (; eb; eb &= eb - 1) {
-            int e = kti_sm_ctz(eb);
-            kti_sm_state r1 = r0;
-            if (!sm_root_end(S, &r1, e)) continue;
-            w.start = (uint8_t)s;
-            w.end = (uint8_t)e;
-            if (kti_sm_dfs(&w, &r1, 0)) return (kt_status)atomic_load(&sh->status);
-        }
-    }
+    kt_status st = S->kernel == KTI_SM_NARROW ? sm_n_prefixes(S, &w)
+                   : S->kernel == KTI_SM_LONG ? sm_l_prefixes(S, &w)
+                                              : sm_w_prefixes(S, &w);
     /* The plan's nodes count against the budget too. */
-    atomic_fetch_add(&sh->nodes, w.nodes);
-    return KT_OK;
-}
-
-void kti_sm_to_pub(const kti_sm_plan *S, const kti_sm_state *st, uint8_t *num)
-{
-    for (int p = 0; p < S->N; p++) num[p] = st->val[S->p2i[p]];
+    if (st == KT_OK) atomic_fetch_add(&sh->nodes, w.nodes);
+    return st;
 }

@@ -7,8 +7,9 @@
  *              distances, lines, the symmetries that preserve the
  *              constraints, the root pairs) and the full check of a
  *              numbering (kt_semimagic_check);
- *   search.c   the search kernel (state updates, feasibility, the
- *              depth-first search) and the work units it is split into;
+ *   search.c   the search kernel (search_kernel.h: state updates,
+ *              feasibility, the depth-first search), instantiated for the
+ *              two set widths, and the work units it is split into;
  *   classes.c  symmetry classes: which numbering reports an orbit, class
  *              keys, the reversal relation, the user's callback;
  *   deliver.c  the public search calls: run settings, threads, shards,
@@ -22,8 +23,8 @@
  * extends the end with fewer candidate moves.  The numbers still to place
  * are then exactly the interval [lo, hi] minus the "pencilled" ones, which
  * bounds every line from both sides at once.  Per node:
- *  - bitboards (internal cell index y*8+x) for unvisited cells, with
- *    precomputed knight attack masks;
+ *  - bitboards (internal cell index y*8+x, or y*16+x past 8x8) for
+ *    unvisited cells, with precomputed knight attack masks;
  *  - each line (row, half-row, column, half-column, diagonal) keeps its sum
  *    and its unnumbered cells per colour; a knight alternates colours, so
  *    every cell's number parity is fixed by the colour of 1.  A line's
@@ -41,7 +42,11 @@
  * sequential depth-first order.
  *
  * Two cell layouts: the public index y*n+x (numberings, options) and the
- * internal index y*8+x (bitboards); the plan converts (i2p, p2i).
+ * internal index y*stride+x (bitboards); the plan converts (i2p, p2i).
+ * The kernel (search_kernel.h) is compiled three times: with one-word sets
+ * and stride 8 for boards of sides up to 8, one-word sets and stride 16
+ * for at most 4 rows of up to 16, and four-word sets and stride 16 for
+ * the other larger boards; the plan picks one.
  */
 #ifndef KNIGHT_SEMIMAGIC_INTERNAL_H
 #define KNIGHT_SEMIMAGIC_INTERNAL_H
@@ -50,11 +55,15 @@
 
 #include <knight/semimagic.h>
 
-#define KTI_SM_MAXN 8
-#define KTI_SM_MAXL 40   /* lines: 32 half-rows and half-columns, or 16 + 2 diagonals */
-#define KTI_SM_NONE 0xFFu
+#define KTI_SM_MAXN 8   /* the largest side of a board with 64-bit cell sets */
+#define KTI_SM_MAXS 16  /* the largest side */
+#define KTI_SM_MAXC 256 /* the most cells (16 x 16) */
+#define KTI_SM_WORDS 4  /* 64-bit words of a wide set (KTI_SM_MAXC bits) */
+/* Lines: 64 half-rows and half-columns (nested 16x16) + 2 diagonals.  A
+ * line has at most 16 cells of one colour (a diagonal is one colour). */
+#define KTI_SM_MAXL 68
+#define KTI_SM_MAXK 16
 #define KTI_SM_BIG (1 << 20)
-#define KTI_SM_ODD 0x5555555555555555ull /* bit k-1 for odd k */
 #define KTI_SM_PREFIX_DEPTH 3
 /* Most random paths per work unit for the progress estimate (Knuth's
  * estimator; fewer for a unit whose probes cost more than its estimated
@@ -70,6 +79,24 @@
  * progress): rare enough to cost nothing, frequent enough to stop fast. */
 #define KTI_SM_SYNC 4096u
 
+/* A set of up to 256 cells or numbers (bit i of word i / 64). */
+typedef struct kti_sm_wset {
+    uint64_t w[KTI_SM_WORDS];
+} kti_sm_wset;
+
+static inline bool kti_sm_w_has(const kti_sm_wset *s, int i)
+{
+    return s->w[i >> 6] >> (i & 63) & 1;
+}
+static inline void kti_sm_w_add(kti_sm_wset *s, int i)
+{
+    s->w[i >> 6] |= UINT64_C(1) << (i & 63);
+}
+static inline bool kti_sm_w_any(const kti_sm_wset *s)
+{
+    return (s->w[0] | s->w[1] | s->w[2] | s->w[3]) != 0;
+}
+
 /* ---- the options handle and a reported solution (options.c) ---- */
 
 struct kt_semimagic_opts {
@@ -77,14 +104,14 @@ struct kt_semimagic_opts {
     uint32_t n;            /* the side of a square board, 0 for a rectangle */
     uint32_t w, h;         /* width (columns) and height (rows) */
     unsigned flags;
-    uint64_t startm, endm; /* public-index bitmasks; 0 = any */
-    uint8_t given[64];     /* public index; 0 = free */
+    kti_sm_wset startm, endm; /* public-index cell sets; empty = any */
+    uint16_t given[KTI_SM_MAXC]; /* public index; 0 = free */
     kt_semimagic_symmetry sym;
 };
 
 struct kt_semimagic_solution {
     uint32_t n, w, h;
-    uint32_t num[64];
+    uint32_t num[KTI_SM_MAXC];
     uint64_t cls;
     uint32_t size, member, nsat;
     int sat;
@@ -94,34 +121,39 @@ struct kt_semimagic_solution {
 
 /* ---- the static plan of one search (plan.c) ---- */
 
-typedef struct kti_sm_line {
-    uint64_t mask; /* internal cells */
-    int target;
-} kti_sm_line;
-
+/* Internal cell index: y * stride + x, stride 8 on boards of sides up to 8
+ * (cell sets in one word: the "narrow" kernel, as fast as before boards
+ * grew) and 16 on larger ones: one word still for at most 4 rows (the
+ * "long" kernel, for 4 x n), else four words (the "wide" kernel).  The
+ * plan keeps every cell set in four words; the one-word kernels read
+ * word 0. */
+enum { KTI_SM_NARROW, KTI_SM_LONG, KTI_SM_WIDE };
 typedef struct kti_sm_plan {
     int n, N;  /* n: the width (the side of a square) */
     int h;     /* the height */
     size_t nb; /* N as a size */
     unsigned flags;
-    uint64_t board;
-    uint64_t att[64];
-    uint8_t dist[64][64];
+    int kernel; /* KTI_SM_NARROW, KTI_SM_LONG or KTI_SM_WIDE */
+    int stride; /* 8 or 16 */
+    kti_sm_wset board;
+    kti_sm_wset att[KTI_SM_MAXC];
     int nl;
-    kti_sm_line line[KTI_SM_MAXL];
-    uint8_t nlof[64], lof[64][4];
-    uint8_t col[64];
+    kti_sm_wset lmask[KTI_SM_MAXL]; /* internal cells of each line */
+    int ltarget[KTI_SM_MAXL];
+    uint8_t nlof[KTI_SM_MAXC], lof[KTI_SM_MAXC][4];
+    uint8_t col[KTI_SM_MAXC];
     int maxneed;
     /* gap[o][e][p]: least sum of offsets b_i >= 0 such that base + b_i are
      * o odd and e even numbers, pairwise at least 2 apart (two cells of a
      * line are never a knight's move apart); p = parity of the base. */
-    int16_t gap[KTI_SM_MAXN + 1][KTI_SM_MAXN + 1][2];
-    uint8_t given[64];      /* internal index */
-    uint64_t startm, endm;  /* internal, never 0 */
-    uint64_t rootend[64];   /* per start cell (internal): end cells searched */
-    uint8_t symok[16];      /* symmetries (t & 7 board, t & 8 reversal) preserving the constraints */
-    uint8_t i2p[64], p2i[64];
-    uint8_t tmap[8][64];    /* public cell -> image public cell */
+    int16_t gap[KTI_SM_MAXK + 1][KTI_SM_MAXK + 1][2];
+    uint16_t given[KTI_SM_MAXC]; /* internal index */
+    kti_sm_wset startm, endm;    /* internal, never empty */
+    kti_sm_wset rootend[KTI_SM_MAXC]; /* per start cell (internal): end cells searched */
+    uint8_t symok[16]; /* symmetries (t & 7 board, t & 8 reversal) preserving the constraints */
+    uint16_t i2p[KTI_SM_MAXC], p2i[KTI_SM_MAXC];
+    uint16_t tmap[8][KTI_SM_MAXC]; /* public cell -> image public cell */
+    uint8_t dist[KTI_SM_MAXC][KTI_SM_MAXC];
     kt_semimagic_symmetry sym;
 } kti_sm_plan;
 
@@ -136,30 +168,18 @@ static inline bool kti_sm_map_ok(const kti_sm_plan *S, int t)
 KTI_HIDDEN void kti_sm_plan_init(kti_sm_plan *S, const kt_semimagic_opts *o,
                                  kt_semimagic_symmetry sym);
 /* Whether a numbering (public layout) satisfies every constraint. */
-KTI_HIDDEN int kti_sm_check(const kti_sm_plan *S, const uint8_t *num);
+KTI_HIDDEN int kti_sm_check(const kti_sm_plan *S, const uint16_t *num);
 /* Image of a numbering under symmetry t (board map t & 7, reversal if t & 8). */
-KTI_HIDDEN void kti_sm_image(const kti_sm_plan *S, int t, const uint8_t *num, uint8_t *img);
+KTI_HIDDEN void kti_sm_image(const kti_sm_plan *S, int t, const uint16_t *num, uint16_t *img);
 
-/* ---- the search kernel (search.c) ---- */
-
-typedef struct kti_sm_state {
-    uint64_t unvis; /* cells not yet on the path */
-    uint64_t asg;   /* cells with a number (on the path, given or pencilled) */
-    uint64_t freen; /* bit k-1: number k not assigned to any cell */
-    int lo, hi;     /* next numbers to place at the low and high ends */
-    int oddcol;     /* colour of the cells holding odd numbers */
-    uint8_t val[64];
-    uint8_t pos[66];
-    int16_t lsum[KTI_SM_MAXL];
-    uint8_t lrem[KTI_SM_MAXL][2]; /* free cells per colour */
-    uint8_t lkey[KTI_SM_MAXL];    /* (free odd-number cells) * 9 + (free even-number cells) */
-} kti_sm_state;
+/* ---- the search kernel (search.c, search_kernel.h) ---- */
 
 /* A work unit: the root pair and the first moves of the search. */
 typedef struct kti_sm_prefix {
-    uint8_t start, end, len;
-    uint8_t step[KTI_SM_PREFIX_DEPTH]; /* cell | 0x80 when placed at the high end */
+    uint16_t start, end, len;
+    uint16_t step[KTI_SM_PREFIX_DEPTH]; /* cell | KTI_SM_HIGH when placed at the high end */
 } kti_sm_prefix;
+#define KTI_SM_HIGH 0x8000u
 
 typedef struct kti_sm_plist {
     const kt_allocator *al;
@@ -185,37 +205,38 @@ struct kti_sm_worker {
     uint64_t synced; /* nodes before the last sync */
     unsigned period; /* sh->period, kept here off the shared cache line */
     int limit;      /* prefix depth, or -1 */
-    uint8_t path[64];
-    /* Called with a complete state (or a prefix leaf when limit >= 0);
-     * non-zero aborts (after recording the reason in sh). */
-    int (*emit)(kti_sm_worker *w, const kti_sm_state *st, int depth);
+    uint16_t path[KTI_SM_MAXC];
+    /* Called with a complete numbering (public layout), or with NULL at a
+     * prefix leaf when limit >= 0 (the moves in path[0..depth)); non-zero
+     * aborts (after recording the reason in sh). */
+    int (*emit)(kti_sm_worker *w, const uint16_t *num, int depth);
     /* Optional hook at every sync, on the calling thread only (progress);
      * non-zero aborts (after recording the reason in sh). */
     int (*tick)(kti_sm_worker *w);
     void *ctx;
-    uint8_t start, end;
+    uint16_t start, end;
 };
 
 /* Record why the search stops (the first reason wins). */
 KTI_HIDDEN void kti_sm_stop(kti_sm_shared *sh, kt_status why);
-/* Depth-first search below st; non-zero when it was aborted. */
-KTI_HIDDEN int kti_sm_dfs(kti_sm_worker *w, kti_sm_state *st, int depth);
-/* Knuth's estimator of the number of search nodes below root (root
- * included, counted as kti_sm_dfs counts them): one random path down the
- * tree, the sum over its depths of the product of the branching factors.
- * Unbiased; averaged over several probes it sizes a work unit.  *cost
- * grows by the nodes the probe looked at. */
-KTI_HIDDEN double kti_sm_probe(const kti_sm_plan *S, const kti_sm_state *root, kti_rng *rng,
-                               uint64_t *cost);
-/* Rebuild the state at a work unit; false if it fails (it cannot: the
- * unit was reached by the same moves). */
-KTI_HIDDEN bool kti_sm_replay(const kti_sm_plan *S, const kti_sm_prefix *p, kti_sm_state *st);
+/* Search work unit p to the end; non-zero when it was aborted. */
+KTI_HIDDEN int kti_sm_search_unit(kti_sm_worker *w, const kti_sm_prefix *p);
+/* The size of work unit p in search nodes (as the search counts them) by
+ * Knuth's estimator: up to KTI_SM_PROBES random paths down the tree (at
+ * least one, fewer when their cost passes the estimate or cap), each the
+ * sum over its depths of the product of the branching factors.  Unbiased;
+ * from seed, so reproducible. */
+KTI_HIDDEN double kti_sm_estimate_unit(const kti_sm_plan *S, const kti_sm_prefix *p, uint64_t seed,
+                                       uint64_t cap);
 /* The work units of the whole search, in depth-first order (pl->v
  * allocated with al; the caller frees it also on failure). */
 KTI_HIDDEN kt_status kti_sm_prefixes(const kti_sm_plan *S, kti_sm_shared *sh,
                                      const kt_allocator *al, kti_sm_plist *pl);
-/* The public numbering of a complete state. */
-KTI_HIDDEN void kti_sm_to_pub(const kti_sm_plan *S, const kti_sm_state *st, uint8_t *num);
+/* Append a prefix leaf of w (path[0..depth)) to w->ctx, a kti_sm_plist. */
+KTI_HIDDEN int kti_sm_emit_prefix(kti_sm_worker *w, const uint16_t *num, int depth);
+/* Every KTI_SM_SYNC nodes: share the node count, check stop, budget and
+ * progress; non-zero stops the search. */
+KTI_HIDDEN int kti_sm_sync(kti_sm_worker *w);
 
 /* ---- symmetry classes and the user's callback (classes.c) ---- */
 
@@ -226,7 +247,7 @@ typedef struct kti_sm_deliv {
     void *user;
     uint64_t nclasses, nsol;
     uint64_t nreps;   /* ALL mode: numberings that are their class's representative */
-    uint8_t *keys;    /* nclasses * N */
+    uint16_t *keys;   /* nclasses * N */
     uint32_t *counts; /* reports per class (ALL mode) */
     size_t cap;
 } kti_sm_deliv;
@@ -234,10 +255,10 @@ typedef struct kti_sm_deliv {
 /* Whether num (satisfying the constraints) is the one numbering that
  * reports its orbit; a pure function of num, so each orbit is reported
  * exactly once whatever the search order, thread count or shard. */
-KTI_HIDDEN int kti_sm_designated(const kti_sm_plan *S, const uint8_t *num);
+KTI_HIDDEN int kti_sm_designated(const kti_sm_plan *S, const uint16_t *num);
 /* Report a designated numbering (its class, and its reversal's); KT_OK,
  * KT_ECANCELED when the callback asked to stop, or KT_ENOMEM. */
-KTI_HIDDEN kt_status kti_sm_deliver(kti_sm_deliv *D, const uint8_t *num);
+KTI_HIDDEN kt_status kti_sm_deliver(kti_sm_deliv *D, const uint16_t *num);
 
 /* ---- checkpoints (checkpoint.c) ---- */
 
@@ -264,23 +285,5 @@ KTI_HIDDEN kt_status kti_sm_ck_load(const char *path, uint64_t key, kti_sm_ck *c
 KTI_HIDDEN kt_status kti_sm_run_search(const kt_semimagic_opts *o, kt_semimagic_symmetry sym,
                                        const kti_run *r, kt_semimagic_fn fn, void *user,
                                        uint64_t *classes, uint64_t *solutions, uint64_t *nodes);
-
-static inline int kti_sm_ctz(uint64_t x)
-{
-    return __builtin_ctzll(x);
-}
-static inline int kti_sm_popc(uint64_t x)
-{
-    return __builtin_popcountll(x);
-}
-
-/* Union of the knight moves from every cell of b (8-wide layout). */
-static inline uint64_t kti_sm_katt(uint64_t b)
-{
-    uint64_t l1 = (b >> 1) & 0x7f7f7f7f7f7f7f7full, l2 = (b >> 2) & 0x3f3f3f3f3f3f3f3full;
-    uint64_t r1 = (b << 1) & 0xfefefefefefefefeull, r2 = (b << 2) & 0xfcfcfcfcfcfcfcfcull;
-    uint64_t h1 = l1 | r1, h2 = l2 | r2;
-    return (h1 << 16) | (h1 >> 16) | (h2 << 8) | (h2 >> 8);
-}
 
 #endif /* KNIGHT_SEMIMAGIC_INTERNAL_H */

@@ -6,8 +6,13 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-/* A grid being read: the cells so far (row-major, rows of 8). */
+/* The largest side and the most cells of a board (kt_semimagic_opts_new_rect). */
+#define SM_MAXS 16
+#define SM_MAXC (SM_MAXS * SM_MAXS)
+
+/* A grid being read: the cells so far (row-major, rows of SM_MAXS). */
 typedef struct grid_reader {
     const char *path;
     uint32_t *out;
@@ -20,7 +25,7 @@ static bool blank(char ch)
     return ch == ' ' || ch == '\t' || ch == '\r';
 }
 
-/* One cell at text[*i] (a number 1..64 or '.'): 0 on success, else 1 after a message. */
+/* One cell at text[*i] (a number 1..256 or '.'): 0 on success, else 1 after a message. */
 static int grid_cell(const grid_reader *g, const char *text, size_t len, size_t *i, size_t col, uint32_t *v)
 {
     *v = 0;
@@ -31,7 +36,7 @@ static int grid_cell(const grid_reader *g, const char *text, size_t len, size_t 
     if (!isdigit((unsigned char)text[*i])) return cli_fail("%s:%zu:%zu: expected a number or '.'", g->path, g->line, col);
     for (; *i < len && isdigit((unsigned char)text[*i]); ++*i) {
         *v = *v * 10 + (uint32_t)(text[*i] - '0');
-        if (*v > 64) return cli_fail("%s:%zu:%zu: number too large", g->path, g->line, col);
+        if (*v > SM_MAXC) return cli_fail("%s:%zu:%zu: number too large", g->path, g->line, col);
     }
     if (*v == 0) return cli_fail("%s:%zu:%zu: numbers start at 1 (use '.' for a free cell)", g->path, g->line, col);
     return 0;
@@ -55,9 +60,9 @@ static int grid_line(grid_reader *g, const char *text, size_t len, size_t *i)
         if (grid_cell(g, text, len, i, col, &v)) return 1;
         if (*i < len && !blank(text[*i]) && text[*i] != '\n')
             return cli_fail("%s:%zu:%zu: expected a space after a cell", g->path, g->line, *i - start + 1);
-        if (g->rows >= 8 || c >= 8)
-            return cli_fail("%s:%zu:%zu: the board has at most 8 rows and columns", g->path, g->line, col);
-        g->out[g->rows * 8 + c++] = v;
+        if (g->rows >= SM_MAXS || c >= SM_MAXS)
+            return cli_fail("%s:%zu:%zu: the board has at most %d rows and columns", g->path, g->line, col, SM_MAXS);
+        g->out[g->rows * SM_MAXS + c++] = v;
     }
     if (c == 0) return 0;
     if (g->rows > 0 && c != g->cols)
@@ -68,7 +73,7 @@ static int grid_line(grid_reader *g, const char *text, size_t len, size_t *i)
 }
 
 /* Parse a grid: one board row per line, a number or '.' per cell, into
- * *w columns and *h rows (1..8 each); 0, or 1 after a diagnostic. */
+ * *w columns and *h rows (1..16 each); 0, or 1 after a diagnostic. */
 static int parse_grid(const char *path, const char *text, size_t len, uint32_t *out, uint32_t *w,
                       uint32_t *h)
 {
@@ -78,7 +83,7 @@ static int parse_grid(const char *path, const char *text, size_t len, uint32_t *
     if (g.rows == 0) return cli_fail("%s: no rows", path);
     /* compact to cols x rows */
     for (uint32_t y = 0; y < g.rows; y++)
-        for (uint32_t x = 0; x < g.cols; x++) out[y * g.cols + x] = out[y * 8 + x];
+        for (uint32_t x = 0; x < g.cols; x++) out[y * g.cols + x] = out[y * SM_MAXS + x];
     *w = g.cols;
     *h = g.rows;
     return 0;
@@ -90,8 +95,10 @@ static void print_grid(const uint32_t *num, uint32_t w, uint32_t h)
     for (uint32_t y = 0; y < h; y++) {
         for (uint32_t x = 0; x < w; x++) {
             uint32_t k = num[y * w + x];
-            if (k) printf("%s%2u", x ? " " : "", k);
-            else printf("%s .", x ? " " : "");
+            /* width 3 once numbers reach 100 */
+            int wd = w * h > 99 ? 3 : 2;
+            if (k) printf("%s%*u", x ? " " : "", wd, k);
+            else printf("%s%*s", x ? " " : "", wd, ".");
         }
         printf("\n");
     }
@@ -134,8 +141,29 @@ typedef struct sm_args {
     const char *gridpath;
     kt_semimagic_symmetry sym;
     const char *checkpoint;
-    const char *result;  /* --result FILE: a shard result for knight reduce */
+    const char *result; /* --result FILE: a shard result for knight reduce */
+    uint64_t budget;    /* --budget: search nodes, 0 = unlimited */
+    double seconds;     /* --seconds: wall time, 0 = unlimited */
 } sm_args;
+
+static double wall_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* --seconds: the progress bar, and a cancel once the time is up. */
+typedef struct sm_clock {
+    double deadline; /* 0 = none */
+} sm_clock;
+
+static int timed_progress(void *user, uint64_t done, uint64_t total)
+{
+    const sm_clock *c = user;
+    cli_progress(NULL, done, total);
+    return c->deadline > 0 && wall_now() > c->deadline;
+}
 
 /* The switches; whether argv[*i] was one. */
 static bool switch_opt(int argc, char **argv, int *i, sm_args *a)
@@ -166,9 +194,10 @@ static int parse(int argc, char **argv, sm_args *a)
             if (rc) return rc;
         } else if (cli_opt(argc, argv, &i, "--size", &v)) {
             uint64_t n = 0;
-            if (v != NULL && cli_parse_u64(v, &n) && n >= 3 && n <= 8) a->w = a->h = (uint32_t)n;
-            else if (v == NULL || !cli_parse_size(v, &a->w, &a->h) || a->w < 1 || a->h < 1 || a->w > 8 || a->h > 8)
-                return cli_usage("--size wants N (3 to 8) or WxH (1 to 8 each)");
+            if (v != NULL && cli_parse_u64(v, &n) && n >= 3 && n <= SM_MAXS) a->w = a->h = (uint32_t)n;
+            else if (v == NULL || !cli_parse_size(v, &a->w, &a->h) || a->w < 1 || a->h < 1 || a->w > SM_MAXS ||
+                     a->h > SM_MAXS)
+                return cli_usage("--size wants N (3 to 16) or WxH (1 to 16 each)");
         } else if (cli_opt(argc, argv, &i, "--shard", &v)) {
             /* i/N: the two numbers on either side of the slash */
             char head[24];
@@ -190,6 +219,12 @@ static int parse(int argc, char **argv, sm_args *a)
         } else if (cli_opt(argc, argv, &i, "--result", &v)) {
             if (v == NULL) return cli_usage("--result wants a file");
             a->result = v;
+        } else if (cli_opt(argc, argv, &i, "--budget", &v)) {
+            if (v == NULL || !cli_parse_u64(v, &a->budget)) return cli_usage("--budget wants a number of search nodes");
+        } else if (cli_opt(argc, argv, &i, "--seconds", &v)) {
+            char *end = NULL;
+            a->seconds = v != NULL ? strtod(v, &end) : -1;
+            if (v == NULL || end == v || *end != '\0' || !(a->seconds > 0)) return cli_usage("--seconds wants a time in seconds");
         } else if (cli_opt(argc, argv, &i, "--checkpoint", &v)) {
             if (v == NULL) return cli_usage("--checkpoint wants a file");
             a->checkpoint = v;
@@ -259,7 +294,7 @@ static int make_opts(const sm_args *a, const uint32_t *grid, uint32_t w, uint32_
 static kt_status find_first(const kt_semimagic_opts *o, const kt_options *run, uint32_t w, uint32_t h)
 {
     int exists = 0;
-    uint32_t tour[64];
+    uint32_t tour[SM_MAXC];
     kt_status st = kt_semimagic_exists(o, run, &exists, tour);
     cli_progress_done();
     if (st != KT_OK) return st;
@@ -276,7 +311,7 @@ static kt_status make_puzzle(const sm_args *a, kt_semimagic_opts *o, const kt_op
                              uint32_t h)
 {
     int exists = 0;
-    uint32_t tour[64], puz[64], givens = 0;
+    uint32_t tour[SM_MAXC], puz[SM_MAXC], givens = 0;
     uint64_t difficulty = 0;
     kt_status st = kt_semimagic_exists(o, run, &exists, tour);
     if (st == KT_OK && !exists) {
@@ -303,8 +338,10 @@ static kt_status search_all(const sm_args *a, const kt_semimagic_opts *o, const 
     kt_status st = kt_semimagic_search(o, run, print_solution, &p, &classes, &sols);
     cli_progress_done();
     if (st == KT_OK && a->result != NULL && write_result(a, grid, w, h, classes, sols) != 0) return KT_EIO;
-    if (st == KT_OK)
-        printf("%llu symmetry class%s, %llu numbering%s satisfying the constraints\n",
+    /* A bounded search that stops says what it found before the stop. */
+    if (st == KT_OK || st == KT_ELIMIT || st == KT_ECANCELED)
+        printf("%s%llu symmetry class%s, %llu numbering%s satisfying the constraints\n",
+               st == KT_OK ? "" : st == KT_ELIMIT ? "stopped by --budget: " : "stopped: ",
                (unsigned long long)classes, classes == 1 ? "" : "es", (unsigned long long)sols,
                sols == 1 ? "" : "s");
     return st;
@@ -315,7 +352,7 @@ int cmd_semimagic(int argc, char **argv)
     sm_args a;
     int rc = parse(argc, argv, &a);
     if (rc) return rc;
-    uint32_t grid[64] = {0};
+    uint32_t grid[SM_MAXC] = {0};
     uint32_t w = a.w, h = a.h;
     if (a.gridpath != NULL) {
         size_t len = 0;
@@ -330,7 +367,9 @@ int cmd_semimagic(int argc, char **argv)
     kt_options *run = NULL;
     kt_status st = kt_options_new(&run, NULL);
     if (st == KT_OK) st = kt_options_set_threads(run, a.threads);
-    if (st == KT_OK) st = kt_options_set_progress(run, cli_progress, NULL);
+    sm_clock clock = {a.seconds > 0 ? wall_now() + a.seconds : 0};
+    if (st == KT_OK) st = kt_options_set_progress(run, timed_progress, &clock);
+    if (st == KT_OK) st = kt_options_set_budget(run, a.budget);
     if (st == KT_OK) st = kt_options_set_shard(run, (uint32_t)a.shard, (uint32_t)a.nshards);
     if (st == KT_OK && a.checkpoint != NULL) st = kt_options_set_checkpoint(run, a.checkpoint, -1);
     if (st == KT_OK)

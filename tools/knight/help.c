@@ -103,9 +103,12 @@ static const help_opt semimagic_opts[] = {
     {"--members", NULL, NULL, "Print every member of each symmetry class that satisfies the constraints.", NULL},
     {"--all", NULL, NULL, "Print all members of each class, marking those that fail.", NULL},
     THREADS_OPT,
-    {"--size", NULL, "N|WxH", "Board side, 3 to 8 (default 8), or a W x H rectangle (1 to 8 each).", NULL},
+    {"--size", NULL, "N|WxH", "Board side, 3 to 16 (default 8), or a W x H rectangle (1 to 16 each).", NULL},
     {"--shard", NULL, "i/N", "Search only shard i of N (0 <= i < N): every N-th subtree; the classes and "
      "numberings of the N shards add up to those of the whole search.", NULL},
+    {"--budget", NULL, "N", "Stop after about N search nodes (exit status 1 after printing what was found; "
+     "0 = unlimited).", NULL},
+    {"--seconds", NULL, "S", "Stop after about S seconds of wall time (likewise).", NULL},
     {"--checkpoint", NULL, "FILE", "Save the progress to FILE every few minutes and after the last subtree, "
      "and resume from it (the classes found before are counted, not printed again).", "FILE"},
     {"--result", NULL, "FILE", "Also write the classes and numberings found as a shard result for knight "

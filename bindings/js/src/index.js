@@ -515,7 +515,7 @@ export class Knight {
             core.u128((p) => M._kt_count_tours(g, flags, run, p, 0))));
     }
 
-    /** Semimagic tours and puzzles (8x8 Knight Errant and others, 3 <= n <= 8). */
+    /** Semimagic tours and puzzles (8x8 Knight Errant and others, 3 <= n <= 16). */
     get semimagic() {
         return new Semimagic(this._core);
     }

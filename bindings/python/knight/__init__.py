@@ -1730,8 +1730,8 @@ def _solution(s: int) -> SemimagicSolution:
 
 class SemimagicOptions:
     """Constraints of a numbered-tour search on an n x n board
-    (kt_semimagic_opts), 3 <= n <= 8, or with `height` on an n x height
-    rectangle (kt_semimagic_opts_new_rect; n is then the width, 1..8): flags
+    (kt_semimagic_opts), 3 <= n <= 16, or with `height` on an n x height
+    rectangle (kt_semimagic_opts_new_rect; n is then the width, 1..16): flags
     (:class:`SemimagicFlag`; by default every family of lines whose sum is an
     integer), start and end cells or columns, the puzzle rule, a partial grid,
     and the :class:`Symmetry` reporting mode."""

@@ -649,9 +649,10 @@ class SemimagicTests(unittest.TestCase):
             o.make_puzzle(NESTED8, budget=1000)
 
     def test_rectangles(self):
-        # OEIS A309273: semimagic tours of 4 x n whose columns add up, 9 and 16
-        # for n = 7 and 8 (up to the 4 symmetries of the rectangle)
-        for n, want in ((6, 0), (7, 9), (8, 16)):
+        # OEIS A309273: semimagic tours of 4 x n whose columns add up, 9, 16
+        # and 38 for n = 7, 8 and 9 (up to the 4 symmetries of the rectangle;
+        # 4 x 9 is past the 8 x 8 layout)
+        for n, want in ((6, 0), (7, 9), (8, 16), (9, 38)):
             o = kt.SemimagicOptions(n, height=4, flags=kt.SemimagicFlag.COLUMNS)
             self.assertEqual((o.width, o.height, o.size), (n, 4, 0))
             found = []
@@ -664,7 +665,28 @@ class SemimagicTests(unittest.TestCase):
         with self.assertRaises(kt.Unsupported):
             kt.SemimagicOptions(7, height=4, flags=kt.SemimagicFlag.ROWS)
         with self.assertRaises(kt.Unsupported):
-            kt.SemimagicOptions(9, height=4)
+            kt.SemimagicOptions(17, height=4)
+
+    def test_big_boards(self):
+        # 12x12 magic tours (Kumar 2003): a bounded search stops on its node
+        # budget, and a progress callback cancels it
+        o = kt.SemimagicOptions(12, flags=kt.SemimagicFlag.MAGIC)
+        self.assertEqual((o.size, o.width, o.height), (12, 12, 12))
+        with self.assertRaises(kt.LimitReached):
+            o.exists(budget=100000, threads=1)
+        calls = []
+
+        def progress(done, total):
+            calls.append((done, total))
+            return True
+
+        with self.assertRaises(kt.Canceled):
+            o.exists(progress=progress, threads=1)
+        self.assertTrue(calls)
+        # a 16 x 16 numbering (numbers up to 256) along rows and back:
+        # not a knight's tour, so the check refuses it
+        p = kt.SemimagicOptions(16, flags=0)
+        self.assertFalse(p.check(list(range(1, 257))))
 
     def test_setters(self):
         o = kt.SemimagicOptions(6)
@@ -672,7 +694,7 @@ class SemimagicTests(unittest.TestCase):
         with self.assertRaises(kt.Unsupported):
             o.flags = kt.SemimagicFlag.NESTED  # 6 is not divisible by 4
         with self.assertRaises(kt.Unsupported):
-            kt.SemimagicOptions(9)
+            kt.SemimagicOptions(17)
         with self.assertRaises(kt.InvalidArgument):
             o.set_start_cells([36])
         o.set_start_cells([0, 5])

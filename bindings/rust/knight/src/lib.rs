@@ -2015,14 +2015,14 @@ pub struct SearchSummary {
 }
 
 impl SemimagicOptions {
-    /// Constraints for an n x n board (3..8): semimagic lines, any start
+    /// Constraints for an n x n board (3..16): semimagic lines, any start
     /// and end, no given numbers, one report per class.
     pub fn new(n: u32) -> Result<SemimagicOptions> {
         let mut raw = ptr::null_mut();
         check(unsafe { ffi::kt_semimagic_opts_new(&mut raw, n, ptr::null()) })?;
         Ok(SemimagicOptions { raw })
     }
-    /// Options for a width x height rectangle (sides 1..8); by default every
+    /// Options for a width x height rectangle (sides 1..16); by default every
     /// family of lines whose sum is an integer is constrained.
     pub fn new_rect(width: u32, height: u32) -> Result<SemimagicOptions> {
         let mut raw = ptr::null_mut();

@@ -410,7 +410,7 @@ fn semimagic() {
     assert_eq!(m.set_flags(SemimagicFlags { nested: true, ..Default::default() }), Ok(()));
     assert_eq!(SemimagicOptions::new(6).unwrap().set_flags(SemimagicFlags { nested: true, ..Default::default() })
         .unwrap_err().kind(), ErrorKind::Unsupported);
-    assert_eq!(SemimagicOptions::new(9).unwrap_err().kind(), ErrorKind::Unsupported);
+    assert_eq!(SemimagicOptions::new(17).unwrap_err().kind(), ErrorKind::Unsupported);
 }
 
 #[test]
@@ -439,8 +439,9 @@ fn semimagic_puzzle() {
 
 #[test]
 fn semimagic_rectangles() {
-    // OEIS A309273: semimagic tours of 4 x n whose columns add up (9, 16 for n = 7, 8)
-    for &(n, want) in &[(6u32, 0u64), (7, 9), (8, 16)] {
+    // OEIS A309273: semimagic tours of 4 x n whose columns add up (9, 16, 38
+    // for n = 7, 8, 9; 4 x 9 is past the 8 x 8 layout)
+    for &(n, want) in &[(6u32, 0u64), (7, 9), (8, 16), (9, 38)] {
         let mut o = SemimagicOptions::new_rect(n, 4).unwrap();
         assert_eq!((o.width(), o.height(), o.size()), (n, 4, 0));
         o.set_flag_bits(sys::KT_SEMIMAGIC_COLUMNS).unwrap();
@@ -458,7 +459,27 @@ fn semimagic_rectangles() {
     }
     let mut o = SemimagicOptions::new_rect(7, 4).unwrap();
     assert_eq!(o.set_flag_bits(sys::KT_SEMIMAGIC_ROWS).unwrap_err().kind(), ErrorKind::Unsupported);
-    assert_eq!(SemimagicOptions::new_rect(9, 4).unwrap_err().kind(), ErrorKind::Unsupported);
+    assert_eq!(SemimagicOptions::new_rect(17, 4).unwrap_err().kind(), ErrorKind::Unsupported);
+}
+
+#[test]
+fn semimagic_big_boards() {
+    // 12x12 magic tours (Kumar 2003): a bounded search stops on its node
+    // budget, and a progress closure cancels it
+    let mut o = SemimagicOptions::new(12).unwrap();
+    o.set_flags(SemimagicFlags { magic: true, ..Default::default() }).unwrap();
+    assert_eq!((o.size(), o.width(), o.height()), (12, 12, 12));
+    let run = Options::new().unwrap().threads(1).unwrap().budget(100_000);
+    assert_eq!(o.exists(Some(&run)).unwrap_err().kind(), ErrorKind::Limit);
+    let mut calls = 0u32;
+    let run = Options::new().unwrap().threads(1).unwrap().progress(|_, _| { calls += 1; false });
+    assert_eq!(o.exists(Some(&run)).unwrap_err().kind(), ErrorKind::Canceled);
+    drop(run);
+    assert!(calls > 0);
+    // numbers up to 256: 1..256 along the rows is no knight's tour
+    let mut p = SemimagicOptions::new(16).unwrap();
+    p.set_flags(SemimagicFlags::default()).unwrap();
+    assert!(!p.check(&(1..=256).collect::<Vec<u32>>()).unwrap());
 }
 
 // Compile-time checks of the thread markers.
