@@ -3,6 +3,8 @@
  * The uniform sampler: preparation time, memory, and tours per second.
  *   bench_sample                      6x6 closed, 5x5 open, 6x7 closed
  *   bench_sample WxH [open] [draws]   one board (7x8, 8x8: the long runs)
+ *   bench_sample WxH halftours [draws]  closed tours by half-tours (the
+ *                                     path of 8x8) on a smaller board
  * Prints wall and CPU time of the preparation (one thread; 8x8 closed,
  * by half-tours, on every core), the states kept and the bytes of the
  * tables (kt_sample_stats), the peak resident memory of the process
@@ -13,6 +15,7 @@
 #include <knight/knight.h>
 
 #include "bench_clock.h"
+#include "sample/sample_internal.h" /* kti_sampler_new_halftours */
 
 #include <pthread.h>
 #include <stdio.h>
@@ -88,7 +91,8 @@ static uint64_t round_trips(const kt_sampler *s, uint64_t n)
     return bad;
 }
 
-static int one(uint32_t w, uint32_t h, int open, uint64_t draws)
+/* halftours: closed tours by half-tours, cut below row h / 2 */
+static int one(uint32_t w, uint32_t h, int open, bool halftours, uint64_t draws)
 {
     kt_graph *g = NULL;
     kt_sampler *s = NULL;
@@ -97,8 +101,9 @@ static int one(uint32_t w, uint32_t h, int open, uint64_t draws)
     kt_options *run = NULL;
     if (kt_options_new(&run, NULL) != KT_OK || kt_options_set_progress(run, report, &last) != KT_OK)
         return 1;
-    kt_status st = kt_sampler_new(&s, g, open ? KT_SHAPE_PATH : KT_SHAPE_CYCLES, KT_CELL_NONE,
-                                  KT_CELL_NONE, run);
+    kt_status st = halftours ? kti_sampler_new_halftours(&s, g, h / 2, run)
+                             : kt_sampler_new(&s, g, open ? KT_SHAPE_PATH : KT_SHAPE_CYCLES,
+                                              KT_CELL_NONE, KT_CELL_NONE, run);
     kt_options_free(run);
     double prep = bench_now() - t0, prep_cpu = bench_cpu() - c0;
     if (st != KT_OK) {
@@ -129,7 +134,7 @@ static int one(uint32_t w, uint32_t h, int open, uint64_t draws)
     printf("%ux%u %-6s tours %s  prep %.2f s (cpu %.2f s)  kept %llu states = %.1f MiB  "
            "peak layer %llu states, tables %.1f MiB  rss %.1f MiB  %.0f tours/s (cpu %.0f/s), "
            "2 threads %.0f tours/s; %llu rank round trips%s\n",
-           w, h, open ? "open" : "closed", buf, prep, prep_cpu, (unsigned long long)ss.states,
+           w, h, open ? "open" : halftours ? "closed (half-tours)" : "closed", buf, prep, prep_cpu, (unsigned long long)ss.states,
            (double)ss.bytes / 1048576.0, (unsigned long long)ss.peak_states,
            (double)ss.peak_bytes / 1048576.0, peak_rss_mib(), (double)draws / dt,
            (double)draws / dc, par, (unsigned long long)(trips - tbad), bad ? "  INVALID DRAWS" : "");
@@ -144,15 +149,17 @@ int main(int argc, char **argv)
     if (argc > 1) {
         uint32_t w, h;
         if (sscanf(argv[1], "%ux%u", &w, &h) != 2) {
-            fprintf(stderr, "usage: bench_sample [WxH [open] [draws]]\n");
+            fprintf(stderr, "usage: bench_sample [WxH [open|halftours] [draws]]\n");
             return 2;
         }
         int open = argc > 2 && strcmp(argv[2], "open") == 0;
-        uint64_t draws = argc > 2 + open ? strtoull(argv[2 + open], NULL, 10) : 10000;
-        return one(w, h, open, draws);
+        bool ht = argc > 2 && strcmp(argv[2], "halftours") == 0;
+        int opt = open || ht;
+        uint64_t draws = argc > 2 + opt ? strtoull(argv[2 + opt], NULL, 10) : 10000;
+        return one(w, h, open, ht, draws);
     }
-    int rc = one(6, 6, 0, 100000);
-    rc |= one(5, 5, 1, 100000);
-    rc |= one(6, 7, 0, 20000);
+    int rc = one(6, 6, 0, false, 100000);
+    rc |= one(5, 5, 1, false, 100000);
+    rc |= one(6, 7, 0, false, 20000);
     return rc;
 }
