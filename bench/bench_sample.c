@@ -3,8 +3,11 @@
  * The uniform sampler: preparation time, memory, and tours per second.
  *   bench_sample                      6x6 closed, 5x5 open, 6x7 closed
  *   bench_sample WxH [open] [draws]   one board (7x8, 8x8: the long runs)
- *   bench_sample WxH halftours [draws]  closed tours by half-tours (the
- *                                     path of 8x8) on a smaller board
+ *   bench_sample WxH halftours [draws [I/N]]  closed tours by half-tours
+ *                                     (the path of 8x8) on a smaller board,
+ *                                     or only the tours whose upper type is
+ *                                     in the join's shard I of N (8x8: the
+ *                                     draws' speed without the whole join)
  * Prints wall and CPU time of the preparation (one thread; 8x8 closed,
  * by half-tours, on every core), the states kept and the bytes of the
  * tables (kt_sample_stats), the peak resident memory of the process
@@ -92,14 +95,16 @@ static uint64_t round_trips(const kt_sampler *s, uint64_t n)
 }
 
 /* halftours: closed tours by half-tours, cut below row h / 2 */
-static int one(uint32_t w, uint32_t h, int open, bool halftours, uint64_t draws)
+static int one(uint32_t w, uint32_t h, int open, bool halftours, uint64_t draws, uint32_t shard,
+               uint32_t nshards)
 {
     kt_graph *g = NULL;
     kt_sampler *s = NULL;
     if (kt_graph_new(&g, w, h) != KT_OK) return 1;
     double t0 = bench_now(), c0 = bench_cpu(), last = t0;
     kt_options *run = NULL;
-    if (kt_options_new(&run, NULL) != KT_OK || kt_options_set_progress(run, report, &last) != KT_OK)
+    if (kt_options_new(&run, NULL) != KT_OK || kt_options_set_progress(run, report, &last) != KT_OK ||
+        kt_options_set_shard(run, shard, nshards) != KT_OK)
         return 1;
     kt_status st = halftours ? kti_sampler_new_halftours(&s, g, h / 2, run)
                              : kt_sampler_new(&s, g, open ? KT_SHAPE_PATH : KT_SHAPE_CYCLES,
@@ -156,10 +161,12 @@ int main(int argc, char **argv)
         bool ht = argc > 2 && strcmp(argv[2], "halftours") == 0;
         int opt = open || ht;
         uint64_t draws = argc > 2 + opt ? strtoull(argv[2 + opt], NULL, 10) : 10000;
-        return one(w, h, open, ht, draws);
+        uint32_t shard = 0, nshards = 1;
+        if (ht && argc > 4 && sscanf(argv[4], "%u/%u", &shard, &nshards) != 2) return 2;
+        return one(w, h, open, ht, draws, shard, nshards);
     }
-    int rc = one(6, 6, 0, false, 100000);
-    rc |= one(5, 5, 1, false, 100000);
-    rc |= one(6, 7, 0, false, 20000);
+    int rc = one(6, 6, 0, false, 100000, 0, 1);
+    rc |= one(5, 5, 1, false, 100000, 0, 1);
+    rc |= one(6, 7, 0, false, 20000, 0, 1);
     return rc;
 }

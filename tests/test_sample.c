@@ -177,6 +177,32 @@ static void case_uniform_by(bool halftours, uint32_t w, uint32_t h, kt_shape sha
     kt_graph_free(g);
 }
 
+/* The half-tour sampler of a shard of the join's upper types (the 8x8
+ * benchmark's sample of draws): the shards' totals add up to the whole,
+ * and their draws are tours. */
+static void halftour_shards(void)
+{
+    kt_graph *g = NULL;
+    kt_options *run = NULL;
+    CHECK_OK(kt_graph_new(&g, 8, 5));
+    CHECK_OK(kt_options_new(&run, NULL));
+    uint64_t sum = 0;
+    for (uint32_t i = 0; i < 3; i++) {
+        kt_sampler *s = NULL;
+        kt_tourney *t = NULL;
+        CHECK_OK(kt_options_set_shard(run, i, 3));
+        CHECK_OK(kti_sampler_new_halftours(&s, g, 2, run));
+        sum += s != NULL ? total_of(s) : 0;
+        if (s != NULL) CHECK_OK(kt_sampler_draw(&t, s, 1, i));
+        CHECK(t != NULL && kt_tourney_is_closed_tour(t));
+        kt_tourney_free(t);
+        kt_sampler_free(s);
+    }
+    CHECK_EQ_U64(sum, 44202);
+    kt_options_free(run);
+    kt_graph_free(g);
+}
+
 static void case_uniform(uint32_t w, uint32_t h, kt_shape shape, kt_cell start, kt_cell end,
                          uint64_t expect, unsigned per_tour, uint64_t seed)
 {
@@ -419,6 +445,7 @@ int main(void)
     ends_agree(3, 7);
     errors();
     halftours_agree(k > 1);
+    halftour_shards();
     /* 6x6 closed: all 9,862, by the frontier and by half-tours */
     case_uniform(6, 6, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE, 9862, 50 / k, 2026);
     case_uniform_by(true, 6, 6, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE, 9862, 50 / k, 2027);

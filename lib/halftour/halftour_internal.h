@@ -112,7 +112,9 @@ KTI_HIDDEN kt_status kti_hjoin_new(kti_hjoin **out, const kti_half_view *lower,
 KTI_HIDDEN void kti_hjoin_free(kti_hjoin *j);
 /* parts[i] (upper view index i): the number of (step set, lower
  * half-tour) partners that close a tour with structure i; *count the
- * tours.  With run->threads threads; KT_ELIMIT as kti_halftours_join(). */
+ * tours.  With run->threads threads; KT_ELIMIT as kti_halftours_join().
+ * Shard i of N: only the upper types of the join's shard (the others'
+ * parts stay as they are). */
 KTI_HIDDEN kt_status kti_hjoin_parts(kti_hjoin *j, const kti_run *run, kti_hprogress *prog,
                                      kti_u128 *parts, kti_u128 *count);
 /* The partner of upper structure `upper` at weight a (< parts[upper]), in

@@ -1069,7 +1069,7 @@ kt_status kti_hjoin_parts(kti_hjoin *j, const kti_run *run, kti_hprogress *prog,
     kti_free(js->al, js->weight);
     js->work = NULL;
     js->weight = NULL;
-    KTI_TRY(join_plan(js, 0, 1));
+    KTI_TRY(join_plan(js, run->shard, run->nshards ? run->nshards : 1));
     kt_status rc = join_run(js, run, prog, parts, count);
     /* The workers' tables are not needed by the seeks. */
     join_workers_free(js);

@@ -31,13 +31,12 @@ static bool halftour_board(const kt_graph *g)
     return g->width >= 1 && g->width <= KT_HALFTOUR_MAX_WIDTH && g->height >= 2;
 }
 
-kt_status kti_sampler_new_halftours(kt_sampler **out, const kt_graph *g, uint32_t split,
-                                    const kt_options *run)
+static kt_status new_halftours(kt_sampler **out, const kt_graph *g, uint32_t split,
+                               const kti_run *run)
 {
     if (out == NULL || g == NULL || !halftour_board(g)) return KT_EINVAL;
     if (colours_forbid(g, false)) return KT_ENOTOUR;
-    kti_run r;
-    kti_run_resolve(&r, run);
+    kti_run r = *run;
     kt_sampler *s = kti_calloc(r.alloc, 1, sizeof *s);
     if (s == NULL) return KT_ENOMEM;
     s->alloc = *r.alloc;
@@ -53,6 +52,14 @@ kt_status kti_sampler_new_halftours(kt_sampler **out, const kt_graph *g, uint32_
     return KT_OK;
 }
 
+kt_status kti_sampler_new_halftours(kt_sampler **out, const kt_graph *g, uint32_t split,
+                                    const kt_options *run)
+{
+    kti_run r;
+    kti_run_resolve(&r, run);
+    return new_halftours(out, g, split, &r);
+}
+
 kt_status kt_sampler_new(kt_sampler **out, const kt_graph *g, kt_shape shape, kt_cell start,
                          kt_cell end, const kt_options *run)
 {
@@ -66,10 +73,13 @@ kt_status kt_sampler_new(kt_sampler **out, const kt_graph *g, kt_shape shape, kt
     if (colours_forbid(g, open)) return KT_ENOTOUR;
     /* A frontier wider than 15 cells (both sides at least 8): closed
      * tours by half-tours, cut across the middle. */
-    if (!open && g->width >= 8 && g->height >= 8 && halftour_board(g))
-        return kti_sampler_new_halftours(out, g, g->height / 2, run);
     kti_run r;
     kti_run_resolve(&r, run);
+    if (!open && g->width >= 8 && g->height >= 8 && halftour_board(g)) {
+        r.shard = 0; /* the sampler's tours are all of them */
+        r.nshards = 1;
+        return new_halftours(out, g, g->height / 2, &r);
+    }
     kt_sampler *s = kti_calloc(r.alloc, 1, sizeof *s);
     if (s == NULL) return KT_ENOMEM;
     s->alloc = *r.alloc;

@@ -83,7 +83,9 @@ struct kt_sampler {
 /* A sampler of the closed tours of g (a knight's board without holes, at
  * most 8 columns) by McKay's half-tours, cut below row split: the path
  * kt_sampler_new() takes where the frontier is too wide (8x8); here for
- * the tests on small boards. */
+ * the tests on small boards and the benchmark.  Shard i of N (run): only
+ * the tours whose upper type falls in the join's shard i (a sample of the
+ * 8x8 sampler's draws for the benchmark, without its whole preparation). */
 KTI_HIDDEN kt_status kti_sampler_new_halftours(kt_sampler **out, const kt_graph *g, uint32_t split,
                                                const kt_options *run);
 
