@@ -125,6 +125,10 @@ KT_EXPORT kt_status kt_sampler_total(const kt_sampler *s, kt_u128 *total);
 
 /**
  * @brief Sizes of the sampler's tables.
+ *
+ * A sampler by half-tours (8x8) keeps no layers: its states and peaks are
+ * 0, and its bytes are those of the half-tour lists and the weights of
+ * the upper path structures.
  * @param s          The sampler.
  * @param[out] stats Receives the sizes.
  * @return ::KT_OK or ::KT_EINVAL for a NULL argument.
