@@ -568,24 +568,65 @@ static inline bool seek_fits(const worker *w, const segments *sg, uint64_t pw)
     return w->k == 0 || one_cycle(key, w->sk->pu, w->k);
 }
 
+/* The pairing q of the lower ends that the steps and the sought upper
+ * structure's paths make between them (through any number of upper
+ * paths); false when some upper paths close a cycle of their own, which
+ * no lower structure can join. */
+static bool seek_chains(const worker *w, const segments *sg, uint8_t *q)
+{
+    unsigned seen = 0;
+    for (unsigned l = 0; l < w->sh->g->nl; l++) {
+        if (w->ldeg[l] != 1) continue;
+        unsigned p = sg->seg[l];
+        while (p >= 16) {
+            p = sg->seg[16 + nib(w->sk->pu, p - 16)];
+            seen += 2;
+        }
+        q[l] = (uint8_t)p;
+    }
+    /* every chain is walked from both of its lower ends */
+    return seen / 2 == w->k;
+}
+
+/* Lower structure pw and the chains q make one cycle through all jl lower ends. */
+static inline bool seek_cycle(const uint8_t *q, uint64_t pw, unsigned l0, unsigned jl)
+{
+    unsigned v = l0, n = 0;
+    do {
+        v = q[nib(pw, v)];
+        n += 2;
+    } while (v != l0);
+    return n == jl;
+}
+
 /* The seek's leaf: walk the lower structures of type gi that close a tour
  * with step set C, adding their weights until the target (locate) or the
- * given partner (rank) is reached. */
+ * given partner (rank) is reached.  Whether one does depends only on its
+ * pairing of the lower ends against the chains of the steps and the upper
+ * structure (or on nothing, when there are no lower ends). */
 static void seek_leaf(worker *w, size_t gi)
 {
     const half *L = w->sh->lower;
     seek *sk = w->sk;
     segments sg;
     segments_build(w, &sg);
-    bool cyc = sg.covered < sg.m, cyc_ok = false;
-    if (cyc) {
+    bool all = sg.covered < sg.m;
+    uint8_t q[NC];
+    unsigned l0 = 0;
+    if (all) {
         /* leaf_cycle_only's test: the steps are one cycle and nothing else */
-        cyc_ok = sg.covered == 0 && sg.jl == 0 && w->k == 0 && cycle_is_all(w, &sg);
-        if (!cyc_ok) return;
+        if (!(sg.covered == 0 && sg.jl == 0 && w->k == 0 && cycle_is_all(w, &sg))) return;
+    } else if (sg.jl == 0) {
+        /* the upper ends and the steps alone: the same for every lower structure */
+        if (!seek_fits(w, &sg, 0)) return;
+        all = true;
+    } else {
+        if (!seek_chains(w, &sg, q)) return;
+        while (w->ldeg[l0] != 1) l0++;
     }
     bool here = sk->rank && sk->cmask == w->cmask;
     for (size_t s = L->first[gi], s1 = L->first[gi + 1]; s < s1; s++) {
-        if (!cyc && !seek_fits(w, &sg, L->partner[s])) continue;
+        if (!all && !seek_cycle(q, L->partner[s], l0, sg.jl)) continue;
         if (here && L->orig[s] == sk->lower) {
             sk->done = true;
             return;
