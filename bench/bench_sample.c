@@ -2,16 +2,25 @@
 /*
  * The uniform sampler: preparation time, memory, and tours per second.
  *   bench_sample                      6x6 closed, 5x5 open, 6x7 closed
- *   bench_sample WxH [open] [draws]   one board (7x8: the long run)
- * Prints wall and CPU time of the preparation (one thread), the states
- * kept and the bytes of the tables (kt_sample_stats), the peak resident
- * memory of the process (getrusage), and draws per second (each draw
- * validated as a tour of the kind).
+ *   bench_sample WxH [open] [draws]   one board (7x8, 8x8: the long runs)
+ *   bench_sample WxH halftours [draws [I/N]]  closed tours by half-tours
+ *                                     (the path of 8x8) on a smaller board,
+ *                                     or only the tours whose upper type is
+ *                                     in the join's shard I of N (8x8: the
+ *                                     draws' speed without the whole join)
+ * Prints wall and CPU time of the preparation (one thread; 8x8 closed,
+ * by half-tours, on every core), the states kept and the bytes of the
+ * tables (kt_sample_stats), the peak resident memory of the process
+ * (getrusage), and draws per second (each draw validated as a tour of the
+ * kind) on one thread and on two (the sampler is shared, draws of one
+ * seed dealt out by index), and that rank inverts the draws.
  */
 #include <knight/knight.h>
 
 #include "bench_clock.h"
+#include "sample/sample_internal.h" /* kti_sampler_new_halftours */
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,14 +33,83 @@ static double peak_rss_mib(void)
     return (double)ru.ru_maxrss / 1024.0; /* kilobytes on Linux */
 }
 
-static int one(uint32_t w, uint32_t h, int open, uint64_t draws)
+/* Progress of a long preparation on stderr, about once a minute. */
+static int report(void *user, uint64_t done, uint64_t total)
+{
+    double *last = user, now = bench_now();
+    if (now - *last >= 60.0) {
+        fprintf(stderr, "  prep %.1f%%\n", total ? 100.0 * (double)done / (double)total : 0.0);
+        *last = now;
+    }
+    return 0;
+}
+
+typedef struct drawer {
+    const kt_sampler *s;
+    int open;
+    uint64_t from, to, bad;
+} drawer;
+
+static void *draw_range(void *arg)
+{
+    drawer *d = arg;
+    for (uint64_t i = d->from; i < d->to; i++) {
+        kt_tourney *t = NULL;
+        if (kt_sampler_draw(&t, d->s, 2, i) != KT_OK ||
+            !(d->open ? kt_tourney_is_open_tour(t) : kt_tourney_is_closed_tour(t)))
+            d->bad++;
+        kt_tourney_free(t);
+    }
+    return NULL;
+}
+
+/* Draws per second (wall) on two threads sharing the sampler. */
+static double two_threads(const kt_sampler *s, int open, uint64_t draws, uint64_t *bad)
+{
+    drawer d[2] = {{s, open, 0, draws / 2, 0}, {s, open, draws / 2, draws, 0}};
+    pthread_t th;
+    double t0 = bench_now();
+    int started = pthread_create(&th, NULL, draw_range, &d[1]) == 0;
+    draw_range(&d[0]);
+    if (started) pthread_join(th, NULL);
+    else draw_range(&d[1]);
+    double dt = bench_now() - t0;
+    *bad += d[0].bad + d[1].bad;
+    return (double)draws / dt;
+}
+
+/* Rank inverts the first n draws: rank, unrank, compare. */
+static uint64_t round_trips(const kt_sampler *s, uint64_t n)
+{
+    uint64_t bad = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        kt_tourney *t = NULL, *u = NULL;
+        kt_u128 r;
+        if (kt_sampler_draw(&t, s, 1, i) != KT_OK || kt_sampler_rank(s, t, &r) != KT_OK ||
+            kt_sampler_unrank(&u, s, &r) != KT_OK || !kt_tourney_equal(t, u))
+            bad++;
+        kt_tourney_free(t);
+        kt_tourney_free(u);
+    }
+    return bad;
+}
+
+/* halftours: closed tours by half-tours, cut below row h / 2 */
+static int one(uint32_t w, uint32_t h, int open, bool halftours, uint64_t draws, uint32_t shard,
+               uint32_t nshards)
 {
     kt_graph *g = NULL;
     kt_sampler *s = NULL;
     if (kt_graph_new(&g, w, h) != KT_OK) return 1;
-    double t0 = bench_now(), c0 = bench_cpu();
-    kt_status st = kt_sampler_new(&s, g, open ? KT_SHAPE_PATH : KT_SHAPE_CYCLES, KT_CELL_NONE,
-                                  KT_CELL_NONE, NULL);
+    double t0 = bench_now(), c0 = bench_cpu(), last = t0;
+    kt_options *run = NULL;
+    if (kt_options_new(&run, NULL) != KT_OK || kt_options_set_progress(run, report, &last) != KT_OK ||
+        kt_options_set_shard(run, shard, nshards) != KT_OK)
+        return 1;
+    kt_status st = halftours ? kti_sampler_new_halftours(&s, g, h / 2, run)
+                             : kt_sampler_new(&s, g, open ? KT_SHAPE_PATH : KT_SHAPE_CYCLES,
+                                              KT_CELL_NONE, KT_CELL_NONE, run);
+    kt_options_free(run);
     double prep = bench_now() - t0, prep_cpu = bench_cpu() - c0;
     if (st != KT_OK) {
         printf("%ux%u %-6s %s after %.1f s\n", w, h, open ? "open" : "closed", kt_strerror(st), prep);
@@ -55,12 +133,16 @@ static int one(uint32_t w, uint32_t h, int open, uint64_t draws)
         kt_tourney_free(t);
     }
     double dt = bench_now() - t0, dc = bench_cpu() - c0;
+    double par = two_threads(s, open, draws, &bad);
+    uint64_t trips = draws < 200 ? draws : 200, tbad = round_trips(s, trips);
+    bad += tbad;
     printf("%ux%u %-6s tours %s  prep %.2f s (cpu %.2f s)  kept %llu states = %.1f MiB  "
-           "peak layer %llu states, tables %.1f MiB  rss %.1f MiB  %.0f tours/s (cpu %.0f/s)%s\n",
-           w, h, open ? "open" : "closed", buf, prep, prep_cpu, (unsigned long long)ss.states,
+           "peak layer %llu states, tables %.1f MiB  rss %.1f MiB  %.0f tours/s (cpu %.0f/s), "
+           "2 threads %.0f tours/s; %llu rank round trips%s\n",
+           w, h, open ? "open" : halftours ? "closed (half-tours)" : "closed", buf, prep, prep_cpu, (unsigned long long)ss.states,
            (double)ss.bytes / 1048576.0, (unsigned long long)ss.peak_states,
            (double)ss.peak_bytes / 1048576.0, peak_rss_mib(), (double)draws / dt,
-           (double)draws / dc, bad ? "  INVALID DRAWS" : "");
+           (double)draws / dc, par, (unsigned long long)(trips - tbad), bad ? "  INVALID DRAWS" : "");
     fflush(stdout);
     kt_sampler_free(s);
     kt_graph_free(g);
@@ -72,15 +154,19 @@ int main(int argc, char **argv)
     if (argc > 1) {
         uint32_t w, h;
         if (sscanf(argv[1], "%ux%u", &w, &h) != 2) {
-            fprintf(stderr, "usage: bench_sample [WxH [open] [draws]]\n");
+            fprintf(stderr, "usage: bench_sample [WxH [open|halftours] [draws]]\n");
             return 2;
         }
         int open = argc > 2 && strcmp(argv[2], "open") == 0;
-        uint64_t draws = argc > 2 + open ? strtoull(argv[2 + open], NULL, 10) : 10000;
-        return one(w, h, open, draws);
+        bool ht = argc > 2 && strcmp(argv[2], "halftours") == 0;
+        int opt = open || ht;
+        uint64_t draws = argc > 2 + opt ? strtoull(argv[2 + opt], NULL, 10) : 10000;
+        uint32_t shard = 0, nshards = 1;
+        if (ht && argc > 4 && sscanf(argv[4], "%u/%u", &shard, &nshards) != 2) return 2;
+        return one(w, h, open, ht, draws, shard, nshards);
     }
-    int rc = one(6, 6, 0, 100000);
-    rc |= one(5, 5, 1, 100000);
-    rc |= one(6, 7, 0, 20000);
+    int rc = one(6, 6, 0, false, 100000, 0, 1);
+    rc |= one(5, 5, 1, false, 100000, 0, 1);
+    rc |= one(6, 7, 0, false, 20000, 0, 1);
     return rc;
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "sample/sample_internal.h" /* kti_sampler_new_halftours: the 8x8 path on small boards */
 
 static uint64_t u128_lo(kt_u128 v)
 {
@@ -154,13 +155,15 @@ static void uniformity(const kt_sampler *s, const uint64_t *hash, uint64_t n, ui
     free(cnt);
 }
 
-static void case_uniform(uint32_t w, uint32_t h, kt_shape shape, kt_cell start, kt_cell end,
-                         uint64_t expect, unsigned per_tour, uint64_t seed)
+/* halftours: the sampler by McKay's half-tours, cut below row h / 2 */
+static void case_uniform_by(bool halftours, uint32_t w, uint32_t h, kt_shape shape, kt_cell start,
+                            kt_cell end, uint64_t expect, unsigned per_tour, uint64_t seed)
 {
     kt_graph *g = NULL;
     kt_sampler *s = NULL;
     CHECK_OK(kt_graph_new(&g, w, h));
-    CHECK_OK(kt_sampler_new(&s, g, shape, start, end, NULL));
+    if (halftours) CHECK_OK(kti_sampler_new_halftours(&s, g, h / 2, NULL));
+    else CHECK_OK(kt_sampler_new(&s, g, shape, start, end, NULL));
     if (s == NULL) {
         kt_graph_free(g);
         return;
@@ -172,6 +175,94 @@ static void case_uniform(uint32_t w, uint32_t h, kt_shape shape, kt_cell start, 
     free(hash);
     kt_sampler_free(s);
     kt_graph_free(g);
+}
+
+/* The half-tour sampler of a shard of the join's upper types (the 8x8
+ * benchmark's sample of draws): the shards' totals add up to the whole,
+ * and their draws are tours. */
+static void halftour_shards(void)
+{
+    kt_graph *g = NULL;
+    kt_options *run = NULL;
+    CHECK_OK(kt_graph_new(&g, 8, 5));
+    CHECK_OK(kt_options_new(&run, NULL));
+    uint64_t sum = 0;
+    for (uint32_t i = 0; i < 3; i++) {
+        kt_sampler *s = NULL;
+        kt_tourney *t = NULL;
+        CHECK_OK(kt_options_set_shard(run, i, 3));
+        CHECK_OK(kti_sampler_new_halftours(&s, g, 2, run));
+        sum += s != NULL ? total_of(s) : 0;
+        if (s != NULL) CHECK_OK(kt_sampler_draw(&t, s, 1, i));
+        CHECK(t != NULL && kt_tourney_is_closed_tour(t));
+        kt_tourney_free(t);
+        kt_sampler_free(s);
+    }
+    CHECK_EQ_U64(sum, 44202);
+    kt_options_free(run);
+    kt_graph_free(g);
+}
+
+static void case_uniform(uint32_t w, uint32_t h, kt_shape shape, kt_cell start, kt_cell end,
+                         uint64_t expect, unsigned per_tour, uint64_t seed)
+{
+    case_uniform_by(false, w, h, shape, start, end, expect, per_tour, seed);
+}
+
+/* The half-tour sampler (the path of 8x8) against two other methods on
+ * boards both reach: its total equals the frontier sampler's, or the
+ * frontier count's where that sampler takes long; every drawn tour is a
+ * closed tour; rank inverts unrank on draws and on spread ranks.  Light
+ * (valgrind): the two slowest boards left out, a tenth of the draws. */
+static void halftours_agree(bool light)
+{
+    /* width, height, split, compare with the frontier sampler; the slow
+     * boards last */
+    static const uint32_t boards[][4] = {{6, 6, 3, 1}, {6, 5, 2, 1}, {8, 5, 3, 1}, {8, 5, 2, 1},
+                                         {6, 8, 4, 0}, {7, 6, 3, 1}, {8, 6, 3, 0}};
+    size_t nb = sizeof boards / sizeof boards[0] - (light ? 2 : 0);
+    uint64_t draws = light ? 30 : 300;
+    for (size_t i = 0; i < nb; i++) {
+        kt_graph *g = NULL;
+        kt_sampler *s = NULL, *f = NULL;
+        kt_u128 c = {0, 0}, t = {1, 1};
+        CHECK_OK(kt_graph_new(&g, boards[i][0], boards[i][1]));
+        CHECK_OK(kti_sampler_new_halftours(&s, g, boards[i][2], NULL));
+        if (boards[i][3]) {
+            CHECK_OK(kt_sampler_new(&f, g, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE, NULL));
+            if (f != NULL) CHECK_OK(kt_sampler_total(f, &c));
+        } else {
+            CHECK_OK(kt_count_tours(g, 0, NULL, &c, NULL));
+        }
+        if (s != NULL) CHECK_OK(kt_sampler_total(s, &t));
+        CHECK(t.lo == c.lo && t.hi == c.hi && c.lo > 0);
+        uint64_t n = s != NULL ? total_of(s) : 0;
+        for (uint64_t k = 0; k < draws && s != NULL; k++) {
+            kt_tourney *d = NULL, *e = NULL;
+            kt_u128 r = {0, 0}, spread = {n / draws * k + k % 7, 0}, back = {0, 0};
+            CHECK_OK(kt_sampler_draw(&d, s, 5, k));
+            CHECK(d != NULL && kt_tourney_is_closed_tour(d));
+            if (d != NULL) CHECK_OK(kt_sampler_rank(s, d, &r));
+            CHECK(r.hi == 0 && r.lo < n);
+            CHECK_OK(kt_sampler_unrank(&e, s, &r));
+            CHECK(e != NULL && d != NULL && kt_tourney_equal(d, e));
+            kt_tourney_free(e);
+            e = NULL;
+            if (spread.lo >= n) spread.lo = n - 1;
+            CHECK_OK(kt_sampler_unrank(&e, s, &spread));
+            CHECK(e != NULL && kt_tourney_is_closed_tour(e));
+            if (e != NULL) CHECK_OK(kt_sampler_rank(s, e, &back));
+            CHECK(back.lo == spread.lo && back.hi == 0);
+            kt_tourney_free(d);
+            kt_tourney_free(e);
+        }
+        kt_u128 over = {n, 0};
+        kt_tourney *none = NULL;
+        if (s != NULL) CHECK_ST(kt_sampler_unrank(&none, s, &over), KT_ERANGE);
+        kt_sampler_free(s);
+        kt_sampler_free(f);
+        kt_graph_free(g);
+    }
 }
 
 /* The sampler's totals equal kt_count_tours (the counting module's own
@@ -276,7 +367,8 @@ static void errors(void)
     kt_options *run = NULL;
     CHECK_OK(kt_graph_new(&g, 6, 6));
     CHECK_OK(kt_graph_new(&g5, 5, 5));
-    CHECK_OK(kt_graph_new(&g8, 8, 9));
+    /* 9 columns: too wide for half-tours, and the frontier would need 17 cells */
+    CHECK_OK(kt_graph_new(&g8, 9, 10));
     CHECK_ST(kt_sampler_new(NULL, g, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE, NULL), KT_EINVAL);
     CHECK_ST(kt_sampler_new(&s, NULL, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE, NULL), KT_EINVAL);
     CHECK_ST(kt_sampler_new(&s, g, KT_SHAPE_CYCLES, 0, KT_CELL_NONE, NULL), KT_EINVAL);
@@ -352,8 +444,11 @@ int main(void)
     ends_agree(4, 5);
     ends_agree(3, 7);
     errors();
-    /* 6x6 closed: all 9,862 */
+    halftours_agree(k > 1);
+    halftour_shards();
+    /* 6x6 closed: all 9,862, by the frontier and by half-tours */
     case_uniform(6, 6, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE, 9862, 50 / k, 2026);
+    case_uniform_by(true, 6, 6, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE, 9862, 50 / k, 2027);
     /* 5x5 open: any ends; from the corner; from the corner to the centre */
     case_uniform(5, 5, KT_SHAPE_PATH, KT_CELL_NONE, KT_CELL_NONE, 0, 100 / k, 7);
     case_uniform(5, 5, KT_SHAPE_PATH, 0, KT_CELL_NONE, 304, 200 / k, 8);

@@ -33,6 +33,21 @@
  * hash tables.  Preparation of 6x6 closed: 0.3 s CPU; 7x8 closed: 4 min
  * CPU and 2.3 GiB, then about 7,000 tours a second (BENCHMARKS.md).
  *
+ * Closed tours of wider boards, 8x8 above all: a knight's board without
+ * holes of 8 columns and at least 8 rows is sampled by McKay's half-tours
+ * instead (halftour.h), cut across the middle (below row height / 2).
+ * Every closed tour is exactly one upper half-tour, one set of steps
+ * across the cut and one lower half-tour; preparation lists every
+ * half-tour of the halves grouped by path structure (70,433,448 for 8x8,
+ * 16 bytes each) and runs McKay's join once, keeping for each upper path
+ * structure the number of tours it takes part in.  The rank of a tour then
+ * orders by upper structure, then by its partner across the cut (in the
+ * join's search order), then by the two half-tours; the tour of a rank is
+ * a binary search, the join's search for one upper type, and two lookups.
+ * See BENCHMARKS.md for the preparation time, memory and tours per second
+ * of 8x8.  Other boards of 8 columns (8x9, 8x10, ...) take this path too,
+ * but their preparation grows quickly with the height.
+ *
  * Thread safety: a prepared sampler is immutable; any number of threads
  * may draw from it, rank and unrank at once.
  */
@@ -71,7 +86,12 @@ typedef struct kt_sample_stats {
  * most reachable states one layer may hold: more gives ::KT_ELIMIT; 0 = no
  * bound) and the allocator (the sampler's tables; drawn tours use the
  * graph's).  Threads, shards and checkpoints are not used: preparation
- * runs on the calling thread.
+ * runs on the calling thread.  Closed tours by half-tours (8 columns, at
+ * least 8 rows; see above) read the settings as
+ * kt_halftours_count_closed() does, without shards: threads (the
+ * enumeration and the join), progress (one step per cell of each half
+ * enumerated, then the join), budget (states of one layer of the
+ * enumeration, pairings of one upper type in the join) and the allocator.
  * @param[out] out  Receives the sampler; unchanged on failure.
  * @param g         The board (any leaper, holes allowed); the sampler keeps a reference.
  * @param shape     ::KT_SHAPE_CYCLES for closed tours, ::KT_SHAPE_PATH for open ones.
@@ -81,7 +101,7 @@ typedef struct kt_sample_stats {
  * @return ::KT_OK; ::KT_EINVAL for NULL @p out or @p g, an unknown shape,
  *         an end given for closed tours, an end that is not a vertex, or
  *         equal start and end; ::KT_EUNSUPPORTED when the frontier is wider
- *         than 15 cells; ::KT_ENOTOUR when the board has no such tour
+ *         than 15 cells and the board is not one the half-tours cover; ::KT_ENOTOUR when the board has no such tour
  *         (proved); ::KT_EOVERFLOW when a count needs more than 128 bits;
  *         ::KT_ELIMIT; ::KT_ECANCELED; ::KT_ETOOBIG; ::KT_ENOMEM.
  */
@@ -105,6 +125,10 @@ KT_EXPORT kt_status kt_sampler_total(const kt_sampler *s, kt_u128 *total);
 
 /**
  * @brief Sizes of the sampler's tables.
+ *
+ * A sampler by half-tours (8x8) keeps no layers: its states and peaks are
+ * 0, and its bytes are those of the half-tour lists and the weights of
+ * the upper path structures.
  * @param s          The sampler.
  * @param[out] stats Receives the sizes.
  * @return ::KT_OK or ::KT_EINVAL for a NULL argument.

@@ -485,6 +485,18 @@ static kti_half_view view_of(const kt_halftours *h)
     return v;
 }
 
+kti_half_view kti_halftours_view(const kt_halftours *h)
+{
+    return view_of(h);
+}
+
+kt_status kti_halftours_make(kt_halftours **out, uint32_t width, uint32_t depth, uint32_t other,
+                             const kti_run *run, kti_hprogress *prog)
+{
+    KTI_TRY(check_geometry(width, depth));
+    return enumerate(out, width, depth, other, run, prog);
+}
+
 static kt_status join(const kt_halftours *lower, const kt_halftours *upper, const kti_run *run,
                       kti_hprogress *prog, kti_u128 *result)
 {

@@ -173,4 +173,65 @@ KTI_HIDDEN kt_status kti_halftours_turn_classes(uint32_t width, uint32_t height,
 /* Progress steps the join reports. */
 #define KTI_HALFTOUR_JOIN_UNITS 1000u
 
+/*
+ * The join kept for the uniform sampler (join.c): every tour counted once
+ * (no up-down orbits), by upper structure.
+ */
+typedef struct kti_hjoin kti_hjoin;
+
+/* Prepare both halves grouped by type (the views must outlive it). */
+KTI_HIDDEN kt_status kti_hjoin_new(kti_hjoin **out, const kti_half_view *lower,
+                                   const kti_half_view *upper, const kt_allocator *al);
+KTI_HIDDEN void kti_hjoin_free(kti_hjoin *j);
+/* parts[i] (upper view index i): the number of (step set, lower
+ * half-tour) partners that close a tour with structure i; *count the
+ * tours.  With run->threads threads; KT_ELIMIT as kti_halftours_join().
+ * Shard i of N: only the upper types of the join's shard (the others'
+ * parts stay as they are). */
+KTI_HIDDEN kt_status kti_hjoin_parts(kti_hjoin *j, const kti_run *run, kti_hprogress *prog,
+                                     kti_u128 *parts, kti_u128 *count);
+/* The partner of upper structure `upper` at weight a (< parts[upper]), in
+ * the order of the join's search: its step set, lower view index, and
+ * the offset of a within that structure's half-tours. */
+KTI_HIDDEN kt_status kti_hjoin_locate(const kti_hjoin *j, size_t upper, kti_u128 a,
+                                      uint64_t *cmask, size_t *lower, kti_u128 *offset);
+/* The inverse: the weight of the partners before (cmask, lower);
+ * KT_EBADTOUR when they close no tour with `upper`. */
+KTI_HIDDEN kt_status kti_hjoin_before(const kti_hjoin *j, size_t upper, uint64_t cmask,
+                                      size_t lower, kti_u128 *before);
+/* Bit `bit` of a step set: its upper and lower boundary cells; false
+ * for a bit no step has. */
+KTI_HIDDEN bool kti_hjoin_crossing(const kti_hjoin *j, unsigned bit, unsigned *ucell,
+                                   unsigned *lcell);
+
+/* The index of a key among a view's keys. */
+KTI_HIDDEN bool kti_half_view_find(const kti_half_view *v, uint64_t key, size_t *idx);
+
+/* halftour.c: one half enumerated (as kt_halftours_enumerate) and its view. */
+KTI_HIDDEN kt_status kti_halftours_make(kt_halftours **out, uint32_t width, uint32_t depth,
+                                        uint32_t other, const kti_run *run, kti_hprogress *prog);
+KTI_HIDDEN kti_half_view kti_halftours_view(const kt_halftours *h);
+
+/*
+ * Uniform closed tours by half-tours (hsample.c), for the sampler module
+ * (sample.h): a board of width columns and height rows cut below row
+ * split.  Tours are given as two neighbours per board cell (row-major).
+ */
+typedef struct kti_hsampler kti_hsampler;
+
+KTI_HIDDEN kt_status kti_hsampler_new(kti_hsampler **out, uint32_t width, uint32_t height,
+                                      uint32_t split, const kti_run *run);
+KTI_HIDDEN void kti_hsampler_free(kti_hsampler *s);
+KTI_HIDDEN kti_u128 kti_hsampler_total(const kti_hsampler *s);
+/* Bytes of the stored half-tours and weights. */
+KTI_HIDDEN uint64_t kti_hsampler_bytes(const kti_hsampler *s);
+/* The tour of rank r: nb[2c], nb[2c+1] the neighbours of cell c; deg is
+ * scratch of one byte per cell.  KT_ERANGE when r is not below the total. */
+KTI_HIDDEN kt_status kti_hsampler_unrank(const kti_hsampler *s, kti_u128 r, uint32_t *nb,
+                                         uint8_t *deg);
+/* The rank of a closed tour given so; KT_EBADTOUR when it is not a tour
+ * of the board. */
+KTI_HIDDEN kt_status kti_hsampler_rank(const kti_hsampler *s, const uint32_t *nb,
+                                       kti_u128 *rank);
+
 #endif /* KNIGHT_HALFTOUR_INTERNAL_H */

@@ -52,6 +52,7 @@ typedef struct half {
     uint64_t *key;       /* per structure, in type order */
     uint64_t *partner;   /* 4 bits per cell: the other end of its path */
     uint64_t *count;
+    size_t *orig;        /* per structure: its index in the view (key order) */
     uint32_t *slot;      /* type -> index + 1 (0 empty), open addressing */
     size_t mask;
     kti_half_weights wt; /* weighted join: the weights, in type order (the
@@ -82,6 +83,7 @@ static void half_free(const kt_allocator *al, half *h)
     kti_free(al, h->key);
     kti_free(al, h->partner);
     kti_free(al, h->count);
+    kti_free(al, h->orig);
     kti_free(al, h->slot);
     kti_half_weights_free(al, &h->wt);
     memset(h, 0, sizeof *h);
@@ -148,7 +150,9 @@ static kt_status half_build(const kt_allocator *al, const kti_half_view *v, half
     h->key = kti_alloc(al, (n ? n : 1) * sizeof *h->key);
     h->partner = kti_alloc(al, (n ? n : 1) * sizeof *h->partner);
     h->count = kti_alloc(al, (n ? n : 1) * sizeof *h->count);
-    if (ord == NULL || h->key == NULL || h->partner == NULL || h->count == NULL) goto nomem;
+    h->orig = kti_alloc(al, (n ? n : 1) * sizeof *h->orig);
+    if (ord == NULL || h->key == NULL || h->partner == NULL || h->count == NULL || h->orig == NULL)
+        goto nomem;
     for (size_t i = 0; i < n; i++) {
         ord[i].lo = (uint64_t)type_of_key(v->keys[i], v->ncb) << 32 | i;
         ord[i].hi = 0;
@@ -191,6 +195,7 @@ static kt_status half_build(const kt_allocator *al, const kti_half_view *v, half
         h->key[i] = v->keys[src];
         h->partner[i] = partner_of_key(v->keys[src], v->ncb);
         h->count[i] = v->counts[src];
+        h->orig[i] = src;
         if (v->wt != NULL) weights_copy(&h->wt, i, v->wt, src);
     }
     h->first[nt] = n;
@@ -371,6 +376,21 @@ static bool ptab_grow(ptab *t, const kt_allocator *al)
 
 /* ---- the work of one thread ---- */
 
+/* A search for one upper structure's partners (the sampler's draws and
+ * ranks): the step sets C and lower structures SL it closes a tour with,
+ * in the order of the join's depth-first search, each weighing SL's
+ * number of half-tours.  Locate finds the partner at cumulative weight
+ * `target`; rank adds up the weight before a given (C, SL). */
+typedef struct seek {
+    bool rank;
+    uint64_t pu;                 /* the upper structure's end pairing */
+    kti_u128 target;             /* locate: the weight sought */
+    uint64_t cmask;              /* rank: the step set; locate: found */
+    size_t lower;                /* rank: the lower view index; locate: found */
+    kti_u128 cum;                /* weight before the current partner */
+    bool done;
+} seek;
+
 typedef struct shared {
     const geom *g;
     const half *lower, *upper;
@@ -386,6 +406,8 @@ typedef struct shared {
     const kt_allocator *al;
     uint64_t budget;             /* pairings of one upper type; 0 = no bound */
     bool weighted;               /* also sum the turn classes */
+    kti_u128 *parts;             /* optional: per upper view index, its partners' weight */
+    const kti_half_view *uview;  /* parts: to find mirror images */
 } shared;
 
 typedef struct worker {
@@ -423,6 +445,9 @@ typedef struct worker {
     uint8_t lshift[NC][8];       /* 16 * turn class */
     uint8_t ucross[NC];
     unsigned nle;
+    uint64_t cmask;              /* the step set: bit 4 * step + neighbour */
+    seek *sk;                    /* not NULL: a seek instead of a join */
+    bool bad;                    /* parts: a mirror image not in the set */
 } worker;
 
 
@@ -590,6 +615,100 @@ static inline bool realise(const worker *w, const segments *sg, uint64_t pw, uin
     return visited == sg->jl;
 }
 
+/* The two pairings of k ends form a single cycle. */
+static inline bool one_cycle(uint64_t pa, uint64_t pb, unsigned k)
+{
+    unsigned v = 0, steps = 0;
+    do {
+        v = nib(pa, v);
+        v = nib(pb, v);
+        steps++;
+    } while (v != 0);
+    return steps * 2 == k;
+}
+
+/* Compatible with the sought upper structure: one cycle with its ends. */
+static inline bool seek_fits(const worker *w, const segments *sg, uint64_t pw)
+{
+    uint64_t key;
+    if (!realise(w, sg, pw, &key)) return false;
+    return w->k == 0 || one_cycle(key, w->sk->pu, w->k);
+}
+
+/* The pairing q of the lower ends that the steps and the sought upper
+ * structure's paths make between them (through any number of upper
+ * paths); false when some upper paths close a cycle of their own, which
+ * no lower structure can join. */
+static bool seek_chains(const worker *w, const segments *sg, uint8_t *q)
+{
+    unsigned seen = 0;
+    for (unsigned l = 0; l < w->sh->g->nl; l++) {
+        if (w->ldeg[l] != 1) continue;
+        unsigned p = sg->seg[l];
+        while (p >= 16) {
+            p = sg->seg[16 + nib(w->sk->pu, p - 16)];
+            seen += 2;
+        }
+        q[l] = (uint8_t)p;
+    }
+    /* every chain is walked from both of its lower ends */
+    return seen / 2 == w->k;
+}
+
+/* Lower structure pw and the chains q make one cycle through all jl lower ends. */
+static inline bool seek_cycle(const uint8_t *q, uint64_t pw, unsigned l0, unsigned jl)
+{
+    unsigned v = l0, n = 0;
+    do {
+        v = q[nib(pw, v)];
+        n += 2;
+    } while (v != l0);
+    return n == jl;
+}
+
+/* The seek's leaf: walk the lower structures of type gi that close a tour
+ * with step set C, adding their weights until the target (locate) or the
+ * given partner (rank) is reached.  Whether one does depends only on its
+ * pairing of the lower ends against the chains of the steps and the upper
+ * structure (or on nothing, when there are no lower ends). */
+static void seek_leaf(worker *w, size_t gi)
+{
+    const half *L = w->sh->lower;
+    seek *sk = w->sk;
+    segments sg;
+    segments_build(w, &sg);
+    bool all = sg.covered < sg.m;
+    uint8_t q[NC];
+    unsigned l0 = 0;
+    if (all) {
+        /* leaf_cycle_only's test: the steps are one cycle and nothing else */
+        if (!(sg.covered == 0 && sg.jl == 0 && w->k == 0 && cycle_is_all(w, &sg))) return;
+    } else if (sg.jl == 0) {
+        /* the upper ends and the steps alone: the same for every lower structure */
+        if (!seek_fits(w, &sg, 0)) return;
+        all = true;
+    } else {
+        if (!seek_chains(w, &sg, q)) return;
+        while (w->ldeg[l0] != 1) l0++;
+    }
+    bool here = sk->rank && sk->cmask == w->cmask;
+    for (size_t s = L->first[gi], s1 = L->first[gi + 1]; s < s1; s++) {
+        if (!all && !seek_cycle(q, L->partner[s], l0, sg.jl)) continue;
+        if (here && L->orig[s] == sk->lower) {
+            sk->done = true;
+            return;
+        }
+        if (!sk->rank && sk->target < sk->cum + L->count[s]) {
+            sk->cmask = w->cmask;
+            sk->lower = L->orig[s];
+            sk->target -= sk->cum;
+            sk->done = true;
+            return;
+        }
+        sk->cum += L->count[s];
+    }
+}
+
 /* ---- the weighted leaf ---- */
 
 /* The move of a crossing step from boundary cell a of one half to b of the
@@ -710,6 +829,10 @@ static void leaf_w(worker *w, size_t gi, uint64_t mult)
  * type realises with C. */
 static void leaf(worker *w, size_t gi)
 {
+    if (w->sk != NULL) {
+        seek_leaf(w, gi);
+        return;
+    }
     const half *L = w->sh->lower;
     uint64_t mult = w->sh->flip ? orbit_weight(w, gi) : 1;
     if (mult != 0 && w->sh->weighted) {
@@ -771,6 +894,7 @@ static inline void link(worker *w, unsigned l, unsigned u, unsigned slot)
 static void dfs(worker *w, unsigned s, unsigned f, size_t pv)
 {
     const geom *g = w->sh->g;
+    if (w->sk != NULL && w->sk->done) return;
     if (s == g->nu) {
         if ((++w->polls & 0xFFFFu) == 0 && stopped(w)) return;
         uint32_t lt = 0;
@@ -790,6 +914,8 @@ static void dfs(worker *w, unsigned s, unsigned f, size_t pv)
         unsigned la = nb[a];
         if (w->ldeg[la] >= 2) continue;
         link(w, la, u, 0);
+        uint64_t ba = 1ull << (4 * s + a);
+        w->cmask |= ba;
         if (d == 1) {
             finish_step(w, s, f, pv);
         } else {
@@ -797,10 +923,14 @@ static void dfs(worker *w, unsigned s, unsigned f, size_t pv)
                 unsigned lb = nb[b];
                 if (w->ldeg[lb] >= 2) continue;
                 link(w, lb, u, 1);
+                uint64_t bb = 1ull << (4 * s + b);
+                w->cmask |= bb;
                 finish_step(w, s, f, pv);
+                w->cmask &= ~bb;
                 w->ldeg[lb]--;
             }
         }
+        w->cmask &= ~ba;
         w->ldeg[la]--;
     }
 }
@@ -813,18 +943,6 @@ static uint64_t end_pairing(uint64_t partner, const uint8_t *udig, const uint8_t
     for (unsigned c = 0; c < ncb; c++)
         if (udig[c] == 1) p |= (uint64_t)eidx[nib(partner, c)] << (4 * eidx[c]);
     return p;
-}
-
-/* The two pairings of k ends form a single cycle. */
-static inline bool one_cycle(uint64_t pa, uint64_t pb, unsigned k)
-{
-    unsigned v = 0, steps = 0;
-    do {
-        v = nib(pa, v);
-        v = nib(pb, v);
-        steps++;
-    } while (v != 0);
-    return steps * 2 == k;
 }
 
 /* The upper structures of type ti against the n pairings in w->ck, w->cc
@@ -865,12 +983,12 @@ static void combine_w(worker *w, size_t ti, unsigned weight, size_t n)
     }
 }
 
-static void run_type(worker *w, size_t ti, unsigned weight)
+/* Set the worker to upper type ti: its digits and ends. */
+static void set_type(worker *w, size_t ti)
 {
     const shared *sh = w->sh;
     const geom *g = sh->g;
-    const half *U = sh->upper;
-    uint32_t t = U->type[ti];
+    uint32_t t = sh->upper->type[ti];
     w->t = t;
     w->mt = mirror_type(g, t, g->nu);
     w->k = 0;
@@ -883,8 +1001,62 @@ static void run_type(worker *w, size_t ti, unsigned weight)
     }
     w->stride = KTI_TURN_CLASSES * (1 + w->k);
     memset(w->ldeg, 0, sizeof w->ldeg);
+    w->cmask = 0;
     ptab_clear(&w->tab);
-    if (has_prefix(sh->pre, g->nfin0, 0)) dfs(w, 0, g->nfin0, 0);
+}
+
+/* The depth-first search over the step sets of the worker's type. */
+static void search_type(worker *w)
+{
+    const geom *g = w->sh->g;
+    if (has_prefix(w->sh->pre, g->nfin0, 0)) dfs(w, 0, g->nfin0, 0);
+}
+
+/* The index of key among the view's (increasing) keys. */
+bool kti_half_view_find(const kti_half_view *v, uint64_t key, size_t *idx)
+{
+    size_t lo = 0, hi = v->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (v->keys[mid] < key) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo == v->n || v->keys[lo] != key) return false;
+    *idx = lo;
+    return true;
+}
+
+/* The key of a structure's mirror image (columns reflected), its path
+ * labels renumbered in cell order as every key's are. */
+static uint64_t mirror_key(const geom *g, uint64_t key, unsigned ncb)
+{
+    uint8_t code[NC];
+    for (unsigned c = 0; c < ncb; c++) code[g->mirror[c]] = (uint8_t)nib(key, c);
+    return kti_pack_codes(code, ncb);
+}
+
+/* Keep upper structure s's partner weight (and, for a type counted for
+ * its mirror image too, the mirror structure's: the reflection maps the
+ * tours of one to those of the other). */
+static void store_part(worker *w, size_t s, kti_u128 part, unsigned weight)
+{
+    const shared *sh = w->sh;
+    sh->parts[sh->upper->orig[s]] = part;
+    if (weight != 2) return;
+    size_t m;
+    if (kti_half_view_find(sh->uview, mirror_key(sh->g, sh->upper->key[s], sh->g->nu), &m))
+        sh->parts[m] = part;
+    else
+        w->bad = true;
+}
+
+static void run_type(worker *w, size_t ti, unsigned weight)
+{
+    const shared *sh = w->sh;
+    const geom *g = sh->g;
+    const half *U = sh->upper;
+    set_type(w, ti);
+    search_type(w);
     if (w->oom || w->limit || atomic_load(&w->sh->cancel)) return;
     /* Combine: every upper structure of type t with every pairing. */
     ptab *tb = &w->tab;
@@ -922,6 +1094,7 @@ static void run_type(worker *w, size_t ti, unsigned weight)
         kti_u128 part = 0;
         for (size_t i = 0; i < n; i++)
             if (w->k == 0 || one_cycle(w->ck[i], pu, w->k)) part += w->cc[i];
+        if (sh->parts != NULL) store_part(w, s, part, weight);
         kti_u128 c = (kti_u128)U->count[s] * weight;
         if (part != 0 && c > ~(kti_u128)0 / part) w->ovf = true;
         kti_u128 add = part * c;
@@ -962,6 +1135,8 @@ typedef struct join_state {
     half hl, hu;
     const half *U;               /* &hl when both halves are one set */
     bool same;
+    bool noflip;                 /* count every tour once, not by up-down orbits */
+    kti_half_view uview;         /* the upper view (mirror lookups) */
     prefixes pre;
     uint32_t *lmirror;           /* mirror image of each lower type */
     size_t *work;                /* this shard's upper types, heaviest first */
@@ -971,7 +1146,7 @@ typedef struct join_state {
     unsigned nthreads;
 } join_state;
 
-static void join_state_free(join_state *js)
+static void join_workers_free(join_state *js)
 {
     const kt_allocator *al = js->al;
     if (js->w != NULL)
@@ -985,6 +1160,13 @@ static void join_state_free(join_state *js)
             kti_free(al, js->w[i].cc);
         }
     kti_free(al, js->w);
+    js->w = NULL;
+}
+
+static void join_state_free(join_state *js)
+{
+    const kt_allocator *al = js->al;
+    join_workers_free(js);
     kti_free(al, js->work);
     kti_free(al, js->weight);
     kti_free(al, js->lmirror);
@@ -1037,7 +1219,8 @@ static kt_status join_plan(join_state *js, uint32_t shard, uint32_t nshards)
         if (ncanon++ % nshards != shard) continue;
         items[nwork].ti = i;
         items[nwork].size = U->first[i + 1] - U->first[i];
-        items[nwork].weight = (uint8_t)(!js->same && has_mirror && mt != t ? 2 : 1);
+        bool flip = js->same && !js->noflip;
+        items[nwork].weight = (uint8_t)(!flip && has_mirror && mt != t ? 2 : 1);
         nwork++;
     }
     qsort(items, nwork, sizeof *items, cmp_witem);
@@ -1058,7 +1241,7 @@ static kt_status join_plan(join_state *js, uint32_t shard, uint32_t nshards)
 
 /* Run the planned types on the threads and add up their sums. */
 static kt_status join_run(join_state *js, const kti_run *run, kti_hprogress *prog,
-                          kti_u128 *count, kti_u128 *turns)
+                          kti_u128 *parts, kti_u128 *count, kti_u128 *turns)
 {
     unsigned T = js->nthreads;
     js->w = kti_calloc(js->al, T, sizeof *js->w);
@@ -1071,7 +1254,9 @@ static kt_status join_run(join_state *js, const kti_run *run, kti_hprogress *pro
     sh.work = js->work;
     sh.nwork = js->nwork;
     sh.weight = js->weight;
-    sh.flip = js->same;
+    sh.flip = js->same && !js->noflip;
+    sh.parts = parts;
+    sh.uview = &js->uview;
     sh.lmirror = js->lmirror;
     atomic_init(&sh.next, 0);
     atomic_init(&sh.done, 0);
@@ -1091,6 +1276,7 @@ static kt_status join_run(join_state *js, const kti_run *run, kti_hprogress *pro
         const worker *w = &js->w[i];
         for (unsigned c = 0; c < KTI_TURN_CLASSES; c++) tt[c] += w->wsum[c];
         if (w->oom) rc = KT_ENOMEM;
+        else if (w->bad) rc = KT_EUNSUPPORTED; /* a set without mirror symmetry: a bug */
         else if (w->limit && rc != KT_ENOMEM) rc = KT_ELIMIT;
         else if (w->ovf || total + w->sum < total) rc = rc == KT_OK ? KT_EOVERFLOW : rc;
         total += w->sum;
@@ -1115,7 +1301,7 @@ static kt_status join_all(const kti_half_view *lower, const kti_half_view *upper
     js.nthreads = run->threads ? run->threads : 1;
     kt_status rc = join_prepare(&js, lower, upper);
     if (rc == KT_OK) rc = join_plan(&js, run->shard, run->nshards ? run->nshards : 1);
-    if (rc == KT_OK) rc = join_run(&js, run, prog, count, turns);
+    if (rc == KT_OK) rc = join_run(&js, run, prog, NULL, count, turns);
     join_state_free(&js);
     return rc;
 }
@@ -1134,4 +1320,122 @@ kt_status kti_halftours_join_turns(const kti_half_view *lower, const kti_half_vi
 {
     if (lower->wt == NULL || upper->wt == NULL) return KT_EINVAL;
     return join_all(lower, upper, run, prog, count, turns);
+}
+
+/* ---- the join kept for the sampler ---- */
+
+struct kti_hjoin {
+    kt_allocator al;
+    join_state js;
+};
+
+kt_status kti_hjoin_new(kti_hjoin **out, const kti_half_view *lower, const kti_half_view *upper,
+                        const kt_allocator *al)
+{
+    kti_hjoin *j = kti_calloc(al, 1, sizeof *j);
+    if (j == NULL) return KT_ENOMEM;
+    j->al = *al;
+    j->js.al = &j->al;
+    j->js.noflip = true;
+    j->js.uview = *upper;
+    kt_status rc = join_prepare(&j->js, lower, upper);
+    if (rc != KT_OK) {
+        kti_hjoin_free(j);
+        return rc;
+    }
+    *out = j;
+    return KT_OK;
+}
+
+void kti_hjoin_free(kti_hjoin *j)
+{
+    if (j == NULL) return;
+    join_state_free(&j->js);
+    kt_allocator al = j->al;
+    kti_free(&al, j);
+}
+
+kt_status kti_hjoin_parts(kti_hjoin *j, const kti_run *run, kti_hprogress *prog, kti_u128 *parts,
+                          kti_u128 *count)
+{
+    join_state *js = &j->js;
+    js->nthreads = run->threads ? run->threads : 1;
+    kti_free(js->al, js->work);
+    kti_free(js->al, js->weight);
+    js->work = NULL;
+    js->weight = NULL;
+    KTI_TRY(join_plan(js, run->shard, run->nshards ? run->nshards : 1));
+    kt_status rc = join_run(js, run, prog, parts, count, NULL);
+    /* The workers' tables are not needed by the seeks. */
+    join_workers_free(js);
+    return rc;
+}
+
+bool kti_hjoin_crossing(const kti_hjoin *j, unsigned bit, unsigned *ucell, unsigned *lcell)
+{
+    const geom *g = &j->js.g;
+    if (bit / 4 >= g->nu || bit % 4 >= g->nnb[bit / 4]) return false;
+    *ucell = g->uorder[bit / 4];
+    *lcell = g->nb[bit / 4][bit % 4];
+    return true;
+}
+
+/* Run a seek for upper view index `upper`: false when it is not a
+ * structure of the set. */
+static bool seek_run(const kti_hjoin *j, size_t upper, seek *sk)
+{
+    const join_state *js = &j->js;
+    const half *U = js->U;
+    uint64_t key = js->uview.keys[upper];
+    size_t ti;
+    if (!type_find(U, type_of_key(key, js->g.nu), &ti)) return false;
+    size_t s = U->first[ti];
+    while (s < U->first[ti + 1] && U->key[s] != key) s++;
+    if (s == U->first[ti + 1]) return false;
+    shared sh;
+    memset(&sh, 0, sizeof sh);
+    sh.g = &js->g;
+    sh.lower = &js->hl;
+    sh.upper = U;
+    sh.pre = &js->pre;
+    sh.al = js->al;
+    atomic_init(&sh.next, 0);
+    atomic_init(&sh.done, 0);
+    atomic_init(&sh.cancel, false);
+    worker w;
+    memset(&w, 0, sizeof w);
+    w.sh = &sh;
+    w.sk = sk;
+    sk->cum = 0;
+    sk->done = false;
+    set_type(&w, ti);
+    sk->pu = end_pairing(U->partner[s], w.udig, w.eidx, js->g.nu);
+    search_type(&w);
+    return true;
+}
+
+kt_status kti_hjoin_locate(const kti_hjoin *j, size_t upper, kti_u128 a, uint64_t *cmask,
+                           size_t *lower, kti_u128 *offset)
+{
+    seek sk;
+    memset(&sk, 0, sizeof sk);
+    sk.target = a;
+    if (!seek_run(j, upper, &sk) || !sk.done) return KT_ERANGE;
+    *cmask = sk.cmask;
+    *lower = sk.lower;
+    *offset = sk.target;
+    return KT_OK;
+}
+
+kt_status kti_hjoin_before(const kti_hjoin *j, size_t upper, uint64_t cmask, size_t lower,
+                           kti_u128 *before)
+{
+    seek sk;
+    memset(&sk, 0, sizeof sk);
+    sk.rank = true;
+    sk.cmask = cmask;
+    sk.lower = lower;
+    if (!seek_run(j, upper, &sk) || !sk.done) return KT_EBADTOUR;
+    *before = sk.cum;
+    return KT_OK;
 }

@@ -20,6 +20,46 @@ static bool colours_forbid(const kt_graph *g, bool open)
     return d > (open ? 1u : 0u);
 }
 
+/* The boards McKay's half-tours cover: a knight's board without holes at
+ * most 8 columns wide, cut between two rows. */
+static bool halftour_board(const kt_graph *g)
+{
+    if (!((g->a == 1 && g->b == 2) || (g->a == 2 && g->b == 1))) return false;
+    if (g->mask != NULL)
+        for (size_t c = 0; c < g->ncells; c++)
+            if (!g->mask[c]) return false;
+    return g->width >= 1 && g->width <= KT_HALFTOUR_MAX_WIDTH && g->height >= 2;
+}
+
+static kt_status new_halftours(kt_sampler **out, const kt_graph *g, uint32_t split,
+                               const kti_run *run)
+{
+    if (out == NULL || g == NULL || !halftour_board(g)) return KT_EINVAL;
+    if (colours_forbid(g, false)) return KT_ENOTOUR;
+    kti_run r = *run;
+    kt_sampler *s = kti_calloc(r.alloc, 1, sizeof *s);
+    if (s == NULL) return KT_ENOMEM;
+    s->alloc = *r.alloc;
+    s->g = kti_graph_ref(g);
+    kt_status st = kti_hsampler_new(&s->hs, g->width, g->height, split, &r);
+    if (st != KT_OK) {
+        kt_sampler_free(s);
+        return st;
+    }
+    s->total = kti_hsampler_total(s->hs);
+    s->stats.bytes = kti_hsampler_bytes(s->hs);
+    *out = s;
+    return KT_OK;
+}
+
+kt_status kti_sampler_new_halftours(kt_sampler **out, const kt_graph *g, uint32_t split,
+                                    const kt_options *run)
+{
+    kti_run r;
+    kti_run_resolve(&r, run);
+    return new_halftours(out, g, split, &r);
+}
+
 kt_status kt_sampler_new(kt_sampler **out, const kt_graph *g, kt_shape shape, kt_cell start,
                          kt_cell end, const kt_options *run)
 {
@@ -31,8 +71,15 @@ kt_status kt_sampler_new(kt_sampler **out, const kt_graph *g, kt_shape shape, kt
     if (end != KT_CELL_NONE && !kti_is_vertex(g, end)) return KT_EINVAL;
     if (start != KT_CELL_NONE && start == end) return KT_EINVAL;
     if (colours_forbid(g, open)) return KT_ENOTOUR;
+    /* A frontier wider than 15 cells (both sides at least 8): closed
+     * tours by half-tours, cut across the middle. */
     kti_run r;
     kti_run_resolve(&r, run);
+    if (!open && g->width >= 8 && g->height >= 8 && halftour_board(g)) {
+        r.shard = 0; /* the sampler's tours are all of them */
+        r.nshards = 1;
+        return new_halftours(out, g, g->height / 2, &r);
+    }
     kt_sampler *s = kti_calloc(r.alloc, 1, sizeof *s);
     if (s == NULL) return KT_ENOMEM;
     s->alloc = *r.alloc;
@@ -53,6 +100,7 @@ void kt_sampler_free(kt_sampler *s)
 {
     if (s == NULL) return;
     kt_allocator al = s->alloc;
+    kti_hsampler_free(s->hs);
     kti_stable_free(s);
     kti_splan_free(&s->plan, &al);
     kt_graph_free(s->g);
@@ -73,9 +121,39 @@ kt_status kt_sampler_stats(const kt_sampler *s, kt_sample_stats *stats)
     return KT_OK;
 }
 
+/* The tour of rank r by half-tours: the neighbours of every cell, made a
+ * tourney and checked whole. */
+static kt_status unrank_halftours(kt_tourney **out, const kt_sampler *s, kti_u128 r)
+{
+    size_t n = s->g->ncells, bytes;
+    if (!kti_mul_ok(n, 2 * sizeof(uint32_t) + 1, &bytes)) return KT_ETOOBIG;
+    uint32_t *nb = kti_alloc(&s->alloc, bytes);
+    if (nb == NULL) return KT_ENOMEM;
+    uint8_t *deg = (uint8_t *)(nb + 2 * n);
+    kt_tourney *t = NULL;
+    kt_status st = kti_hsampler_unrank(s->hs, r, nb, deg);
+    if (st == KT_OK) st = kti_tourney_alloc(&t, s->g);
+    for (size_t c = 0; st == KT_OK && c < n; c++)
+        for (unsigned k = 0; k < 2; k++) {
+            int m = kti_move_between(s->g, (kt_cell)c, nb[2 * c + k]);
+            if (deg[c] != 2 || m == KT_MOVE_NONE || !kti_pair_add(t->mv, (kt_cell)c, m))
+                st = KT_EBADTOUR; /* never: a bug in the lists */
+        }
+    kti_free(&s->alloc, nb);
+    if (st == KT_OK) st = kti_tourney_finish(t, NULL);
+    if (st == KT_OK && t->size != 1) st = KT_EBADTOUR;
+    if (st != KT_OK) {
+        kt_tourney_free(t);
+        return st;
+    }
+    *out = t;
+    return KT_OK;
+}
+
 /* Build the tour of rank r (below the total). */
 static kt_status unrank(kt_tourney **out, const kt_sampler *s, kti_u128 r)
 {
+    if (s->hs != NULL) return unrank_halftours(out, s, r);
     kt_tourney *t = NULL;
     KTI_TRY(kti_tourney_alloc(&t, s->g));
     const kti_splan *p = &s->plan;
@@ -164,10 +242,31 @@ static bool same_board(const kt_graph *a, const kt_graph *b)
     return true;
 }
 
+/* The rank by half-tours of a closed tour. */
+static kt_status rank_halftours(const kt_sampler *s, const kt_tourney *t, kt_u128 *rank)
+{
+    if (!kt_tourney_is_closed_tour(t)) return KT_EBADTOUR;
+    size_t n = s->g->ncells, bytes;
+    if (!kti_mul_ok(n, 2 * sizeof(uint32_t), &bytes)) return KT_ETOOBIG;
+    uint32_t *nb = kti_alloc(&s->alloc, bytes);
+    if (nb == NULL) return KT_ENOMEM;
+    for (size_t c = 0; c < n; c++) {
+        uint8_t p = t->mv[c];
+        nb[2 * c] = (uint32_t)kti_step(s->g, (kt_cell)c, p & 0xF);
+        nb[2 * c + 1] = (uint32_t)kti_step(s->g, (kt_cell)c, p >> 4);
+    }
+    kti_u128 r = 0;
+    kt_status st = kti_hsampler_rank(s->hs, nb, &r);
+    kti_free(&s->alloc, nb);
+    if (st == KT_OK) *rank = kti_u128_to(r);
+    return st;
+}
+
 kt_status kt_sampler_rank(const kt_sampler *s, const kt_tourney *t, kt_u128 *rank)
 {
     if (s == NULL || t == NULL || rank == NULL) return KT_EINVAL;
     if (!same_board(s->g, t->g)) return KT_EMISMATCH;
+    if (s->hs != NULL) return rank_halftours(s, t, rank);
     const kti_splan *p = &s->plan;
     kti_u128 r = 0;
     uint64_t key = 0;

@@ -14,6 +14,8 @@
 #include "internal.h"
 #include <knight/sample.h>
 
+#include "halftour/halftour_internal.h"
+
 /* Post slots of a state: 4 bits each in the low 60 bits of a key (the
  * frontier of a knight board 7 wide is 15 cells). */
 #define KTI_SMP_MAXS 15u
@@ -75,7 +77,17 @@ struct kt_sampler {
     kti_slayer *layer;      /* plan.n + 1 layers */
     kti_u128 total;
     kt_sample_stats stats;
+    kti_hsampler *hs;       /* not NULL: tours by half-tours, no layers */
 };
+
+/* A sampler of the closed tours of g (a knight's board without holes, at
+ * most 8 columns) by McKay's half-tours, cut below row split: the path
+ * kt_sampler_new() takes where the frontier is too wide (8x8); here for
+ * the tests on small boards and the benchmark.  Shard i of N (run): only
+ * the tours whose upper type falls in the join's shard i (a sample of the
+ * 8x8 sampler's draws for the benchmark, without its whole preparation). */
+KTI_HIDDEN kt_status kti_sampler_new_halftours(kt_sampler **out, const kt_graph *g, uint32_t split,
+                                               const kt_options *run);
 
 KTI_HIDDEN kt_status kti_splan_build(kti_splan *p, const kt_graph *g, bool open, kt_cell start,
                                      kt_cell end, const kt_allocator *al);

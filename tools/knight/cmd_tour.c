@@ -146,7 +146,8 @@ static int uniform_tours(const kt_graph *g, const tour_args *a, kt_cell start, k
     cli_progress_done();
     kt_options_free(run);
     if (st == KT_EUNSUPPORTED)
-        return cli_fail("--uniform needs a board whose narrow side is at most 7, not %ux%u", a->w, a->h);
+        return cli_fail("--uniform needs a board whose narrow side is at most 7 (closed tours: or 8 "
+                        "columns, by half-tours), not %ux%u", a->w, a->h);
     if (st != KT_OK) return report(st, a);
     kt_io_format f = cli_output_format(a->outpath, a->have_format, a->fmt, KT_IO_NUMBERS);
     FILE *out = cli_open_out(a->outpath);

@@ -532,8 +532,9 @@ fn uniform_sampler() {
     assert_eq!(all.total().unwrap(), g5.count_tours(open, None).unwrap());
     assert_eq!(Sampler::new(&g5, Shape::Cycles, None, None, None).err().unwrap().kind(),
                ErrorKind::NoTour);
+    // open tours of 8x8: the frontier is too wide (closed ones go by half-tours)
     let g8 = Graph::new(8, 8).unwrap();
-    assert_eq!(Sampler::new(&g8, Shape::Cycles, None, None, None).err().unwrap().kind(),
+    assert_eq!(Sampler::new(&g8, Shape::Path, None, None, None).err().unwrap().kind(),
                ErrorKind::Unsupported);
     let tight = Options::new().unwrap().budget(10);
     assert_eq!(Sampler::new(&g6, Shape::Cycles, None, None, Some(&tight)).err().unwrap().kind(),
