@@ -52,6 +52,7 @@ typedef struct half {
     uint64_t *key;       /* per structure, in type order */
     uint64_t *partner;   /* 4 bits per cell: the other end of its path */
     uint64_t *count;
+    uint8_t *nterm;      /* open: per structure, its tour ends (TERM codes, 0-2) */
     uint32_t *slot;      /* type -> index + 1 (0 empty), open addressing */
     size_t mask;
 } half;
@@ -80,6 +81,7 @@ static void half_free(const kt_allocator *al, half *h)
     kti_free(al, h->key);
     kti_free(al, h->partner);
     kti_free(al, h->count);
+    kti_free(al, h->nterm);
     kti_free(al, h->slot);
     memset(h, 0, sizeof *h);
 }
@@ -91,6 +93,10 @@ static uint32_t type_of_key(uint64_t key, unsigned ncb)
     return t;
 }
 
+/* The other end of each cell's path.  Open keys: the TERM ends of a
+ * structure with two tour ends are paired (as if the tour closed between
+ * its ends, which makes it a closed-tour structure); the TERM end of one
+ * with a single tour end is its own partner (a path end that stops). */
 static uint64_t partner_of_key(uint64_t key, unsigned ncb)
 {
     uint8_t first[16];
@@ -108,7 +114,17 @@ static uint64_t partner_of_key(uint64_t key, unsigned ncb)
         }
         p |= (uint64_t)j << (4 * i);
     }
+    /* An unpaired first end keeps nibble 0 (a paired one names a later cell). */
+    unsigned i = first[KTI_HDP_TERM];
+    if (i != 0xFF && nib(p, i) == 0) p |= (uint64_t)i << (4 * i);
     return p;
+}
+
+static uint8_t terms_of_key(uint64_t key, unsigned ncb)
+{
+    uint8_t n = 0;
+    for (unsigned i = 0; i < ncb; i++) n += nib(key, i) == KTI_HDP_TERM;
+    return n;
 }
 
 static kt_status half_build(const kt_allocator *al, const kti_half_view *v, half *h)
@@ -121,6 +137,7 @@ static kt_status half_build(const kt_allocator *al, const kti_half_view *v, half
     h->partner = kti_alloc(al, (n ? n : 1) * sizeof *h->partner);
     h->count = kti_alloc(al, (n ? n : 1) * sizeof *h->count);
     if (ord == NULL || h->key == NULL || h->partner == NULL || h->count == NULL) goto nomem;
+    if (v->open && (h->nterm = kti_alloc(al, n ? n : 1)) == NULL) goto nomem;
     for (size_t i = 0; i < n; i++) {
         ord[i].lo = (uint64_t)type_of_key(v->keys[i], v->ncb) << 32 | i;
         ord[i].hi = 0;
@@ -153,6 +170,7 @@ static kt_status half_build(const kt_allocator *al, const kti_half_view *v, half
         h->key[i] = v->keys[src];
         h->partner[i] = partner_of_key(v->keys[src], v->ncb);
         h->count[i] = v->counts[src];
+        if (h->nterm != NULL) h->nterm[i] = terms_of_key(v->keys[src], v->ncb);
     }
     h->first[nt] = n;
     kti_free(al, ord);
@@ -335,6 +353,7 @@ typedef struct shared {
     size_t nwork;
     const uint8_t *weight;       /* per work item: 1 or 2 */
     bool flip;                   /* halves equal: weigh (lower, upper) type pairs by orbit */
+    bool open;                   /* open tours: structures hold 0-2 tour ends (TERM) */
     const uint32_t *lmirror;     /* flip: mirror image of each lower type */
     atomic_size_t next, done;
     atomic_bool cancel;
@@ -348,9 +367,10 @@ typedef struct worker {
     unsigned id;
     bool oom, ovf, limit;
     kti_u128 sum;
-    ptab tab;
-    uint64_t *ck, *cc;           /* one type's pairings, compacted */
+    ptab tab[3];                 /* by the lower structure's tour ends (closed: tab[0]) */
+    uint64_t *ck, *cc;           /* one type's pairings, compacted, tab[0] first */
     size_t ccap;
+    size_t coff[4];              /* entries of tab[j] are ck[coff[j] .. coff[j+1]) */
     uint64_t polls;
     /* the current upper type and its mirror image */
     uint32_t t, mt;
@@ -384,9 +404,9 @@ static unsigned walk(const worker *w, unsigned l, unsigned u, bool up, unsigned 
     }
 }
 
-static bool tab_add(worker *w, uint64_t key, uint64_t cnt)
+static bool tab_add(worker *w, unsigned j, uint64_t key, uint64_t cnt)
 {
-    ptab *t = &w->tab;
+    ptab *t = &w->tab[j];
     if ((t->n + 1) * 10 > t->cap * 7 && !ptab_grow(t, w->sh->al)) {
         w->oom = true;
         return false;
@@ -394,7 +414,7 @@ static bool tab_add(worker *w, uint64_t key, uint64_t cnt)
     size_t mask = t->cap - 1, i = ptab_index(key, mask);
     while (t->key[i] != key && t->key[i] != EMPTY) i = (i + 1) & mask;
     if (t->key[i] == EMPTY) {
-        if (w->sh->budget != 0 && t->n >= w->sh->budget) {
+        if (w->sh->budget != 0 && w->tab[0].n + w->tab[1].n + w->tab[2].n >= w->sh->budget) {
             /* Stop the pass like an allocation failure would. */
             w->limit = true;
             return false;
@@ -479,7 +499,7 @@ static void leaf_cycle_only(worker *w, size_t gi, const segments *sg, uint64_t m
     if (n != sg->m) return;
     const half *L = w->sh->lower;
     for (size_t s = L->first[gi]; s < L->first[gi + 1]; s++)
-        if (!tab_add(w, 0, L->count[s] * mult)) return;
+        if (!tab_add(w, 0, 0, L->count[s] * mult)) return;
 }
 
 /* The pairing of the upper ends that lower structure pw realises with the
@@ -517,6 +537,57 @@ static inline bool realise(const worker *w, const segments *sg, uint64_t pw, uin
     return visited == sg->jl;
 }
 
+/* Open tours: the walk from each upper end through the segments and the
+ * lower paths reaches another upper end, or (only when the lower structure
+ * has one tour end, whose TERM end is its own partner) that tour end: the
+ * upper end is then its own partner in the key.  A structure with two tour
+ * ends is read as closed between them (partner_of_key).  False when some
+ * lower path is left out (it then lies on a cycle, or on a path between
+ * the two tour ends that misses the upper half). */
+static inline bool realise_open(const worker *w, const segments *sg, uint64_t pw, uint64_t *key)
+{
+    const uint8_t *seg = sg->seg;
+    unsigned visited = 0;
+    *key = 0;
+    uint32_t paired = 0;
+    for (unsigned e = 0; e < w->k; e++) {
+        if ((paired >> e) & 1u) continue;
+        unsigned q = seg[16 + e], f = e;
+        while (q < 16) {
+            unsigned p = nib(pw, q);
+            if (p == q) {
+                visited++;
+                break;
+            }
+            q = seg[p];
+            visited += 2;
+        }
+        if (q >= 16) f = q - 16;
+        paired |= 1u << e | 1u << f;
+        *key |= (uint64_t)f << (4 * e) | (uint64_t)e << (4 * f);
+    }
+    return visited == sg->jl;
+}
+
+/* Open tours: the pairings realised by each lower structure of type gi,
+ * filed by its number of tour ends. */
+static void leaf_open(worker *w, size_t gi, const segments *sg, uint64_t mult)
+{
+    const half *L = w->sh->lower;
+    for (size_t s = L->first[gi], s1 = L->first[gi + 1]; s < s1; s++) {
+        unsigned ends = L->nterm[s];
+        uint64_t key = 0;
+        if (w->k == 0) {
+            /* No upper ends: the lower half holds both tour ends, and its
+             * paths closed between them must make one cycle with C. */
+            if (ends != 2 || !realise(w, sg, L->partner[s], &key)) continue;
+        } else if (!realise_open(w, sg, L->partner[s], &key)) {
+            continue;
+        }
+        if (!tab_add(w, ends, key, L->count[s] * mult)) return;
+    }
+}
+
 /* Step set C (in w) is complete and leaves the lower cells lower type gi:
  * add the pairing of the upper ends that each lower structure of that
  * type realises with C. */
@@ -528,13 +599,18 @@ static void leaf(worker *w, size_t gi)
     segments sg;
     segments_build(w, &sg);
     if (sg.covered < sg.m) {
-        leaf_cycle_only(w, gi, &sg, mult);
+        /* A cycle of crossing steps and trivial cells: never in an open tour. */
+        if (!w->sh->open) leaf_cycle_only(w, gi, &sg, mult);
+        return;
+    }
+    if (w->sh->open) {
+        leaf_open(w, gi, &sg, mult);
         return;
     }
     for (size_t s = L->first[gi], s1 = L->first[gi + 1]; s < s1; s++) {
         uint64_t key;
         if (!realise(w, &sg, L->partner[s], &key)) continue;
-        if (!tab_add(w, key, L->count[s] * mult)) return;
+        if (!tab_add(w, 0, key, L->count[s] * mult)) return;
     }
 }
 
@@ -635,6 +711,74 @@ static inline bool one_cycle(uint64_t pa, uint64_t pb, unsigned k)
     return steps * 2 == k;
 }
 
+/* The alternating walk of two pairings of k ends, each with one fixed
+ * point (an end whose path stops at a tour end), from pa's fixed point to
+ * pb's: an open tour when it passes every end. */
+static inline bool one_path(uint64_t pa, uint64_t pb, unsigned k)
+{
+    unsigned v = 0, n = 1;
+    while (nib(pa, v) != v) v++;
+    for (;;) {
+        unsigned u = nib(pb, v);
+        if (u == v) return n == k;
+        v = nib(pa, u);
+        n += 2;
+    }
+}
+
+/* Copy the pairings of the tables into ck/cc (tab[j] at coff[j]) and clear
+ * them; false when out of memory. */
+static bool compact_tables(worker *w)
+{
+    const shared *sh = w->sh;
+    size_t n = w->tab[0].n + w->tab[1].n + w->tab[2].n;
+    if (n > w->ccap) {
+        size_t nc = w->ccap ? w->ccap : 1024;
+        while (nc < n) nc *= 2;
+        uint64_t *ck = kti_alloc(sh->al, nc * sizeof *ck), *cc = kti_alloc(sh->al, nc * sizeof *cc);
+        if (ck == NULL || cc == NULL) {
+            kti_free(sh->al, ck);
+            kti_free(sh->al, cc);
+            w->oom = true;
+            return false;
+        }
+        kti_free(sh->al, w->ck);
+        kti_free(sh->al, w->cc);
+        w->ck = ck;
+        w->cc = cc;
+        w->ccap = nc;
+    }
+    size_t k = 0;
+    for (unsigned j = 0; j < 3; j++) {
+        ptab *tb = &w->tab[j];
+        w->coff[j] = k;
+        for (size_t i = 0; i < tb->n; i++, k++) {
+            w->ck[k] = tb->key[tb->used[i]];
+            w->cc[k] = tb->cnt[tb->used[i]];
+        }
+        ptab_clear(tb);
+    }
+    w->coff[3] = k;
+    return true;
+}
+
+/* The pairings that close a tour with upper structure s, summed: for open
+ * tours, those of lower structures with 2 - (s's tour ends) tour ends. */
+static kti_u128 matches(const worker *w, size_t s)
+{
+    const half *U = w->sh->upper;
+    uint64_t pu = end_pairing(U->partner[s], w->udig, w->eidx, w->sh->g->nu);
+    unsigned ends = U->nterm != NULL ? U->nterm[s] : 0, j = w->sh->open ? 2 - ends : 0;
+    kti_u128 part = 0;
+    if (j > 2) return 0;
+    for (size_t i = w->coff[j]; i < w->coff[j + 1]; i++) {
+        bool ok = w->k == 0 ? true : j == 1 ? one_path(w->ck[i], pu, w->k)
+                                            : one_cycle(w->ck[i], pu, w->k);
+        if (ok) part += w->cc[i];
+    }
+    return part;
+}
+
 static void run_type(worker *w, size_t ti, unsigned weight)
 {
     const shared *sh = w->sh;
@@ -652,38 +796,13 @@ static void run_type(worker *w, size_t ti, unsigned weight)
         }
     }
     memset(w->ldeg, 0, sizeof w->ldeg);
-    ptab_clear(&w->tab);
+    for (unsigned j = 0; j < 3; j++) ptab_clear(&w->tab[j]);
     if (has_prefix(sh->pre, g->nfin0, 0)) dfs(w, 0, g->nfin0, 0);
     if (w->oom || w->limit || atomic_load(&w->sh->cancel)) return;
     /* Combine: every upper structure of type t with every pairing. */
-    ptab *tb = &w->tab;
-    size_t n = tb->n;
-    if (n > w->ccap) {
-        size_t nc = w->ccap ? w->ccap : 1024;
-        while (nc < n) nc *= 2;
-        uint64_t *ck = kti_alloc(sh->al, nc * sizeof *ck), *cc = kti_alloc(sh->al, nc * sizeof *cc);
-        if (ck == NULL || cc == NULL) {
-            kti_free(sh->al, ck);
-            kti_free(sh->al, cc);
-            w->oom = true;
-            return;
-        }
-        kti_free(sh->al, w->ck);
-        kti_free(sh->al, w->cc);
-        w->ck = ck;
-        w->cc = cc;
-        w->ccap = nc;
-    }
-    for (size_t j = 0; j < n; j++) {
-        w->ck[j] = tb->key[tb->used[j]];
-        w->cc[j] = tb->cnt[tb->used[j]];
-    }
-    ptab_clear(tb);
+    if (!compact_tables(w)) return;
     for (size_t s = U->first[ti]; s < U->first[ti + 1]; s++) {
-        uint64_t pu = end_pairing(U->partner[s], w->udig, w->eidx, g->nu);
-        kti_u128 part = 0;
-        for (size_t i = 0; i < n; i++)
-            if (w->k == 0 || one_cycle(w->ck[i], pu, w->k)) part += w->cc[i];
+        kti_u128 part = matches(w, s);
         kti_u128 c = (kti_u128)U->count[s] * weight;
         if (part != 0 && c > ~(kti_u128)0 / part) w->ovf = true;
         kti_u128 add = part * c;
@@ -724,8 +843,10 @@ typedef struct join_state {
     half hl, hu;
     const half *U;               /* &hl when both halves are one set */
     bool same;
+    bool open;
     prefixes pre;
     uint32_t *lmirror;           /* mirror image of each lower type */
+    bool sym;                    /* the halves have the board's left-right mirror */
     size_t *work;                /* this shard's upper types, heaviest first */
     uint8_t *weight;
     size_t nwork;
@@ -738,9 +859,11 @@ static void join_state_free(join_state *js)
     const kt_allocator *al = js->al;
     if (js->w != NULL)
         for (unsigned i = 0; i < js->nthreads; i++) {
-            kti_free(al, js->w[i].tab.key);
-            kti_free(al, js->w[i].tab.cnt);
-            kti_free(al, js->w[i].tab.used);
+            for (unsigned j = 0; j < 3; j++) {
+                kti_free(al, js->w[i].tab[j].key);
+                kti_free(al, js->w[i].tab[j].cnt);
+                kti_free(al, js->w[i].tab[j].used);
+            }
             kti_free(al, js->w[i].ck);
             kti_free(al, js->w[i].cc);
         }
@@ -764,7 +887,8 @@ static kt_status join_prepare(join_state *js, const kti_half_view *lower,
 {
     const kt_allocator *al = js->al;
     geom_build(&js->g, lower->width, lower->ncb, upper->ncb);
-    js->same = lower->keys == upper->keys && lower->n == upper->n && lower->ncb == upper->ncb;
+    js->same = js->sym && lower->keys == upper->keys && lower->n == upper->n &&
+               lower->ncb == upper->ncb;
     KTI_TRY(half_build(al, lower, &js->hl));
     js->U = &js->hl;
     if (!js->same) {
@@ -792,7 +916,7 @@ static kt_status join_plan(join_state *js, uint32_t shard, uint32_t nshards)
     for (size_t i = 0; i < U->ntypes; i++) {
         uint32_t t = U->type[i], mt = mirror_type(&js->g, t, js->g.nu);
         size_t mi;
-        bool has_mirror = type_find(U, mt, &mi);
+        bool has_mirror = js->sym && type_find(U, mt, &mi);
         if (has_mirror && mt < t) continue;
         if (ncanon++ % nshards != shard) continue;
         items[nwork].ti = i;
@@ -832,6 +956,7 @@ static kt_status join_run(join_state *js, const kti_run *run, kti_hprogress *pro
     sh.nwork = js->nwork;
     sh.weight = js->weight;
     sh.flip = js->same;
+    sh.open = js->open;
     sh.lmirror = js->lmirror;
     atomic_init(&sh.next, 0);
     atomic_init(&sh.done, 0);
@@ -862,11 +987,13 @@ static kt_status join_run(join_state *js, const kti_run *run, kti_hprogress *pro
     return rc;
 }
 
-kt_status kti_halftours_join(const kti_half_view *lower, const kti_half_view *upper,
+kt_status kti_halftours_join(const kti_half_view *lower, const kti_half_view *upper, bool sym,
                              const kti_run *run, kti_hprogress *prog, kti_u128 *count)
 {
     join_state js;
     memset(&js, 0, sizeof js);
+    js.sym = sym;
+    js.open = lower->open;
     js.al = run->alloc;
     js.nthreads = run->threads ? run->threads : 1;
     kt_status rc = join_prepare(&js, lower, upper);
