@@ -99,7 +99,7 @@ expect "count halftours directed" "^88404$" "$knight" count 5x8 --method halftou
 # open tours by half-tours with tour ends (the same counts as the frontier's above)
 expect "count halftours open" "^864$" "$knight" count 5x5 --open --method halftours
 expect "count halftours open directed" "^1728$" "$knight" count 5x5 --open --directed --method halftours
-expect "count halftours --start" "^524486$" "$knight" count 6x6 --start 0,0 --method halftours
+expect "count halftours --start" "^304$" "$knight" count 5x5 --start 0,0 --method halftours
 expect "count halftours --start --end" "^56$" "$knight" count 5x5 --start a5 --end e1 --method halftours
 # 5x4 is turned to cut across its 4 columns: the given cells turn with it
 expect "count halftours turned --start" "^7$" "$knight" count 5x4 --start 1,0 --method halftours
@@ -114,10 +114,10 @@ done
 [ "$sum" -eq 9862 ] || { echo "FAIL: halftour shards sum to $sum, not 9862"; fail=1; }
 sum=0
 for i in 0 1 2; do
-    part=$("$knight" count 6x6 --open --method halftours --shard $i/3 2>/dev/null | tail -n 1)
+    part=$("$knight" count 5x6 --open --method halftours --shard $i/3 2>/dev/null | tail -n 1)
     sum=$((sum + ${part:-0}))
 done
-[ "$sum" -eq 3318960 ] || { echo "FAIL: open halftour shards sum to $sum, not 3318960"; fail=1; }
+[ "$sum" -eq 18784 ] || { echo "FAIL: open halftour shards sum to $sum, not 18784"; fail=1; }
 "$knight" check /nonexistent/file 2>/dev/null && { echo "FAIL: missing file accepted"; fail=1; }
 # semimagic: complete a Knight Errant puzzle (seed 002 solution 1, 8 numbers kept).
 printf '. . 49 . . . 17 .\n. . . . . . . .\n1 . . . 33 . . .\n. . . . . . . .\n. . . . . . . .\n. . . . . . . .\n. . 25 . 9 . . .\n. . . 41 . 57 . .\n' > "$tmp/ke.txt"
