@@ -378,6 +378,8 @@ typedef struct worker {
     uint8_t eidx[NC];            /* upper end index per cell */
     uint8_t ucell[NC];           /* upper end -> its cell */
     unsigned k;                  /* upper ends */
+    unsigned need;               /* open: bit j when some upper structure of the type
+                                  * matches lower ones with j tour ends */
     /* the current step set */
     uint8_t ldeg[NC];
     uint8_t lup[NC][2];          /* lower cell -> its upper cells */
@@ -577,6 +579,7 @@ static void leaf_open(worker *w, size_t gi, const segments *sg, uint64_t mult)
     for (size_t s = L->first[gi], s1 = L->first[gi + 1]; s < s1; s++) {
         unsigned ends = L->nterm[s];
         uint64_t key = 0;
+        if (!((w->need >> ends) & 1u)) continue;
         if (w->k == 0) {
             /* No upper ends: the lower half holds both tour ends, and its
              * paths closed between them must make one cycle with C. */
@@ -797,6 +800,10 @@ static void run_type(worker *w, size_t ti, unsigned weight)
     }
     memset(w->ldeg, 0, sizeof w->ldeg);
     for (unsigned j = 0; j < 3; j++) ptab_clear(&w->tab[j]);
+    /* Only lower structures that some upper one of the type can complete. */
+    w->need = 0;
+    for (size_t s = U->first[ti]; U->nterm != NULL && s < U->first[ti + 1]; s++)
+        w->need |= 4u >> U->nterm[s];
     if (has_prefix(sh->pre, g->nfin0, 0)) dfs(w, 0, g->nfin0, 0);
     if (w->oom || w->limit || atomic_load(&w->sh->cancel)) return;
     /* Combine: every upper structure of type t with every pairing. */
