@@ -241,6 +241,9 @@ static uint32_t mirror_type(const geom *g, uint32_t t, unsigned ncb)
  * bit v set when some lower type's first f final digits read v in base 3. */
 typedef struct prefixes {
     uint8_t *bits[NC + 1];
+    /* Open tours (whose step sets are many): the lower type of each whole
+     * vector, index + 1 (0: none), or NULL; saves a hash probe per step set. */
+    uint32_t *index;
 } prefixes;
 
 /* Safe to call twice: a failed build frees what it made and the caller's
@@ -251,10 +254,12 @@ static void prefixes_free(const kt_allocator *al, prefixes *p)
         kti_free(al, p->bits[f]);
         p->bits[f] = NULL;
     }
+    kti_free(al, p->index);
+    p->index = NULL;
 }
 
 static kt_status prefixes_build(const kt_allocator *al, const geom *g, const half *lower,
-                                prefixes *p)
+                                bool with_index, prefixes *p)
 {
     memset(p, 0, sizeof *p);
     uint8_t order[NC];
@@ -271,6 +276,11 @@ static kt_status prefixes_build(const kt_allocator *al, const geom *g, const hal
         }
         pow3 *= 3;
     }
+    /* pow3 is now 3^(n+1); the index has 3^n entries (172 MB for 16 cells). */
+    if (with_index && (p->index = kti_calloc(al, pow3 / 3, sizeof *p->index)) == NULL) {
+        prefixes_free(al, p);
+        return KT_ENOMEM;
+    }
     for (size_t i = 0; i < lower->ntypes; i++) {
         uint32_t t = lower->type[i];
         size_t v = 0;
@@ -279,6 +289,7 @@ static kt_status prefixes_build(const kt_allocator *al, const geom *g, const hal
             v = v * 3 + ((t >> (2 * order[f])) & 3u);
             p->bits[f + 1][v >> 3] |= (uint8_t)(1u << (v & 7));
         }
+        if (p->index != NULL) p->index[v] = (uint32_t)(i + 1);
     }
     return KT_OK;
 }
@@ -660,6 +671,12 @@ static void dfs(worker *w, unsigned s, unsigned f, size_t pv)
     const geom *g = w->sh->g;
     if (s == g->nu) {
         if ((++w->polls & 0xFFFFu) == 0 && stopped(w)) return;
+        /* Every lower cell is final here, and pv is its whole vector. */
+        if (w->sh->pre->index != NULL) {
+            uint32_t gi1 = w->sh->pre->index[pv];
+            if (gi1 != 0) leaf(w, gi1 - 1);
+            return;
+        }
         uint32_t lt = 0;
         for (unsigned l = 0; l < g->nl; l++) lt |= (uint32_t)w->ldeg[l] << (2 * l);
         size_t gi;
@@ -902,7 +919,7 @@ static kt_status join_prepare(join_state *js, const kti_half_view *lower,
         KTI_TRY(half_build(al, upper, &js->hu));
         js->U = &js->hu;
     }
-    KTI_TRY(prefixes_build(al, &js->g, &js->hl, &js->pre));
+    KTI_TRY(prefixes_build(al, &js->g, &js->hl, lower->open, &js->pre));
     js->lmirror = kti_alloc(al, (js->hl.ntypes ? js->hl.ntypes : 1) * sizeof *js->lmirror);
     if (js->lmirror == NULL) return KT_ENOMEM;
     for (size_t i = 0; i < js->hl.ntypes; i++)
