@@ -11,6 +11,12 @@
  *                                            join (upper half SPLIT rows), run
  *                                            as SHARDS shards one after another
  *                                            (only FIRST..LAST when given)
+ *   bench_halftour open W H SPLIT [THREADS [SHARDS [FIRST LAST]]]
+ *                                            open tours of W x H by half-tours
+ *                                            with tour ends
+ *                                            (kt_halftours_count_open), shard
+ *                                            by shard; each shard enumerates
+ *                                            the halves again
  *
  * Prints wall and CPU seconds and the peak resident memory.
  */
@@ -169,8 +175,78 @@ static int bench_join(uint32_t w, uint32_t hgt, uint32_t split, unsigned threads
     return 0;
 }
 
+/* The enumerations' layers: the largest one, and when the last one ended. */
+typedef struct layers {
+    uint64_t peak, calls;
+    double last;
+} layers;
+
+static void on_layer(void *user, uint64_t step, uint64_t states)
+{
+    layers *l = user;
+    (void)step;
+    if (states > l->peak) l->peak = states;
+    l->calls++;
+    l->last = bench_now();
+}
+
+static int bench_open(uint32_t w, uint32_t hgt, uint32_t split, unsigned threads,
+                      uint32_t shards, uint32_t first, uint32_t last)
+{
+    kt_options *run = run_with(threads);
+    layers ly = {0, 0, 0.0};
+    if (run == NULL || kt_options_set_trace(run, on_layer, &ly) != KT_OK) {
+        fprintf(stderr, "bad thread count %u\n", threads);
+        kt_options_free(run);
+        return 1;
+    }
+    printf("open tours of %ux%u by half-tours with tour ends, upper half %u rows, %u threads\n",
+           w, hgt, split, kt_options_thread_count(run));
+    __extension__ typedef unsigned __int128 u128;
+    u128 sum = 0;
+    double w0 = bench_now(), c0 = bench_cpu();
+    for (uint32_t i = first; i <= last && i < shards; i++) {
+        kt_u128 n = {0, 0};
+        double ws = bench_now(), cs = bench_cpu();
+        kt_status st = kt_options_set_shard(run, i, shards);
+        if (st == KT_OK)
+            st = kt_halftours_count_open(w, hgt, split, KT_CELL_NONE, KT_CELL_NONE, 0, run, &n);
+        if (st != KT_OK) {
+            fprintf(stderr, "count: %s\n", kt_strerror(st));
+            kt_options_free(run);
+            return 1;
+        }
+        sum += ((u128)n.hi << 64) | n.lo;
+        printf("  shard %u/%u: ", i, shards);
+        print_u128(n);
+        printf(" undirected (%.2f s wall, %.2f s CPU, halves %.2f s wall, largest layer %llu; "
+               "peak RSS so far %.0f MiB)\n",
+               bench_now() - ws, bench_cpu() - cs, ly.last - ws, (unsigned long long)ly.peak,
+               peak_mib());
+        fflush(stdout);
+    }
+    kt_options_free(run);
+    printf("  total: %.2f s wall, %.2f s CPU; peak RSS %.0f MiB\n", bench_now() - w0,
+           bench_cpu() - c0, peak_mib());
+    printf("  open tours%s, directed: ", first == 0 && last + 1 >= shards ? "" : " (these shards)");
+    sum *= 2;
+    kt_u128 total = {(uint64_t)sum, (uint64_t)(sum >> 64)};
+    print_u128(total);
+    printf("\n");
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc >= 5 && strcmp(argv[1], "open") == 0) {
+        unsigned threads = argc >= 6 ? (unsigned)atoi(argv[5]) : 2;
+        uint32_t shards = argc >= 7 ? (uint32_t)atoi(argv[6]) : 1;
+        uint32_t first = argc >= 9 ? (uint32_t)atoi(argv[7]) : 0;
+        if (shards == 0) shards = 1;
+        uint32_t last = argc >= 9 ? (uint32_t)atoi(argv[8]) : shards - 1;
+        return bench_open((uint32_t)atoi(argv[2]), (uint32_t)atoi(argv[3]),
+                          (uint32_t)atoi(argv[4]), threads, shards, first, last);
+    }
     if (argc >= 5 && strcmp(argv[1], "join") == 0) {
         unsigned threads = argc >= 6 ? (unsigned)atoi(argv[5]) : 2;
         uint32_t shards = argc >= 7 ? (uint32_t)atoi(argv[6]) : 1;

@@ -255,6 +255,8 @@ class CountTests(unittest.TestCase):
         with self.assertRaises(kt.KnightError) as e:
             kt.count_closed_by_halftours(6, 6, shard=(3, 3))
         self.assertEqual(e.exception.status, kt.EINVAL)
+        self.assertEqual(kt.count_open_by_halftours(5, 5), 864)
+        self.assertEqual(kt.count_open_by_halftours(5, 5, directed=True), 1728)
 
 
 if __name__ == "__main__":

@@ -35,6 +35,9 @@
  *
  * Widths 1 to 8 are supported (a path structure is then a 64-bit key).
  *
+ * Open tours (kt_halftours_count_open()) use the same halves with tour
+ * ends allowed inside them; see that function.
+ *
  * Run settings (knight/options.h): the three long calls take a
  * `const kt_options *run` (NULL = defaults) and read these settings:
  * | setting    | kt_halftours_enumerate() | kt_halftours_join() | kt_halftours_count_closed() |
@@ -275,6 +278,55 @@ KT_EXPORT kt_status kt_halftours_join(const kt_halftours *lower, const kt_halfto
  */
 KT_EXPORT kt_status kt_halftours_count_closed(uint32_t width, uint32_t height, uint32_t split,
                                               const kt_options *run, kt_u128 *count);
+
+/** @brief kt_halftours_count_open() flag: count each tour in both
+ *  directions (the value of ::KT_COUNT_DIRECTED in knight/count.h). */
+#define KT_HALFTOUR_DIRECTED 0x2u
+
+/**
+ * @brief Count the open knight's tours (Hamiltonian paths) of a @p width x
+ *        @p height board by McKay's method extended to paths with free
+ *        ends, cutting it below row @p split.
+ *
+ * A half-tour of an open tour may hold zero, one or two of the tour's
+ * ends, anywhere in the half: its paths then include paths that end at a
+ * tour end on one side and cross the cut on the other.  Both halves are
+ * enumerated with their tour ends (kt_halftours_enumerate()'s frontier
+ * pass, with cells allowed to end the tour), grouped by type as for closed
+ * tours, and joined across the cut; a join counts when the halves' tour
+ * ends number two in all and the whole is one path.  This is independent
+ * of the frontier count of knight/count.h (kt_count_tours() with
+ * ::KT_COUNT_OPEN, kt_count_open_tours()), and the two agree: 5x5 has 864
+ * undirected open tours, 6x6 3,318,960 (OEIS A390833).
+ *
+ * Cells are numbered as ::kt_cell (`y * width + x`, y from the top row);
+ * the upper half is rows 0 .. @p split - 1.  With @p start given, the
+ * count is of the tours that begin on @p start (and end on @p end if that
+ * is given too); with only @p end given, of those that end on @p end; each
+ * is counted once, so ::KT_HALFTOUR_DIRECTED changes nothing then, as in
+ * kt_count_open_tours().
+ *
+ * Settings read from @p run: threads; progress (the enumerations' cells,
+ * then the join; may cancel); shard i of N (the join's shard, as in
+ * kt_halftours_count_closed()); budget (states of one layer in the
+ * enumerations, pairings of one upper type in the join); trace (the
+ * enumerations' layers); allocator.  No checkpoint.
+ * Memory: the open halves hold many more structures than the closed ones
+ * (a structure also says which path ends lead to a tour end).
+ * @param width     Columns, 1 to ::KT_HALFTOUR_MAX_WIDTH.
+ * @param height    Rows, at least 2.
+ * @param split     Rows of the upper half, 1 to height-1.
+ * @param start     The first cell of the tours, or ::KT_CELL_NONE.
+ * @param end       The last cell of the tours, or ::KT_CELL_NONE.
+ * @param flags     0 (undirected) or ::KT_HALFTOUR_DIRECTED.
+ * @param run       Run settings, or NULL for the defaults.
+ * @param[out] count The number of tours (of this shard); unchanged on failure.
+ * @return As kt_halftours_count_closed(); ::KT_EINVAL also for an unknown
+ *         flag, a given cell off the board, or @p start equal to @p end.
+ */
+KT_EXPORT kt_status kt_halftours_count_open(uint32_t width, uint32_t height, uint32_t split,
+                                            kt_cell start, kt_cell end, unsigned flags,
+                                            const kt_options *run, kt_u128 *count);
 
 #ifdef __cplusplus
 }

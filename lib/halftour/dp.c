@@ -202,33 +202,22 @@ typedef struct worker {
 static void expand_one(worker *w, const kti_hstep *st, bool closing_ok, uint64_t lo, uint64_t hi,
                        uint64_t cnt);
 
-static void emit(worker *w, const kti_hstep *st, uint8_t *t, bool closed, uint64_t cnt)
+/* Queue state t (codes by slot, after the step) under its canonical key:
+ * labels renumbered 2, 3, ... in slot order (TERM kept in open mode). */
+static void queue_state(worker *w, const kti_hstep *st, const uint8_t *t, uint64_t cnt)
 {
-    for (unsigned i = 0; i < st->nfin; i++) {
-        unsigned f = st->fin[i];
-        unsigned v = t[f];
-        unsigned d = v == 0 ? 0u : v == 1 ? 2u : 1u;
-        if (!((st->finmask[i] >> d) & 1u)) return;
-        if (st->finclear[i]) t[f] = 0;
-    }
-    if (closed) {
-        for (unsigned i = 0; i < st->nout; i++)
-            if (t[st->out[i]] != 1) return;
-        if (__builtin_add_overflow(w->closed, cnt, &w->closed)) w->ovf = true;
-        return;
-    }
     const kti_hprob *pr = w->sh->prob;
     if (pr->filter != NULL && !pr->filter(pr->filter_ctx, w->sh->step, t)) return;
     uint8_t map[32];
     memset(map, 0, sizeof map);
-    unsigned next = 2;
+    unsigned next = 2, last = pr->open ? KTI_HDP_TERM - 1 : 15;
     uint64_t lo = 0, hi = 0;
     for (unsigned i = 0; i < st->nout; i++) {
         unsigned s = st->out[i];
         unsigned v = t[s];
-        if (v >= 2) {
+        if (v >= 2 && !(pr->open && v == KTI_HDP_TERM)) {
             if (map[v] == 0) {
-                if (next > 15) {
+                if (next > last) {
                     w->lbl = true;
                     return;
                 }
@@ -244,6 +233,74 @@ static void emit(worker *w, const kti_hstep *st, uint8_t *t, bool closed, uint64
     if (!ht_queue(&w->tab[p], w->sh->al, &w->bt[p], lo, hi, cnt, &w->ovf)) w->oom = true;
 }
 
+static void emit(worker *w, const kti_hstep *st, uint8_t *t, bool closed, uint64_t cnt)
+{
+    for (unsigned i = 0; i < st->nfin; i++) {
+        unsigned f = st->fin[i];
+        unsigned v = t[f];
+        unsigned d = v == 0 ? 0u : v == 1 ? 2u : 1u;
+        if (!((st->finmask[i] >> d) & 1u)) return;
+        if (st->finclear[i]) t[f] = 0;
+    }
+    if (closed) {
+        for (unsigned i = 0; i < st->nout; i++)
+            if (t[st->out[i]] != 1) return;
+        if (__builtin_add_overflow(w->closed, cnt, &w->closed)) w->ovf = true;
+        return;
+    }
+    queue_state(w, st, t, cnt);
+}
+
+/* Open mode: the slots made final by this step, from fin[i] on, take every
+ * final role their masks allow; a cell that becomes a tour end turns the
+ * other end of its path into TERM.  More than two TERMs (tour ends) is
+ * dropped. */
+static void emit_open(worker *w, const kti_hstep *st, uint8_t *t, unsigned i, uint64_t cnt)
+{
+    if (i == st->nfin) {
+        unsigned ends = 0;
+        for (unsigned k = 0; k < st->nout; k++) ends += t[st->out[k]] == KTI_HDP_TERM;
+        if (ends <= 2) queue_state(w, st, t, cnt);
+        return;
+    }
+    unsigned f = st->fin[i], v = t[f], m = st->finmask[i];
+    if (v == 1) {
+        if (!(m & KTI_FIN_DEG2)) return;
+        if (st->finclear[i]) t[f] = 0;
+        emit_open(w, st, t, i + 1, cnt);
+        t[f] = 1;
+        return;
+    }
+    if (v == 0) {
+        if (m & KTI_FIN_DEG0) emit_open(w, st, t, i + 1, cnt);
+        if (m & KTI_FIN_END0) {
+            t[f] = KTI_HDP_TERM;
+            emit_open(w, st, t, i + 1, cnt);
+            t[f] = 0;
+        }
+        return;
+    }
+    if (m & KTI_FIN_DEG1) emit_open(w, st, t, i + 1, cnt);
+    /* A path whose two ends are tour ends is a whole tour inside one half. */
+    if (!(m & KTI_FIN_END1) || v == KTI_HDP_TERM) return;
+    uint8_t save[KTI_HDP_SLOTS];
+    memcpy(save, t, sizeof save);
+    t[f] = st->finclear[i] ? 0 : 1;
+    for (unsigned k = 0; k <= st->nin; k++) {
+        unsigned s = k < st->nin ? st->in[k] : st->slot;
+        if (s != f && t[s] == v) t[s] = KTI_HDP_TERM;
+    }
+    emit_open(w, st, t, i + 1, cnt);
+    memcpy(t, save, sizeof save);
+}
+
+/* The successor t of one choice of edges, to its final roles. */
+static inline void emit_any(worker *w, const kti_hstep *st, uint8_t *t, bool closed, uint64_t cnt)
+{
+    if (w->sh->prob->open) emit_open(w, st, t, 0, cnt);
+    else emit(w, st, t, closed, cnt);
+}
+
 #define FRESH 31u
 
 static void expand_one(worker *w, const kti_hstep *st, bool closing_ok, uint64_t lo, uint64_t hi,
@@ -257,7 +314,7 @@ static void expand_one(worker *w, const kti_hstep *st, bool closing_ok, uint64_t
     /* no edge */
     memcpy(t, s, sizeof t);
     t[c] = 0;
-    emit(w, st, t, false, cnt);
+    emit_any(w, st, t, false, cnt);
     for (unsigned i = 0; i < nnb; i++) {
         unsigned a = st->nb[i];
         unsigned va = s[a];
@@ -271,7 +328,7 @@ static void expand_one(worker *w, const kti_hstep *st, bool closing_ok, uint64_t
             t[a] = 1;
             t[c] = (uint8_t)va;
         }
-        emit(w, st, t, false, cnt);
+        emit_any(w, st, t, false, cnt);
         /* two edges c-a, c-b */
         for (unsigned j = i + 1; j < nnb; j++) {
             unsigned b = st->nb[j];
@@ -295,12 +352,19 @@ static void expand_one(worker *w, const kti_hstep *st, bool closing_ok, uint64_t
                 t[b] = 1;
                 closed = true;
             } else {
+                /* Two paths join: the far end of b's takes a's label, or
+                 * TERM when b's path ends at a tour end (open mode). */
+                unsigned from = vb, to = va;
+                if (vb == KTI_HDP_TERM && w->sh->prob->open) {
+                    from = va;
+                    to = vb;
+                }
                 t[a] = 1;
                 t[b] = 1;
                 for (unsigned k = 0; k < st->nin; k++)
-                    if (t[st->in[k]] == vb) t[st->in[k]] = (uint8_t)va;
+                    if (t[st->in[k]] == from) t[st->in[k]] = (uint8_t)to;
             }
-            emit(w, st, t, closed, cnt);
+            emit_any(w, st, t, closed, cnt);
         }
     }
 }

@@ -17,6 +17,7 @@
 struct kt_halftours {
     kt_allocator al;
     uint32_t width, depth, other;
+    bool open;                  /* open tours: keys may hold KTI_HDP_TERM (count_open) */
     unsigned ncb;               /* boundary cells: width * min(2, depth) */
     size_t n;
     uint64_t *keys;             /* increasing */
@@ -112,8 +113,22 @@ static void list_sorted(uint32_t live, uint8_t *n, uint8_t *out)
         if ((live >> s) & 1u) out[(*n)++] = (uint8_t)s;
 }
 
+/* The final roles a cell may take (KTI_FIN_*): in local row 0 or 1 with
+ * cap steps across the cut, under tour-end rule `rule` (open mode: 0 not a
+ * tour end, 1 may be one, 2 must be one; closed mode: -1). */
+static uint8_t fin_roles(bool boundary, unsigned cap, int rule)
+{
+    unsigned m = KTI_FIN_DEG2;
+    if (boundary) m |= (cap >= 1 ? KTI_FIN_DEG1 : 0u) | (cap >= 2 ? KTI_FIN_DEG0 : 0u);
+    if (rule == 2) m = 0;
+    if (rule >= 1) m |= KTI_FIN_END1 | (boundary && cap >= 1 ? KTI_FIN_END0 : 0u);
+    return (uint8_t)m;
+}
+
+/* The steps of the enumeration of a half (W, D, O); rule (open mode, or
+ * NULL) gives each local cell r * W + x its tour-end rule (fin_roles). */
 kt_status kti_halftour_steps(const kt_allocator *al, uint32_t W, uint32_t D, uint32_t O,
-                             kti_hstep **out, size_t *nsteps, uint8_t *bslot)
+                             const uint8_t *rule, kti_hstep **out, size_t *nsteps, uint8_t *bslot)
 {
     size_t n = (size_t)W * D;
     kti_hstep *st = kti_calloc(al, n, sizeof *st);
@@ -165,13 +180,13 @@ kt_status kti_halftour_steps(const kt_allocator *al, uint32_t W, uint32_t D, uin
             uint32_t qr = D - 1 - (uint32_t)(q / W), qx = (uint32_t)(q % W);
             uint8_t i = p->nfin++;
             p->fin[i] = slot[q];
+            int qrule = rule ? rule[(size_t)qr * W + qx] : -1;
             if (qr <= 1) {
-                unsigned cap = crossing_cap(W, O, qx, qr);
-                p->finmask[i] = (uint8_t)(4u | (cap >= 1 ? 2u : 0u) | (cap >= 2 ? 1u : 0u));
+                p->finmask[i] = fin_roles(true, crossing_cap(W, O, qx, qr), qrule);
                 p->finclear[i] = 0;
                 bslot[qr * W + qx] = slot[q];
             } else {
-                p->finmask[i] = 4u;
+                p->finmask[i] = fin_roles(false, 0, qrule);
                 p->finclear[i] = 1;
                 live &= ~(1u << slot[q]);
             }
@@ -231,10 +246,29 @@ static void compute_stats(kt_halftours *h, uint32_t *types, uint32_t *tmp, size_
     }
 }
 
+/* The key of boundary codes code[0..n): labels renumbered in cell order
+ * (kti_pack_codes), keeping the open mode's TERM. */
+static uint64_t pack_boundary(const uint8_t *code, unsigned n, bool open)
+{
+    if (!open) return kti_pack_codes(code, n);
+    uint8_t map[16] = {0};
+    unsigned next = 2;
+    uint64_t key = 0;
+    for (unsigned i = 0; i < n; i++) {
+        unsigned v = code[i];
+        if (v >= 2 && v != KTI_HDP_TERM) {
+            if (map[v] == 0) map[v] = (uint8_t)next++;
+            v = map[v];
+        }
+        key |= (uint64_t)v << (4 * i);
+    }
+    return key;
+}
+
 /* A new set of geometry (W, D, O) holding the final states of the
  * enumeration, re-keyed by boundary cell and sorted; fin is consumed. */
 static kt_status make_set(kt_halftours **out, const kt_allocator *al, uint32_t W, uint32_t D,
-                          uint32_t O, const uint8_t *bslot, kti_hent *fin, size_t nfin)
+                          uint32_t O, bool open, const uint8_t *bslot, kti_hent *fin, size_t nfin)
 {
     kt_halftours *h = kti_calloc(al, 1, sizeof *h);
     uint32_t *types = NULL;
@@ -248,12 +282,13 @@ static kt_status make_set(kt_halftours **out, const kt_allocator *al, uint32_t W
     h->depth = D;
     h->other = O;
     h->ncb = W * (D >= 2 ? 2u : 1u);
+    h->open = open;
     /* Re-key by boundary cell. */
     for (size_t i = 0; i < nfin; i++) {
         uint8_t code[KT_HALFTOUR_MAX_CELLS];
         for (unsigned c = 0; c < h->ncb; c++)
             code[c] = (uint8_t)kti_hdp_nib(fin[i].lo, fin[i].hi, bslot[c]);
-        fin[i].lo = kti_pack_codes(code, h->ncb);
+        fin[i].lo = pack_boundary(code, h->ncb, open);
         fin[i].hi = 0;
     }
     if (!kti_hdp_sort(al, fin, nfin)) goto nomem;
@@ -268,7 +303,8 @@ static kt_status make_set(kt_halftours **out, const kt_allocator *al, uint32_t W
         h->counts[i] = fin[i].cnt;
     }
     kti_free(al, fin);
-    compute_stats(h, types, types + (nfin ? nfin : 1), cnt);
+    /* McKay's type figures describe closed half-tours only. */
+    compute_stats(h, open ? NULL : types, types + (nfin ? nfin : 1), cnt);
     kti_free(al, types);
     kti_free(al, cnt);
     *out = h;
@@ -281,15 +317,17 @@ nomem:
     return KT_ENOMEM;
 }
 
+/* The path structures of a half (W, D, O); rule: NULL for closed tours,
+ * else the open mode's tour-end rule of each local cell (kti_halftour_steps). */
 static kt_status enumerate(kt_halftours **out, uint32_t W, uint32_t D, uint32_t O,
-                           const kti_run *run, kti_hprogress *prog)
+                           const uint8_t *rule, const kti_run *run, kti_hprogress *prog)
 {
     const kt_allocator *al = run->alloc;
     kti_hstep *steps = NULL;
     size_t nsteps = 0;
     uint8_t bslot[KT_HALFTOUR_MAX_CELLS];
-    KTI_TRY(kti_halftour_steps(al, W, D, O, &steps, &nsteps, bslot));
-    kti_hprob prob = {nsteps, steps, false, NULL, NULL};
+    KTI_TRY(kti_halftour_steps(al, W, D, O, rule, &steps, &nsteps, bslot));
+    kti_hprob prob = {nsteps, steps, false, rule != NULL, NULL, NULL};
     kti_hent *init = kti_alloc(al, sizeof *init);
     if (init == NULL) {
         kti_free(al, steps);
@@ -304,7 +342,7 @@ static kt_status enumerate(kt_halftours **out, uint32_t W, uint32_t D, uint32_t 
     kt_status rc = kti_hdp_run(&prob, run, init, 1, prog, &fin, &nfin, &closed);
     kti_free(al, steps);
     if (rc != KT_OK) return rc;
-    return make_set(out, al, W, D, O, bslot, fin, nfin);
+    return make_set(out, al, W, D, O, rule != NULL, bslot, fin, nfin);
 }
 
 /* Progress over `total` steps, or NULL when the run has no callback. */
@@ -338,7 +376,7 @@ kt_status kt_halftours_enumerate(kt_halftours **out, uint32_t width, uint32_t de
     KTI_TRY(check_geometry(width, depth));
     kti_hprogress prog;
     kti_hprogress *pp = progress_start(&prog, &r, (uint64_t)width * depth);
-    return enumerate(out, width, depth, other_depth, &r, pp);
+    return enumerate(out, width, depth, other_depth, NULL, &r, pp);
 }
 
 void kt_halftours_free(kt_halftours *h)
@@ -481,7 +519,8 @@ kt_status kt_halftours_types_compatible(uint32_t width, const uint8_t *a_lower,
 
 static kti_half_view view_of(const kt_halftours *h)
 {
-    kti_half_view v = {h->width, h->depth, h->other, h->ncb, h->n, h->keys, h->counts, NULL};
+    kti_half_view v = {.width = h->width, .depth = h->depth, .other = h->other, .open = h->open,
+                       .ncb = h->ncb, .n = h->n, .keys = h->keys, .counts = h->counts, .wt = NULL};
     return v;
 }
 
@@ -494,14 +533,14 @@ kt_status kti_halftours_make(kt_halftours **out, uint32_t width, uint32_t depth,
                              const kti_run *run, kti_hprogress *prog)
 {
     KTI_TRY(check_geometry(width, depth));
-    return enumerate(out, width, depth, other, run, prog);
+    return enumerate(out, width, depth, other, NULL, run, prog);
 }
 
-static kt_status join(const kt_halftours *lower, const kt_halftours *upper, const kti_run *run,
-                      kti_hprogress *prog, kti_u128 *result)
+static kt_status join(const kt_halftours *lower, const kt_halftours *upper, bool sym,
+                      const kti_run *run, kti_hprogress *prog, kti_u128 *result)
 {
     kti_half_view vl = view_of(lower), vu = view_of(upper);
-    return kti_halftours_join(&vl, &vu, run, prog, result);
+    return kti_halftours_join(&vl, &vu, sym, run, prog, result);
 }
 
 static kt_status check_pair(const kt_halftours *lower, const kt_halftours *upper)
@@ -522,7 +561,7 @@ kt_status kt_halftours_join(const kt_halftours *lower, const kt_halftours *upper
     kti_hprogress prog;
     kti_hprogress *pp = progress_start(&prog, &r, KTI_HALFTOUR_JOIN_UNITS);
     kti_u128 n = 0;
-    KTI_TRY(join(lower, upper, &r, pp, &n));
+    KTI_TRY(join(lower, upper, true, &r, pp, &n));
     *count = kti_u128_to(n);
     return KT_OK;
 }
@@ -533,7 +572,7 @@ static kt_status weigh(const kt_halftours *h, const kti_run *run, kti_half_weigh
     kti_hstep *steps = NULL;
     size_t nsteps = 0;
     uint8_t bslot[KT_HALFTOUR_MAX_CELLS];
-    KTI_TRY(kti_halftour_steps(run->alloc, h->width, h->depth, h->other, &steps, &nsteps, bslot));
+    KTI_TRY(kti_halftour_steps(run->alloc, h->width, h->depth, h->other, NULL, &steps, &nsteps, bslot));
     kt_status rc =
         kti_half_weights_compute(steps, nsteps, bslot, h->width, h->depth, h->keys, h->n, run, wt);
     kti_free(run->alloc, steps);
@@ -557,11 +596,11 @@ static kt_status count_closed(uint32_t width, uint32_t height, uint32_t split,
     kti_half_weights wl, wu;
     memset(&wl, 0, sizeof wl);
     memset(&wu, 0, sizeof wu);
-    kt_status rc = enumerate(&lower, width, DL, DU, &r, pp);
-    if (rc == KT_OK && DL != DU) rc = enumerate(&upper, width, DU, DL, &r, pp);
+    kt_status rc = enumerate(&lower, width, DL, DU, NULL, &r, pp);
+    if (rc == KT_OK && DL != DU) rc = enumerate(&upper, width, DU, DL, NULL, &r, pp);
     if (rc == KT_OK && turns != NULL) rc = weigh(lower, &r, &wl);
     if (rc == KT_OK && turns != NULL && upper != NULL) rc = weigh(upper, &r, &wu);
-    if (rc == KT_OK && turns == NULL) rc = join(lower, upper ? upper : lower, &r, pp, count);
+    if (rc == KT_OK && turns == NULL) rc = join(lower, upper ? upper : lower, true, &r, pp, count);
     if (rc == KT_OK && turns != NULL) {
         kti_half_view vl = view_of(lower), vu = view_of(upper ? upper : lower);
         vl.wt = &wl;
@@ -593,4 +632,81 @@ kt_status kti_halftours_turn_classes(uint32_t width, uint32_t height, uint32_t s
 {
     if (count == NULL || turns == NULL) return KT_EINVAL;
     return count_closed(width, height, split, run, count, turns);
+}
+
+/* ---- open tours ---- */
+
+/* The tour-end rule of every cell of one half (enumerate): the given ends
+ * must be tour ends, and the other cells may be one unless both are given.
+ * The half's local row r is board row first + dir * r. */
+static void open_rules(uint8_t *rule, uint32_t W, uint32_t D, uint32_t first, int dir,
+                       const kt_cell *given, unsigned ngiven)
+{
+    for (uint32_t r = 0; r < D; r++)
+        for (uint32_t x = 0; x < W; x++) {
+            uint64_t cell = (uint64_t)((int64_t)first + dir * (int64_t)r) * W + x;
+            uint8_t v = ngiven < 2 ? 1 : 0;
+            for (unsigned i = 0; i < ngiven; i++)
+                if (given[i] == cell) v = 2;
+            rule[(size_t)r * W + x] = v;
+        }
+}
+
+/* Enumerate the open halves and join them.  Without given ends the halves
+ * are symmetric: one set serves both when they have the same depth. */
+static kt_status count_open_halves(uint32_t W, uint32_t H, uint32_t DU, const kt_cell *given,
+                                   unsigned ngiven, const kti_run *r, kti_u128 *n)
+{
+    const kt_allocator *al = r->alloc;
+    uint32_t DL = H - DU;
+    bool shared_set = ngiven == 0 && DL == DU;
+    uint8_t *rl = kti_alloc(al, (size_t)W * DL), *ru = kti_alloc(al, (size_t)W * DU);
+    kt_halftours *lower = NULL, *upper = NULL;
+    kt_status rc = rl != NULL && ru != NULL ? KT_OK : KT_ENOMEM;
+    kti_hprogress prog;
+    kti_hprogress *pp = progress_start(
+        &prog, r,
+        (uint64_t)W * DL + (shared_set ? 0 : (uint64_t)W * DU) + KTI_HALFTOUR_JOIN_UNITS);
+    if (rc == KT_OK) {
+        /* Board rows DU .. H-1 are the lower half, DU-1 .. 0 the upper one. */
+        open_rules(rl, W, DL, DU, 1, given, ngiven);
+        open_rules(ru, W, DU, DU - 1, -1, given, ngiven);
+        rc = enumerate(&lower, W, DL, DU, rl, r, pp);
+    }
+    if (rc == KT_OK && !shared_set) rc = enumerate(&upper, W, DU, DL, ru, r, pp);
+    if (rc == KT_OK) rc = join(lower, upper ? upper : lower, ngiven == 0, r, pp, n);
+    kt_halftours_free(lower);
+    kt_halftours_free(upper);
+    kti_free(al, rl);
+    kti_free(al, ru);
+    return rc;
+}
+
+kt_status kt_halftours_count_open(uint32_t width, uint32_t height, uint32_t split, kt_cell start,
+                                  kt_cell end, unsigned flags, const kt_options *run,
+                                  kt_u128 *count)
+{
+    if (count == NULL || width == 0 || height < 2 || split == 0 || split >= height ||
+        (flags & ~(unsigned)KT_HALFTOUR_DIRECTED) != 0)
+        return KT_EINVAL;
+    KTI_TRY(check_geometry(width, height));
+    uint64_t cells = (uint64_t)width * height;
+    kt_cell given[2];
+    unsigned ngiven = 0;
+    if (start != KT_CELL_NONE) given[ngiven++] = start;
+    if (end != KT_CELL_NONE) given[ngiven++] = end;
+    for (unsigned i = 0; i < ngiven; i++)
+        if (given[i] >= cells) return KT_EINVAL;
+    if (ngiven == 2 && start == end) return KT_EINVAL;
+    kti_run r;
+    kti_run_resolve(&r, run);
+    kti_u128 n = 0;
+    KTI_TRY(count_open_halves(width, height, split, given, ngiven, &r, &n));
+    /* With an end given, each tour is counted once, from that end. */
+    if ((flags & KT_HALFTOUR_DIRECTED) && ngiven == 0) {
+        if (n >> 127) return KT_EOVERFLOW;
+        n <<= 1;
+    }
+    *count = kti_u128_to(n);
+    return KT_OK;
 }

@@ -31,7 +31,7 @@ typedef struct kti_hstep {
     uint8_t nb[8];
     uint8_t nfin;                      /* slots whose degree is now final */
     uint8_t fin[KTI_HDP_SLOTS];
-    uint8_t finmask[KTI_HDP_SLOTS];    /* bit d: final degree d allowed */
+    uint8_t finmask[KTI_HDP_SLOTS];    /* KTI_FIN_* bits: the final roles allowed */
     uint8_t finclear[KTI_HDP_SLOTS];   /* 1: the slot leaves (must then have degree 0 or 2) */
     uint8_t nin;                       /* live slots before the step, increasing */
     uint8_t in[KTI_HDP_SLOTS];
@@ -39,10 +39,26 @@ typedef struct kti_hstep {
     uint8_t out[KTI_HDP_SLOTS];
 } kti_hstep;
 
+/* The final roles of a slot (kti_hstep::finmask).  Closed mode uses the
+ * first three (bit d: final degree d); open mode adds the two ways a cell
+ * becomes an end of the tour. */
+#define KTI_FIN_DEG0 1u    /* degree 0: a trivial path (two steps across the cut) */
+#define KTI_FIN_DEG1 2u    /* degree 1: a path end that crosses the cut */
+#define KTI_FIN_DEG2 4u    /* degree 2 */
+#define KTI_FIN_END1 8u    /* open: degree 1 and a tour end (its path's other end becomes TERM) */
+#define KTI_FIN_END0 16u   /* open: degree 0 and a tour end, one step across the cut (code TERM) */
+
+/* Open mode: the code of a path end whose other end is an end of the tour
+ * (labels then stop at 14).  A half holds at most two such codes, one per
+ * tour end, since a path whose two ends are both tour ends is the whole
+ * tour and is dropped. */
+#define KTI_HDP_TERM 15u
+
 typedef struct kti_hprob {
     size_t nsteps;
     const kti_hstep *steps;
     bool allow_close;                  /* a single cycle may close at the last step */
+    bool open;                         /* paths may end inside: KTI_FIN_END*, KTI_HDP_TERM */
     /* Optional: called for each new state (codes by slot) after step `step`;
      * false drops it. */
     bool (*filter)(const void *ctx, size_t step, const uint8_t *codes);
@@ -121,7 +137,8 @@ typedef struct kti_half_weights {
 /* The enumeration's steps for a half of width W, depth D facing a half of
  * depth O; bslot[c] receives the slot of boundary cell c (halftour.c). */
 KTI_HIDDEN kt_status kti_halftour_steps(const kt_allocator *al, uint32_t W, uint32_t D, uint32_t O,
-                                        kti_hstep **out, size_t *nsteps, uint8_t *bslot);
+                                        const uint8_t *rule, kti_hstep **out, size_t *nsteps,
+                                        uint8_t *bslot);
 
 /* The weights of the structures keys[0..n) (increasing; every half-tour's
  * structure must be among them) of the half the steps enumerate, by a
@@ -139,6 +156,7 @@ KTI_HIDDEN void kti_half_weights_free(const kt_allocator *al, kti_half_weights *
  * weights, or NULL for a plain count. */
 typedef struct kti_half_view {
     uint32_t width, depth, other;
+    bool open;                   /* keys may hold KTI_HDP_TERM (open tours) */
     unsigned ncb;                /* boundary cells */
     size_t n;
     const uint64_t *keys;
@@ -150,9 +168,13 @@ typedef struct kti_half_view {
  * summed over the upper types of shard run->shard of run->nshards, with
  * run->threads threads, allocating with run->alloc.  KT_ELIMIT when the
  * pairings of one upper type exceed run->budget.  prog (optional) gets
- * KTI_HALFTOUR_JOIN_UNITS steps. */
+ * KTI_HALFTOUR_JOIN_UNITS steps.  With open halves (both views open) the
+ * count is of open tours: the two halves' tour ends (TERM codes) number
+ * two in all.  sym: the halves are symmetric under the left-right mirror
+ * (no given tour ends), so mirror images of upper types are counted once
+ * (and the up-down flip is used when the halves are one set). */
 KTI_HIDDEN kt_status kti_halftours_join(const kti_half_view *lower, const kti_half_view *upper,
-                                        const kti_run *run, kti_hprogress *prog,
+                                        bool sym, const kti_run *run, kti_hprogress *prog,
                                         kti_u128 *count);
 
 /* The same join weighted: also turns[c], the cells of turn class c summed

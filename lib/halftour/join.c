@@ -53,6 +53,7 @@ typedef struct half {
     uint64_t *partner;   /* 4 bits per cell: the other end of its path */
     uint64_t *count;
     size_t *orig;        /* per structure: its index in the view (key order) */
+    uint8_t *nterm;      /* open: per structure, its tour ends (TERM codes, 0-2) */
     uint32_t *slot;      /* type -> index + 1 (0 empty), open addressing */
     size_t mask;
     kti_half_weights wt; /* weighted join: the weights, in type order (the
@@ -84,6 +85,7 @@ static void half_free(const kt_allocator *al, half *h)
     kti_free(al, h->partner);
     kti_free(al, h->count);
     kti_free(al, h->orig);
+    kti_free(al, h->nterm);
     kti_free(al, h->slot);
     kti_half_weights_free(al, &h->wt);
     memset(h, 0, sizeof *h);
@@ -96,6 +98,10 @@ static uint32_t type_of_key(uint64_t key, unsigned ncb)
     return t;
 }
 
+/* The other end of each cell's path.  Open keys: the TERM ends of a
+ * structure with two tour ends are paired (as if the tour closed between
+ * its ends, which makes it a closed-tour structure); the TERM end of one
+ * with a single tour end is its own partner (a path end that stops). */
 static uint64_t partner_of_key(uint64_t key, unsigned ncb)
 {
     uint8_t first[16];
@@ -113,7 +119,17 @@ static uint64_t partner_of_key(uint64_t key, unsigned ncb)
         }
         p |= (uint64_t)j << (4 * i);
     }
+    /* An unpaired first end keeps nibble 0 (a paired one names a later cell). */
+    unsigned i = first[KTI_HDP_TERM];
+    if (i != 0xFF && nib(p, i) == 0) p |= (uint64_t)i << (4 * i);
     return p;
+}
+
+static uint8_t terms_of_key(uint64_t key, unsigned ncb)
+{
+    uint8_t n = 0;
+    for (unsigned i = 0; i < ncb; i++) n += nib(key, i) == KTI_HDP_TERM;
+    return n;
 }
 
 static bool weights_alloc(const kt_allocator *al, const kti_half_weights *from, size_t n,
@@ -153,6 +169,7 @@ static kt_status half_build(const kt_allocator *al, const kti_half_view *v, half
     h->orig = kti_alloc(al, (n ? n : 1) * sizeof *h->orig);
     if (ord == NULL || h->key == NULL || h->partner == NULL || h->count == NULL || h->orig == NULL)
         goto nomem;
+    if (v->open && (h->nterm = kti_alloc(al, n ? n : 1)) == NULL) goto nomem;
     for (size_t i = 0; i < n; i++) {
         ord[i].lo = (uint64_t)type_of_key(v->keys[i], v->ncb) << 32 | i;
         ord[i].hi = 0;
@@ -196,6 +213,7 @@ static kt_status half_build(const kt_allocator *al, const kti_half_view *v, half
         h->partner[i] = partner_of_key(v->keys[src], v->ncb);
         h->count[i] = v->counts[src];
         h->orig[i] = src;
+        if (h->nterm != NULL) h->nterm[i] = terms_of_key(v->keys[src], v->ncb);
         if (v->wt != NULL) weights_copy(&h->wt, i, v->wt, src);
     }
     h->first[nt] = n;
@@ -267,6 +285,9 @@ static uint32_t mirror_type(const geom *g, uint32_t t, unsigned ncb)
  * bit v set when some lower type's first f final digits read v in base 3. */
 typedef struct prefixes {
     uint8_t *bits[NC + 1];
+    /* Open tours (whose step sets are many): the lower type of each whole
+     * vector, index + 1 (0: none), or NULL; saves a hash probe per step set. */
+    uint32_t *index;
 } prefixes;
 
 /* Safe to call twice: a failed build frees what it made and the caller's
@@ -277,10 +298,12 @@ static void prefixes_free(const kt_allocator *al, prefixes *p)
         kti_free(al, p->bits[f]);
         p->bits[f] = NULL;
     }
+    kti_free(al, p->index);
+    p->index = NULL;
 }
 
 static kt_status prefixes_build(const kt_allocator *al, const geom *g, const half *lower,
-                                prefixes *p)
+                                bool with_index, prefixes *p)
 {
     memset(p, 0, sizeof *p);
     uint8_t order[NC];
@@ -297,6 +320,11 @@ static kt_status prefixes_build(const kt_allocator *al, const geom *g, const hal
         }
         pow3 *= 3;
     }
+    /* pow3 is now 3^(n+1); the index has 3^n entries (172 MB for 16 cells). */
+    if (with_index && (p->index = kti_calloc(al, pow3 / 3, sizeof *p->index)) == NULL) {
+        prefixes_free(al, p);
+        return KT_ENOMEM;
+    }
     for (size_t i = 0; i < lower->ntypes; i++) {
         uint32_t t = lower->type[i];
         size_t v = 0;
@@ -305,6 +333,7 @@ static kt_status prefixes_build(const kt_allocator *al, const geom *g, const hal
             v = v * 3 + ((t >> (2 * order[f])) & 3u);
             p->bits[f + 1][v >> 3] |= (uint8_t)(1u << (v & 7));
         }
+        if (p->index != NULL) p->index[v] = (uint32_t)(i + 1);
     }
     return KT_OK;
 }
@@ -399,6 +428,7 @@ typedef struct shared {
     size_t nwork;
     const uint8_t *weight;       /* per work item: 1 or 2 */
     bool flip;                   /* halves equal: weigh (lower, upper) type pairs by orbit */
+    bool open;                   /* open tours: structures hold 0-2 tour ends (TERM) */
     const uint32_t *lmirror;     /* flip: mirror image of each lower type */
     atomic_size_t next, done;
     atomic_bool cancel;
@@ -415,9 +445,10 @@ typedef struct worker {
     unsigned id;
     bool oom, ovf, limit;
     kti_u128 sum;
-    ptab tab;
-    uint64_t *ck, *cc;           /* one type's pairings, compacted */
+    ptab tab[3];                 /* by the lower structure's tour ends (closed: tab[0]) */
+    uint64_t *ck, *cc;           /* one type's pairings, compacted, tab[0] first */
     size_t ccap;
+    size_t coff[4];              /* entries of tab[j] are ck[coff[j] .. coff[j+1]) */
     uint64_t polls;
     /* the current upper type and its mirror image */
     uint32_t t, mt;
@@ -425,12 +456,14 @@ typedef struct worker {
     uint8_t eidx[NC];            /* upper end index per cell */
     uint8_t ucell[NC];           /* upper end -> its cell */
     unsigned k;                  /* upper ends */
+    unsigned need;               /* open: bit j when some upper structure of the type
+                                  * matches lower ones with j tour ends */
     /* the current step set */
     uint8_t ldeg[NC];
     uint8_t lup[NC][2];          /* lower cell -> its upper cells */
     uint8_t ulo[NC][2];          /* upper cell -> its lower cells */
     uint8_t nlup[NC];
-    /* weighted join: per pairing (in w->tab's insertion order) a row of
+    /* weighted join: per pairing (in w->tab[0]'s insertion order) a row of
      * `stride` sums: 4 turn classes of everything but the upper ends, then
      * per upper end e and crossing move x (0..3) the lower side's count
      * (see add_pair) */
@@ -469,11 +502,12 @@ static unsigned walk(const worker *w, unsigned l, unsigned u, bool up, unsigned 
     }
 }
 
-/* Add cnt to pairing key; its place in insertion order, or SIZE_MAX when
- * the pass must stop. */
-static size_t tab_put(worker *w, uint64_t key, uint64_t cnt)
+/* Add cnt to pairing key in table j (the lower structures' tour ends; 0
+ * for closed tours); its place in insertion order, or SIZE_MAX when the
+ * pass must stop. */
+static size_t tab_put(worker *w, unsigned j, uint64_t key, uint64_t cnt)
 {
-    ptab *t = &w->tab;
+    ptab *t = &w->tab[j];
     if ((t->n + 1) * 10 > t->cap * 7 && !ptab_grow(t, w->sh->al)) {
         w->oom = true;
         return SIZE_MAX;
@@ -481,7 +515,7 @@ static size_t tab_put(worker *w, uint64_t key, uint64_t cnt)
     size_t mask = t->cap - 1, i = ptab_index(key, mask);
     while (t->key[i] != key && t->key[i] != EMPTY) i = (i + 1) & mask;
     if (t->key[i] == EMPTY) {
-        if (w->sh->budget != 0 && t->n >= w->sh->budget) {
+        if (w->sh->budget != 0 && w->tab[0].n + w->tab[1].n + w->tab[2].n >= w->sh->budget) {
             /* Stop the pass like an allocation failure would. */
             w->limit = true;
             return SIZE_MAX;
@@ -496,9 +530,9 @@ static size_t tab_put(worker *w, uint64_t key, uint64_t cnt)
     return t->pos[i];
 }
 
-static bool tab_add(worker *w, uint64_t key, uint64_t cnt)
+static bool tab_add(worker *w, unsigned j, uint64_t key, uint64_t cnt)
 {
-    return tab_put(w, key, cnt) != SIZE_MAX;
+    return tab_put(w, j, key, cnt) != SIZE_MAX;
 }
 
 /* The weight of step set C (in w) with lower type gi when both halves are
@@ -577,7 +611,7 @@ static void leaf_cycle_only(worker *w, size_t gi, const segments *sg, uint64_t m
     if (!cycle_is_all(w, sg)) return;
     const half *L = w->sh->lower;
     for (size_t s = L->first[gi]; s < L->first[gi + 1]; s++)
-        if (!tab_add(w, 0, L->count[s] * mult)) return;
+        if (!tab_add(w, 0, 0, L->count[s] * mult)) return;
 }
 
 /* The pairing of the upper ends that lower structure pw realises with the
@@ -613,6 +647,58 @@ static inline bool realise(const worker *w, const segments *sg, uint64_t pw, uin
         }
     }
     return visited == sg->jl;
+}
+
+/* Open tours: the walk from each upper end through the segments and the
+ * lower paths reaches another upper end, or (only when the lower structure
+ * has one tour end, whose TERM end is its own partner) that tour end: the
+ * upper end is then its own partner in the key.  A structure with two tour
+ * ends is read as closed between them (partner_of_key).  False when some
+ * lower path is left out (it then lies on a cycle, or on a path between
+ * the two tour ends that misses the upper half). */
+static inline bool realise_open(const worker *w, const segments *sg, uint64_t pw, uint64_t *key)
+{
+    const uint8_t *seg = sg->seg;
+    unsigned visited = 0;
+    *key = 0;
+    uint32_t paired = 0;
+    for (unsigned e = 0; e < w->k; e++) {
+        if ((paired >> e) & 1u) continue;
+        unsigned q = seg[16 + e], f = e;
+        while (q < 16) {
+            unsigned p = nib(pw, q);
+            if (p == q) {
+                visited++;
+                break;
+            }
+            q = seg[p];
+            visited += 2;
+        }
+        if (q >= 16) f = q - 16;
+        paired |= 1u << e | 1u << f;
+        *key |= (uint64_t)f << (4 * e) | (uint64_t)e << (4 * f);
+    }
+    return visited == sg->jl;
+}
+
+/* Open tours: the pairings realised by each lower structure of type gi,
+ * filed by its number of tour ends. */
+static void leaf_open(worker *w, size_t gi, const segments *sg, uint64_t mult)
+{
+    const half *L = w->sh->lower;
+    for (size_t s = L->first[gi], s1 = L->first[gi + 1]; s < s1; s++) {
+        unsigned ends = L->nterm[s];
+        uint64_t key = 0;
+        if (!((w->need >> ends) & 1u)) continue;
+        if (w->k == 0) {
+            /* No upper ends: the lower half holds both tour ends, and its
+             * paths closed between them must make one cycle with C. */
+            if (ends != 2 || !realise(w, sg, L->partner[s], &key)) continue;
+        } else if (!realise_open(w, sg, L->partner[s], &key)) {
+            continue;
+        }
+        if (!tab_add(w, ends, key, L->count[s] * mult)) return;
+    }
 }
 
 /* The two pairings of k ends form a single cycle. */
@@ -775,15 +861,15 @@ static void add_pair(worker *w, size_t s, uint64_t key, uint64_t mult)
 {
     const half *L = w->sh->lower;
     uint64_t nl = L->count[s];
-    size_t before = w->tab.n;
-    size_t row = tab_put(w, key, nl * mult);
+    size_t before = w->tab[0].n;
+    size_t row = tab_put(w, 0, key, nl * mult);
     if (row == SIZE_MAX) return;
     uint64_t *v = val_row(w, row);
     if (v == NULL) {
         w->oom = true;
         return;
     }
-    if (w->tab.n != before) memset(v, 0, w->stride * sizeof *v);
+    if (w->tab[0].n != before) memset(v, 0, w->stride * sizeof *v);
     const kti_half_weights *wt = &L->wt;
     const uint64_t *tl = &wt->turn[KTI_TURN_CLASSES * s];
     uint64_t a0 = nl * w->t2[0] + tl[0], a1 = nl * w->t2[1] + tl[1];
@@ -843,13 +929,18 @@ static void leaf(worker *w, size_t gi)
     segments sg;
     segments_build(w, &sg);
     if (sg.covered < sg.m) {
-        leaf_cycle_only(w, gi, &sg, mult);
+        /* A cycle of crossing steps and trivial cells: never in an open tour. */
+        if (!w->sh->open) leaf_cycle_only(w, gi, &sg, mult);
+        return;
+    }
+    if (w->sh->open) {
+        leaf_open(w, gi, &sg, mult);
         return;
     }
     for (size_t s = L->first[gi], s1 = L->first[gi + 1]; s < s1; s++) {
         uint64_t key;
         if (!realise(w, &sg, L->partner[s], &key)) continue;
-        if (!tab_add(w, key, L->count[s] * mult)) return;
+        if (!tab_add(w, 0, key, L->count[s] * mult)) return;
     }
 }
 
@@ -897,6 +988,12 @@ static void dfs(worker *w, unsigned s, unsigned f, size_t pv)
     if (w->sk != NULL && w->sk->done) return;
     if (s == g->nu) {
         if ((++w->polls & 0xFFFFu) == 0 && stopped(w)) return;
+        /* Every lower cell is final here, and pv is its whole vector. */
+        if (w->sh->pre->index != NULL) {
+            uint32_t gi1 = w->sh->pre->index[pv];
+            if (gi1 != 0) leaf(w, gi1 - 1);
+            return;
+        }
         uint32_t lt = 0;
         for (unsigned l = 0; l < g->nl; l++) lt |= (uint32_t)w->ldeg[l] << (2 * l);
         size_t gi;
@@ -1002,7 +1099,7 @@ static void set_type(worker *w, size_t ti)
     w->stride = KTI_TURN_CLASSES * (1 + w->k);
     memset(w->ldeg, 0, sizeof w->ldeg);
     w->cmask = 0;
-    ptab_clear(&w->tab);
+    for (unsigned j = 0; j < 3; j++) ptab_clear(&w->tab[j]);
 }
 
 /* The depth-first search over the step sets of the worker's type. */
@@ -1050,17 +1147,27 @@ static void store_part(worker *w, size_t s, kti_u128 part, unsigned weight)
         w->bad = true;
 }
 
-static void run_type(worker *w, size_t ti, unsigned weight)
+/* The alternating walk of two pairings of k ends, each with one fixed
+ * point (an end whose path stops at a tour end), from pa's fixed point to
+ * pb's: an open tour when it passes every end. */
+static inline bool one_path(uint64_t pa, uint64_t pb, unsigned k)
+{
+    unsigned v = 0, n = 1;
+    while (nib(pa, v) != v) v++;
+    for (;;) {
+        unsigned u = nib(pb, v);
+        if (u == v) return n == k;
+        v = nib(pa, u);
+        n += 2;
+    }
+}
+
+/* Copy the pairings of the tables into ck/cc (tab[j] at coff[j], each in
+ * insertion order) and clear them; false when out of memory. */
+static bool compact_tables(worker *w)
 {
     const shared *sh = w->sh;
-    const geom *g = sh->g;
-    const half *U = sh->upper;
-    set_type(w, ti);
-    search_type(w);
-    if (w->oom || w->limit || atomic_load(&w->sh->cancel)) return;
-    /* Combine: every upper structure of type t with every pairing. */
-    ptab *tb = &w->tab;
-    size_t n = tb->n;
+    size_t n = w->tab[0].n + w->tab[1].n + w->tab[2].n;
     if (n > w->ccap) {
         size_t nc = w->ccap ? w->ccap : 1024;
         while (nc < n) nc *= 2;
@@ -1069,7 +1176,7 @@ static void run_type(worker *w, size_t ti, unsigned weight)
             kti_free(sh->al, ck);
             kti_free(sh->al, cc);
             w->oom = true;
-            return;
+            return false;
         }
         kti_free(sh->al, w->ck);
         kti_free(sh->al, w->cc);
@@ -1077,12 +1184,53 @@ static void run_type(worker *w, size_t ti, unsigned weight)
         w->cc = cc;
         w->ccap = nc;
     }
-    for (size_t j = 0; j < n; j++) {
-        w->ck[j] = tb->key[tb->used[j]];
-        w->cc[j] = tb->cnt[tb->used[j]];
+    size_t k = 0;
+    for (unsigned j = 0; j < 3; j++) {
+        ptab *tb = &w->tab[j];
+        w->coff[j] = k;
+        for (size_t i = 0; i < tb->n; i++, k++) {
+            w->ck[k] = tb->key[tb->used[i]];
+            w->cc[k] = tb->cnt[tb->used[i]];
+        }
+        ptab_clear(tb);
     }
-    ptab_clear(tb);
+    w->coff[3] = k;
+    return true;
+}
+
+/* The pairings that close a tour with upper structure s, summed: for open
+ * tours, those of lower structures with 2 - (s's tour ends) tour ends. */
+static kti_u128 matches(const worker *w, size_t s)
+{
+    const half *U = w->sh->upper;
+    uint64_t pu = end_pairing(U->partner[s], w->udig, w->eidx, w->sh->g->nu);
+    unsigned ends = U->nterm != NULL ? U->nterm[s] : 0, j = w->sh->open ? 2 - ends : 0;
+    kti_u128 part = 0;
+    if (j > 2) return 0;
+    for (size_t i = w->coff[j]; i < w->coff[j + 1]; i++) {
+        bool ok = w->k == 0 ? true : j == 1 ? one_path(w->ck[i], pu, w->k)
+                                            : one_cycle(w->ck[i], pu, w->k);
+        if (ok) part += w->cc[i];
+    }
+    return part;
+}
+
+static void run_type(worker *w, size_t ti, unsigned weight)
+{
+    const shared *sh = w->sh;
+    const half *U = sh->upper;
+    set_type(w, ti);
+    /* Only lower structures that some upper one of the type can complete. */
+    w->need = 0;
+    for (size_t s = U->first[ti]; U->nterm != NULL && s < U->first[ti + 1]; s++)
+        w->need |= 4u >> U->nterm[s];
+    search_type(w);
+    if (w->oom || w->limit || atomic_load(&w->sh->cancel)) return;
+    /* Combine: every upper structure of type t with every pairing. */
+    if (!compact_tables(w)) return;
     if (sh->weighted) {
+        /* closed tours only: every pairing is in tab[0], in insertion order */
+        size_t n = w->coff[1];
         /* Rows hold up to 64 times a count: keep the counts far from 2^64. */
         for (size_t j = 0; j < n; j++)
             if (w->cc[j] >> 56) w->ovf = true;
@@ -1090,10 +1238,7 @@ static void run_type(worker *w, size_t ti, unsigned weight)
         return;
     }
     for (size_t s = U->first[ti]; s < U->first[ti + 1]; s++) {
-        uint64_t pu = end_pairing(U->partner[s], w->udig, w->eidx, g->nu);
-        kti_u128 part = 0;
-        for (size_t i = 0; i < n; i++)
-            if (w->k == 0 || one_cycle(w->ck[i], pu, w->k)) part += w->cc[i];
+        kti_u128 part = matches(w, s);
         if (sh->parts != NULL) store_part(w, s, part, weight);
         kti_u128 c = (kti_u128)U->count[s] * weight;
         if (part != 0 && c > ~(kti_u128)0 / part) w->ovf = true;
@@ -1135,10 +1280,12 @@ typedef struct join_state {
     half hl, hu;
     const half *U;               /* &hl when both halves are one set */
     bool same;
+    bool open;
     bool noflip;                 /* count every tour once, not by up-down orbits */
     kti_half_view uview;         /* the upper view (mirror lookups) */
     prefixes pre;
     uint32_t *lmirror;           /* mirror image of each lower type */
+    bool sym;                    /* the halves have the board's left-right mirror */
     size_t *work;                /* this shard's upper types, heaviest first */
     uint8_t *weight;
     size_t nwork;
@@ -1151,10 +1298,12 @@ static void join_workers_free(join_state *js)
     const kt_allocator *al = js->al;
     if (js->w != NULL)
         for (unsigned i = 0; i < js->nthreads; i++) {
-            kti_free(al, js->w[i].tab.key);
-            kti_free(al, js->w[i].tab.cnt);
-            kti_free(al, js->w[i].tab.used);
-            kti_free(al, js->w[i].tab.pos);
+            for (unsigned j = 0; j < 3; j++) {
+                kti_free(al, js->w[i].tab[j].key);
+                kti_free(al, js->w[i].tab[j].cnt);
+                kti_free(al, js->w[i].tab[j].used);
+                kti_free(al, js->w[i].tab[j].pos);
+            }
             kti_free(al, js->w[i].val);
             kti_free(al, js->w[i].ck);
             kti_free(al, js->w[i].cc);
@@ -1186,14 +1335,15 @@ static kt_status join_prepare(join_state *js, const kti_half_view *lower,
 {
     const kt_allocator *al = js->al;
     geom_build(&js->g, lower->width, lower->ncb, upper->ncb);
-    js->same = lower->keys == upper->keys && lower->n == upper->n && lower->ncb == upper->ncb;
+    js->same = js->sym && lower->keys == upper->keys && lower->n == upper->n &&
+               lower->ncb == upper->ncb;
     KTI_TRY(half_build(al, lower, &js->hl));
     js->U = &js->hl;
     if (!js->same) {
         KTI_TRY(half_build(al, upper, &js->hu));
         js->U = &js->hu;
     }
-    KTI_TRY(prefixes_build(al, &js->g, &js->hl, &js->pre));
+    KTI_TRY(prefixes_build(al, &js->g, &js->hl, lower->open, &js->pre));
     js->lmirror = kti_alloc(al, (js->hl.ntypes ? js->hl.ntypes : 1) * sizeof *js->lmirror);
     if (js->lmirror == NULL) return KT_ENOMEM;
     for (size_t i = 0; i < js->hl.ntypes; i++)
@@ -1214,7 +1364,7 @@ static kt_status join_plan(join_state *js, uint32_t shard, uint32_t nshards)
     for (size_t i = 0; i < U->ntypes; i++) {
         uint32_t t = U->type[i], mt = mirror_type(&js->g, t, js->g.nu);
         size_t mi;
-        bool has_mirror = type_find(U, mt, &mi);
+        bool has_mirror = js->sym && type_find(U, mt, &mi);
         if (has_mirror && mt < t) continue;
         if (ncanon++ % nshards != shard) continue;
         items[nwork].ti = i;
@@ -1255,6 +1405,7 @@ static kt_status join_run(join_state *js, const kti_run *run, kti_hprogress *pro
     sh.nwork = js->nwork;
     sh.weight = js->weight;
     sh.flip = js->same && !js->noflip;
+    sh.open = js->open;
     sh.parts = parts;
     sh.uview = &js->uview;
     sh.lmirror = js->lmirror;
@@ -1291,12 +1442,14 @@ static kt_status join_run(join_state *js, const kti_run *run, kti_hprogress *pro
     return rc;
 }
 
-static kt_status join_all(const kti_half_view *lower, const kti_half_view *upper,
+static kt_status join_all(const kti_half_view *lower, const kti_half_view *upper, bool sym,
                           const kti_run *run, kti_hprogress *prog, kti_u128 *count,
                           kti_u128 *turns)
 {
     join_state js;
     memset(&js, 0, sizeof js);
+    js.sym = sym;
+    js.open = lower->open;
     js.al = run->alloc;
     js.nthreads = run->threads ? run->threads : 1;
     kt_status rc = join_prepare(&js, lower, upper);
@@ -1306,12 +1459,12 @@ static kt_status join_all(const kti_half_view *lower, const kti_half_view *upper
     return rc;
 }
 
-kt_status kti_halftours_join(const kti_half_view *lower, const kti_half_view *upper,
+kt_status kti_halftours_join(const kti_half_view *lower, const kti_half_view *upper, bool sym,
                              const kti_run *run, kti_hprogress *prog, kti_u128 *count)
 {
     kti_half_view l = *lower, u = *upper;
     l.wt = u.wt = NULL;
-    return join_all(&l, &u, run, prog, count, NULL);
+    return join_all(&l, &u, sym, run, prog, count, NULL);
 }
 
 kt_status kti_halftours_join_turns(const kti_half_view *lower, const kti_half_view *upper,
@@ -1319,7 +1472,7 @@ kt_status kti_halftours_join_turns(const kti_half_view *lower, const kti_half_vi
                                    kti_u128 turns[KTI_TURN_CLASSES])
 {
     if (lower->wt == NULL || upper->wt == NULL) return KT_EINVAL;
-    return join_all(lower, upper, run, prog, count, turns);
+    return join_all(lower, upper, true, run, prog, count, turns);
 }
 
 /* ---- the join kept for the sampler ---- */
@@ -1337,6 +1490,7 @@ kt_status kti_hjoin_new(kti_hjoin **out, const kti_half_view *lower, const kti_h
     j->al = *al;
     j->js.al = &j->al;
     j->js.noflip = true;
+    j->js.sym = true; /* closed knight boards: the halves have the left-right mirror */
     j->js.uview = *upper;
     kt_status rc = join_prepare(&j->js, lower, upper);
     if (rc != KT_OK) {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* knight count: exact numbers of closed or open tours (frontier DP). */
+/* knight count: exact numbers of closed or open tours (frontier DP or McKay's half-tours). */
 #include "cli.h"
 
 #include <stdlib.h>
@@ -169,35 +169,78 @@ static int print_count(const count_args *a, kt_u128 n)
     return 0;
 }
 
-/* McKay's method (halftour.h): closed tours only, cut across the middle;
- * the rows must be at most KT_HALFTOUR_MAX_WIDTH wide. */
-static int count_halftours(const count_args *a)
+/* The run settings of McKay's method: --max-states bounds the states of
+ * one layer (and the pairings of one type). */
+static kt_status halftour_options(const count_args *a, kt_options **out)
 {
-    uint32_t w = a->w, h = a->h;
-    if (a->flags & (KT_COUNT_OPEN | KT_COUNT_SYMMETRIC | KT_COUNT_CLASSES))
-        return cli_usage("count: --method halftours counts closed tours only");
-    if (a->checkpoint != NULL)
-        return cli_usage("count: --method halftours has no --checkpoint (run it in --shard parts)");
-    if (w > KT_HALFTOUR_MAX_WIDTH || (h < w && h >= 2)) {
-        w = a->h;
-        h = a->w;
-    }
-    if (w > KT_HALFTOUR_MAX_WIDTH || h < 2)
-        return cli_fail("count: --method halftours counts boards whose narrow side is at most %d (and at least 2), "
-                        "not %ux%u", KT_HALFTOUR_MAX_WIDTH, a->w, a->h);
-    /* --max-states bounds the states of one layer (and the pairings of one type). */
     kt_options *run = NULL;
     kt_status st = kt_options_new(&run, NULL);
     if (st == KT_OK) st = kt_options_set_threads(run, a->threads);
     if (st == KT_OK) st = kt_options_set_progress(run, cli_progress, NULL);
     if (st == KT_OK) st = kt_options_set_shard(run, a->shard_index, a->shard_count);
     if (st == KT_OK) st = kt_options_set_budget(run, a->max_states);
+    if (st == KT_OK && a->trace) st = kt_options_set_trace(run, trace_layer, NULL);
+    if (st != KT_OK) {
+        kt_options_free(run);
+        run = NULL;
+    }
+    *out = run;
+    return st;
+}
+
+/* --start / --end of an open count by half-tours, as cells of the board
+ * turned so that its rows run along the cut (transposed when turned). */
+static int halftour_ends(const count_args *a, bool transposed, kt_cell *start, kt_cell *end)
+{
+    kt_graph *g = NULL;
+    kt_status st = kt_graph_new(&g, a->w, a->h);
+    if (st != KT_OK) return cli_fail_status("board", st);
+    kt_cell c[2] = {KT_CELL_NONE, KT_CELL_NONE};
+    int rc = cli_cell_arg(g, "--start", a->start, &c[0]);
+    if (rc == 0) rc = cli_cell_arg(g, "--end", a->end, &c[1]);
+    if (rc == 0 && c[0] != KT_CELL_NONE && c[0] == c[1]) rc = cli_usage("count: --start and --end are the same cell");
+    for (int i = 0; i < 2 && transposed; i++)
+        if (c[i] != KT_CELL_NONE) c[i] = (c[i] % a->w) * a->h + c[i] / a->w;
+    kt_graph_free(g);
+    *start = c[0];
+    *end = c[1];
+    return rc;
+}
+
+/* McKay's method (halftour.h): closed or open tours, cut across the
+ * middle; the rows must be at most KT_HALFTOUR_MAX_WIDTH wide. */
+static int count_halftours(const count_args *a)
+{
+    uint32_t w = a->w, h = a->h;
+    bool open = (a->flags & KT_COUNT_OPEN) != 0;
+    if (a->flags & (KT_COUNT_SYMMETRIC | KT_COUNT_CLASSES))
+        return cli_usage("count: --method halftours counts all closed or open tours (no --symmetric, --classes)");
+    if (a->checkpoint != NULL)
+        return cli_usage("count: --method halftours has no --checkpoint (run it in --shard parts)");
+    bool transposed = false;
+    if (w > KT_HALFTOUR_MAX_WIDTH || (h < w && h >= 2)) {
+        w = a->h;
+        h = a->w;
+        transposed = true;
+    }
+    if (w > KT_HALFTOUR_MAX_WIDTH || h < 2)
+        return cli_fail("count: --method halftours counts boards whose narrow side is at most %d (and at least 2), "
+                        "not %ux%u", KT_HALFTOUR_MAX_WIDTH, a->w, a->h);
+    kt_cell start = KT_CELL_NONE, end = KT_CELL_NONE;
+    int rc = open ? halftour_ends(a, transposed, &start, &end) : 0;
+    if (rc) return rc;
+    kt_options *run = NULL;
+    kt_status st = halftour_options(a, &run);
     kt_u128 n = {0, 0};
-    if (st == KT_OK) st = kt_halftours_count_closed(w, h, h / 2, run, &n);
+    if (st == KT_OK && open)
+        st = kt_halftours_count_open(w, h, h / 2, start, end,
+                                     (a->flags & KT_COUNT_DIRECTED) ? KT_HALFTOUR_DIRECTED : 0, run, &n);
+    else if (st == KT_OK)
+        st = kt_halftours_count_closed(w, h, h / 2, run, &n);
     kt_options_free(run);
     cli_progress_done();
     if (st != KT_OK) return cli_fail_status("count", st);
-    if (a->flags & KT_COUNT_DIRECTED) {
+    if (!open && (a->flags & KT_COUNT_DIRECTED)) {
         if (n.hi >> 63) return cli_fail_status("count", KT_EOVERFLOW);
         n.hi = n.hi << 1 | n.lo >> 63;
         n.lo <<= 1;

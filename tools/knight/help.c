@@ -144,7 +144,8 @@ static const help_opt count_opts[] = {
     {"--directed", NULL, NULL, "Count each tour in both directions (no change with --start or --end).", NULL},
     {"--symmetric", NULL, NULL, "Closed tours invariant under the 180-degree rotation.", NULL},
     {"--classes", NULL, NULL, "Classes of tours under the symmetries of the board.", NULL},
-    {"--method", NULL, "M", "frontier (the default) or halftours (McKay's join; closed tours only).", "frontier halftours"},
+    {"--method", NULL, "M", "frontier (the default) or halftours (McKay's join of half-tours; closed or open tours, "
+     "--start/--end too; narrow side at most 8).", "frontier halftours"},
     THREADS_OPT,
     {"--shard", NULL, "i/N", "Count only shard i of N (0 <= i < N); the N parts add up to the total.", NULL},
     {"--checkpoint", NULL, "FILE", "Save the state to FILE every few minutes and resume from it.", "FILE"},

@@ -43,7 +43,7 @@ __all__ = [
     "has_closed_tour", "has_open_tour", "method_name", "method_parse", "tiebreak_name",
     "Options", "Graph", "Tourney", "Rail", "Rails", "Stats", "CountStats",
     "HalftourStructure", "HalftourStats", "Halftours", "Sampler", "SampleStats", "types_compatible",
-    "count_closed_by_halftours", "SemimagicOptions", "SemimagicSolution", "ProgressFn",
+    "count_closed_by_halftours", "count_open_by_halftours", "SemimagicOptions", "SemimagicSolution", "ProgressFn",
     "TraceFn",
 ]
 
@@ -1689,6 +1689,29 @@ def count_closed_by_halftours(width: int, height: int, split: Optional[int] = No
         r.check(_c.kt_halftours_count_closed(width, height,
                                              height // 2 if split is None else split, r.h,
                                              ctypes.byref(out)))
+    return _u128(out)
+
+
+def count_open_by_halftours(width: int, height: int, split: Optional[int] = None,
+                            start: Union[None, int, Tuple[int, int]] = None,
+                            end: Union[None, int, Tuple[int, int]] = None, directed: bool = False,
+                            options: Optional[Options] = None, **run: Any) -> int:
+    """Open tours of a full board by McKay's half-tours with tour ends, cut
+    below row `split` (default height // 2) (kt_halftours_count_open): all
+    undirected open tours (doubled if `directed`), or those from `start`
+    (to `end`); cells are y * width + x or (x, y)."""
+    def cell(c: Union[None, int, Tuple[int, int]]) -> int:
+        if c is None:
+            return CELL_NONE
+        if isinstance(c, tuple):
+            return c[1] * width + c[0]
+        return int(c)
+    out = _lib.U128()
+    with _run(options, run) as r:
+        r.check(_c.kt_halftours_count_open(width, height,
+                                           height // 2 if split is None else split, cell(start),
+                                           cell(end), 2 if directed else 0, r.h,
+                                           ctypes.byref(out)))
     return _u128(out)
 
 

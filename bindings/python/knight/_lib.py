@@ -260,6 +260,8 @@ SIGNATURES: Dict[str, Tuple[object, Sequence[object]]] = {
                                                  P(c_int)]),
     "kt_halftours_join": (c_status, [c_p, c_p, c_p, P(U128)]),
     "kt_halftours_count_closed": (c_status, [c_u32, c_u32, c_u32, c_p, P(U128)]),
+    "kt_halftours_count_open": (c_status, [c_u32, c_u32, c_u32, c_cell, c_cell, c_uint, c_p,
+                                           P(U128)]),
     # semimagic.h
     "kt_semimagic_opts_new": (c_status, [PP, c_u32, c_p]),
     "kt_semimagic_opts_free": (None, [c_p]),

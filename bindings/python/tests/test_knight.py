@@ -292,6 +292,16 @@ class CountTests(unittest.TestCase):
                          9862)
         self.assertEqual(kt.count_closed_by_halftours(5, 6), 8)
 
+    def test_mckay_open(self):
+        self.assertEqual(kt.count_open_by_halftours(5, 5), 864)
+        self.assertEqual(kt.count_open_by_halftours(6, 6, directed=True, threads=2), 6637920)
+        self.assertEqual(kt.count_open_by_halftours(5, 5, start=(0, 0)), 304)
+        self.assertEqual(kt.count_open_by_halftours(5, 5, start=0, end=24, split=2), 56)
+        self.assertEqual(sum(kt.count_open_by_halftours(5, 6, shard=(i, 2)) for i in range(2)),
+                         18784)
+        with self.assertRaises(kt.InvalidArgument):
+            kt.count_open_by_halftours(5, 5, start=3, end=3)
+
 
 class HalftourTests(unittest.TestCase):
     def test_enumerate_and_join(self):

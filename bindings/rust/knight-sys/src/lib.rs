@@ -232,6 +232,7 @@ pub const KT_RAILS_OBFUSCATE_ROUNDS: c_uint = 16;
 pub const KT_HALFTOUR_MAX_WIDTH: u32 = 8;
 pub const KT_HALFTOUR_MAX_CELLS: usize = 16;
 pub const KT_HALFTOUR_INTERIOR: u8 = 0xFF;
+pub const KT_HALFTOUR_DIRECTED: c_uint = 0x2;
 
 /// `kt_halftour_structure` (frozen layout).
 #[repr(C)]
@@ -500,6 +501,9 @@ extern "C" {
                              run: *const kt_options, count: *mut kt_u128) -> kt_status;
     pub fn kt_halftours_count_closed(width: u32, height: u32, split: u32,
                                      run: *const kt_options, count: *mut kt_u128) -> kt_status;
+    pub fn kt_halftours_count_open(width: u32, height: u32, split: u32, start: kt_cell,
+                                   end: kt_cell, flags: c_uint, run: *const kt_options,
+                                   count: *mut kt_u128) -> kt_status;
 
     // semimagic.h
     pub fn kt_semimagic_opts_new(out: *mut *mut kt_semimagic_opts, n: u32,

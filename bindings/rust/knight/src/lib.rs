@@ -1767,6 +1767,21 @@ impl HalfTours {
         }))?;
         Ok(u128_of(v))
     }
+    /// Count the open tours of `width` x `height` by McKay's half-tours with
+    /// tour ends, cutting below row `split` (`None`: height / 2): all
+    /// undirected ones (twice with `directed`), or those from `start` (to
+    /// `end`); cells are `y * width + x`.
+    pub fn count_open(width: u32, height: u32, split: Option<u32>, start: Option<Cell>,
+                      end: Option<Cell>, directed: bool, run: Option<&Options<'_>>) -> Result<u128> {
+        let mut v = ffi::kt_u128::default();
+        let flags = if directed { ffi::KT_HALFTOUR_DIRECTED } else { 0 };
+        check(with_run(run, |r| unsafe {
+            ffi::kt_halftours_count_open(width, height, split.unwrap_or(height / 2),
+                                         start.unwrap_or(CELL_NONE), end.unwrap_or(CELL_NONE),
+                                         flags, r, &mut v)
+        }))?;
+        Ok(u128_of(v))
+    }
 }
 
 impl fmt::Debug for HalfTours {

@@ -70,6 +70,12 @@ fn published_counts() {
 fn mckay_halftours() {
     assert_eq!(HalfTours::count_closed(6, 6, None, None).unwrap(), 9862);
     assert_eq!(HalfTours::count_closed(5, 8, Some(3), None).unwrap(), 44202);
+    // open tours, by half-tours with tour ends (OEIS A390833; 6x6 directed)
+    assert_eq!(HalfTours::count_open(5, 5, None, None, None, false, None).unwrap(), 864);
+    assert_eq!(HalfTours::count_open(6, 6, None, None, None, true, None).unwrap(), 6637920);
+    assert_eq!(HalfTours::count_open(5, 5, Some(2), Some(0), Some(24), false, None).unwrap(), 56);
+    assert_eq!(HalfTours::count_open(5, 5, None, Some(3), Some(3), false, None).unwrap_err().kind(),
+               ErrorKind::InvalidArgument);
     let half = HalfTours::enumerate(6, 3, 3, None).unwrap();
     assert_eq!(half.geometry(), (6, 3, 3));
     assert_eq!(half.len(), 1658);
