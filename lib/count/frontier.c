@@ -609,7 +609,9 @@ static inline uint64_t encode_q1(const dstate *e, const step *s)
         unsigned w = s->post[j];
         int dg = e->deg[w], m = e->mate[w];
         unsigned one = dg == 1, term = m < 0;
-        unsigned pm = s->pidx[term ? 0 : m], later = pm > j;
+        /* only a path end's mate names a slot (others may hold a stale
+         * value): index with 0 otherwise, whose result goes unused */
+        unsigned pm = s->pidx[one && !term ? (unsigned)m : 0u], later = pm > j;
         opk[j] = (uint8_t)nop;
         nop += one & !term & later;
         unsigned k = opk[pm < j ? pm : j];
