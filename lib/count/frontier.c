@@ -531,6 +531,7 @@ static inline void decode(uint64_t key, unsigned n, bool impl, unsigned q, dstat
         unsigned dig = (unsigned)(key >> (4 * (s - base))) & 15u;
         if (dig == 0) {
             d->deg[s] = 2;
+            d->mate[s] = (int8_t)s; /* unused, but encode_q1 reads it branch-free */
         } else if (dig == 1) {
             d->deg[s] = 0;
             d->mate[s] = (int8_t)s;
