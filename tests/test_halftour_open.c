@@ -128,8 +128,16 @@ static uint64_t frontier(uint32_t w, uint32_t h, kt_cell s, kt_cell e)
 
 /* The two methods agree on the whole count, from every `sstep`-th start
  * cell, and between those and every `step`-th other cell (0: none). */
+/* KT_TEST_LIGHT (valgrind): fewer starts and ends, no 6x6, 5x7, 7x4 or
+ * brute-force 5x5 (a few seconds instead of half a minute natively). */
+static bool light;
+
 static void test_vs_frontier(uint32_t w, uint32_t h, uint32_t sstep, uint32_t step)
 {
+    if (light) {
+        sstep *= 5;
+        step *= 3;
+    }
     uint64_t all = frontier(w, h, NONE, NONE);
     CHECK_EQ_U64(halves(w, h, h / 2, NONE, NONE, 0, 2), all);
     if (h > 3) CHECK_EQ_U64(halves(w, h, h / 2 - 1, NONE, NONE, 0, 1), all);
@@ -153,11 +161,14 @@ static void test_published(void)
         {4, 5, 82}, {4, 6, 744}, {7, 4, 6378}, {8, 4, 31088}, {4, 10, 1213112}, {5, 5, 864},
         {5, 6, 18784}, {6, 5, 18784}, {5, 7, 622868}, {7, 5, 622868}};
     for (size_t i = 0; i < sizeof a390833 / sizeof a390833[0]; i++)
-        CHECK_EQ_U64(halves(a390833[i].w, a390833[i].h, a390833[i].h / 2, NONE, NONE, 0, 2),
+        if (!light || a390833[i].n < 100000)
+            CHECK_EQ_U64(halves(a390833[i].w, a390833[i].h, a390833[i].h / 2, NONE, NONE, 0, 2),
                      a390833[i].n);
     /* 6x6: 3,318,960 undirected (A390833), 6,637,920 directed. */
-    CHECK_EQ_U64(halves(6, 6, 3, NONE, NONE, 0, 2), 3318960);
-    CHECK_EQ_U64(halves(6, 6, 2, NONE, NONE, KT_HALFTOUR_DIRECTED, 2), 6637920);
+    if (!light) {
+        CHECK_EQ_U64(halves(6, 6, 3, NONE, NONE, 0, 2), 3318960);
+        CHECK_EQ_U64(halves(6, 6, 2, NONE, NONE, KT_HALFTOUR_DIRECTED, 2), 6637920);
+    }
     /* Boards with no open tour: 4x4, 3x5 (and 3x3, whose centre is isolated). */
     CHECK_EQ_U64(halves(4, 4, 2, NONE, NONE, 0, 1), 0);
     CHECK_EQ_U64(halves(3, 5, 2, NONE, NONE, 0, 1), 0);
@@ -225,18 +236,19 @@ static void test_settings(void)
 
 int main(void)
 {
+    light = getenv("KT_TEST_LIGHT") != NULL;
     test_vs_brute(3, 4);
     test_vs_brute(4, 3);
     test_vs_brute(4, 4);
     test_vs_brute(4, 5);
     test_vs_brute(5, 4);
     test_vs_brute(3, 7);
-    test_vs_brute(5, 5);
+    if (!light) test_vs_brute(5, 5);
     test_vs_frontier(6, 5, 3, 9);
     test_vs_frontier(5, 6, 1, 7);
     test_vs_frontier(4, 8, 1, 3);
-    test_vs_frontier(7, 4, 3, 0);
-    test_vs_frontier(5, 7, 4, 0);
+    if (!light) test_vs_frontier(7, 4, 3, 0);
+    if (!light) test_vs_frontier(5, 7, 4, 0);
     test_published();
     test_settings();
     return check_failures ? 1 : 0;
