@@ -60,6 +60,16 @@ KTI_HIDDEN kt_status kti_tour_exists(const kt_graph *g, uint64_t max_states, boo
  * tours with given ends on narrow boards (generate/open.c). */
 KTI_HIDDEN kt_status kti_path_exists(const kt_graph *g, kt_cell a, kt_cell b, uint64_t max_states,
                                      bool *yes);
+/* Whether the depth-first search of small.c counts g's tours faster than
+ * the frontier: a knight board without holes, both sides at least 3, at
+ * most 30 cells, or 36 when at least 5 wide. */
+KTI_HIDDEN bool kti_small_suits(const kt_graph *g);
+/* Tours of such a board by that search, on the calling thread: undirected
+ * closed tours (!open), undirected open tours (no end given), or directed
+ * open tours from start (to end), or ending on end.  Reports progress and
+ * may return KT_ECANCELED (*out then unchanged); uses no memory. */
+KTI_HIDDEN kt_status kti_small_count(const kt_graph *g, bool open, kt_cell start, kt_cell end,
+                                     const kti_run *run, kti_u128 *out);
 /* Memory for the demand-vector lookahead (bitsets of the last steps). */
 #define KTI_LOOKAHEAD_BYTES ((size_t)1 << 30)
 /* Lookahead bytes per state of a caller's budget: a count allowed B states
