@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Tests of the small-board counting method (lib/count/small.c, a
- * depth-first search the count chooses on knight boards of at most 30
- * cells, or 36 when at least 5 wide) against the frontier DP (which a
+ * depth-first search the count chooses on knight boards of at most 32
+ * cells, or when at least 5 wide 36 for open tours, 40 for closed) against the frontier DP (which a
  * budget selects) and the published counts (OEIS A390833 open tours,
  * A392000 closed tours): every board of Luschny's set it takes, open and
  * closed, both orientations; every start and every pair of ends on four
@@ -11,6 +11,7 @@
 #include "check.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* How a count is run: by default (the search where it suits), or with a
@@ -70,10 +71,10 @@ static const struct {
 };
 
 /* Whether the count takes the search on w x h (the rule of small.c). */
-static int small(uint32_t w, uint32_t h)
+static int small(uint32_t w, uint32_t h, int open)
 {
-    uint32_t m = w < h ? w : h;
-    return m >= 3 && (w * h <= 30 || (m >= 5 && w * h <= 36));
+    uint32_t m = w < h ? w : h, n = w * h;
+    return m >= 3 && (n <= 32 || (m >= 5 && n <= (open ? 36u : 40u)));
 }
 
 static void check_set(void)
@@ -81,34 +82,45 @@ static void check_set(void)
     int searched = 0;
     for (size_t i = 0; i < sizeof luschny / sizeof luschny[0]; i++) {
         uint32_t w = luschny[i].w, h = luschny[i].h;
-        if (!small(w, h)) continue;
         for (int t = 0; t < 2; t++) {
             uint32_t x = t ? h : w, y = t ? w : h;
             kt_count_stats cs;
-            memset(&cs, 0xff, sizeof cs);
-            CHECK_EQ_U64(count(x, y, KT_COUNT_OPEN, DEFAULT, &cs), luschny[i].open);
-            /* the search holds no layers (a board with no tour by the
-             * theorems is answered before any method) */
-            CHECK(cs.peak_states == 0 && cs.peak_bytes == 0 && cs.frontier == 0);
-            CHECK_EQ_U64(count(x, y, KT_COUNT_OPEN | KT_COUNT_DIRECTED, DEFAULT, NULL), 2 * luschny[i].open);
-            CHECK_EQ_U64(count(x, y, 0, DEFAULT, NULL), luschny[i].closed);
-            CHECK_EQ_U64(count(x, y, KT_COUNT_DIRECTED, DEFAULT, NULL), 2 * luschny[i].closed);
-            /* the frontier DP on the same boards (6x6 and 5x7 open take it
-             * seconds in a debug build: their published counts suffice) */
-            if (w * h <= 30) {
-                CHECK_EQ_U64(count(x, y, KT_COUNT_OPEN, FRONTIER, &cs), luschny[i].open);
-                CHECK(luschny[i].open == 0 || cs.peak_states > 0);
+            if (small(w, h, 1)) {
+                memset(&cs, 0xff, sizeof cs);
+                CHECK_EQ_U64(count(x, y, KT_COUNT_OPEN, DEFAULT, &cs), luschny[i].open);
+                /* the search holds no layers (a board with no tour by the
+                 * theorems is answered before any method) */
+                CHECK(cs.peak_states == 0 && cs.peak_bytes == 0 && cs.frontier == 0);
+                CHECK_EQ_U64(count(x, y, KT_COUNT_OPEN | KT_COUNT_DIRECTED, DEFAULT, NULL), 2 * luschny[i].open);
+                /* the frontier DP on the same boards (6x6 and 5x7 open take
+                 * it seconds in a debug build: their published counts
+                 * suffice) */
+                if (w * h <= 32) {
+                    CHECK_EQ_U64(count(x, y, KT_COUNT_OPEN, FRONTIER, &cs), luschny[i].open);
+                    CHECK(luschny[i].open == 0 || cs.peak_states > 0);
+                }
+                searched++;
             }
-            CHECK_EQ_U64(count(x, y, 0, FRONTIER, NULL), luschny[i].closed);
-            searched++;
+            if (small(w, h, 0)) {
+                memset(&cs, 0xff, sizeof cs);
+                CHECK_EQ_U64(count(x, y, 0, DEFAULT, &cs), luschny[i].closed);
+                CHECK(cs.peak_states == 0 && cs.peak_bytes == 0 && cs.frontier == 0);
+                CHECK_EQ_U64(count(x, y, KT_COUNT_DIRECTED, DEFAULT, NULL), 2 * luschny[i].closed);
+                CHECK_EQ_U64(count(x, y, 0, FRONTIER, &cs), luschny[i].closed);
+                CHECK(luschny[i].closed == 0 || cs.peak_states > 0);
+                searched++;
+            }
         }
     }
-    CHECK(searched == 2 * 16);
+    /* open: 3 x 3..10, 4 x 4..8, 5 x 5..7, 6x6; closed also 5x8 */
+    CHECK(searched == 2 * (17 + 18));
     /* the boards just past the rule stay on the frontier DP */
     kt_count_stats cs;
-    CHECK_EQ_U64(count(4, 8, KT_COUNT_OPEN, DEFAULT, &cs), 31088);
+    CHECK_EQ_U64(count(4, 9, KT_COUNT_OPEN, DEFAULT, &cs), 189688);
     CHECK(cs.peak_states > 0);
     CHECK_EQ_U64(count(11, 3, KT_COUNT_OPEN, DEFAULT, &cs), 10672);
+    CHECK(cs.peak_states > 0);
+    CHECK_EQ_U64(count(12, 3, 0, DEFAULT, &cs), 176);
     CHECK(cs.peak_states > 0);
 }
 
@@ -194,6 +206,49 @@ static void check_progress(void)
     kt_graph_free(g);
 }
 
+/* An allocator that refuses everything once armed, and counts the refusals. */
+typedef struct refuser {
+    int armed;
+    size_t refused, largest;
+} refuser;
+
+static void *refuse_alloc(void *opaque, size_t size)
+{
+    refuser *r = opaque;
+    if (!r->armed) return malloc(size);
+    r->refused++;
+    if (size > r->largest) r->largest = size;
+    return NULL;
+}
+
+static void refuse_free(void *opaque, void *p)
+{
+    (void)opaque;
+    free(p);
+}
+
+/* The memo is an aid only: a search that cannot have it (5x6 wants 1 MiB)
+ * counts the same without, and a short one (5x5) never asks. */
+static void check_no_memory(void)
+{
+    refuser r = {0, 0, 0};
+    kt_allocator al = {refuse_alloc, refuse_free, &r};
+    for (int b = 0; b < 2; b++) {
+        kt_graph *g = NULL;
+        r.armed = 0;
+        CHECK(kt_graph_new_custom(&g, b ? 5 : 6, 5, 2, 1, NULL, &al) == KT_OK);
+        if (g == NULL) return;
+        r.armed = 1;
+        r.refused = r.largest = 0;
+        kt_u128 v = {7, 7};
+        CHECK(kt_count_tours(g, KT_COUNT_OPEN, NULL, &v, NULL) == KT_OK);
+        CHECK(v.lo == (b ? 864u : 18784u) && v.hi == 0);
+        CHECK(b ? r.refused == 0 : r.refused == 1 && r.largest == ((size_t)1 << 20));
+        r.armed = 0;
+        kt_graph_free(g);
+    }
+}
+
 int main(void)
 {
     check_set();
@@ -203,6 +258,7 @@ int main(void)
     check_ends(3, 7, 52);
     check_ends(5, 6, 18784);
     check_progress();
+    check_no_memory();
     if (check_failures == 0) printf("small-board counts: all checks passed\n");
     return check_failures != 0;
 }

@@ -25,6 +25,8 @@
  * between two classes is found from the lower one with weight 2, one
  * within a class from both ends with weight 1).  Closed tours: a corner's
  * two neighbours a, b; a cycle is a path from a to b through the rest.
+ * The counts of nodes near the end of the path are remembered in a small
+ * direct-mapped table (see MEMO_FROM).
  */
 #include "count_internal.h"
 
@@ -39,9 +41,19 @@ typedef struct sboard {
     u64 black;                /* cells with x + y even */
 } sboard;
 
+/* A remembered count: the weighted paths from a head through a set of
+ * cells (key: the set, the head at bit 40, the search's generation at 46). */
+typedef struct memo_entry {
+    u64 key, count;
+} memo_entry;
+
 typedef struct search {
     const sboard *b;
     u64 e1, e2;               /* cells that may end the path, with weight 1 and 2 */
+    memo_entry *memo;         /* NULL, or 2^memo_bits entries, direct-mapped */
+    unsigned memo_bits;       /* 0: no memo wanted */
+    const kt_allocator *al;
+    u64 gen;                  /* one per choice of e1, e2 (entries of another are stale) */
     uint64_t nodes, next;     /* nodes visited; when to look at the clock next */
     kti_progress pr;
     uint64_t done, total;     /* progress to report */
@@ -50,6 +62,19 @@ typedef struct search {
 
 /* Progress checks: the clock is read every this many nodes (about 50 us). */
 #define SMALL_CHECK_NODES 4096u
+/* The memo: for boards of more than MEMO_FROM cells, the counts of the
+ * nodes with MEMO_MIN to MEMO_MAX cells left; the same tail of a path is
+ * met again after many different beginnings (6x6 open: 0.08 s instead of
+ * 0.26 s).  Below MEMO_MIN a node's subtree costs less than the entry's
+ * cache miss; above MEMO_MAX the entries are rarely met again and evict
+ * those that are.  2^16 entries (1 MiB) up to 30 cells, 2^17 above: bigger
+ * tables lose more to cache misses than they gain (measured on 5x6, 5x7,
+ * 6x6 and 5x8).  Taken only once a search has visited MEMO_AFTER nodes, so
+ * that the short ones (3x10 closed: 10 us) do not pay for clearing it. */
+#define MEMO_FROM 25u
+#define MEMO_MIN 5u
+#define MEMO_MAX 24u
+#define MEMO_AFTER 4096u
 
 /* The eight images of the set a under the knight's moves. */
 static inline void moves_of(const sboard *b, u64 a, u64 m[8])
@@ -123,37 +148,65 @@ static u64 moves_from(const search *s, unsigned h, u64 R)
     return moves;
 }
 
-/* Weighted paths from head h through all of R; 0 once cancelled. */
-static u64 dfs(search *s, unsigned h, u64 R)
+/* Weighted paths from head h through all of R, of left cells (counted by
+ * the caller: the library is built for CPUs without a popcount
+ * instruction); 0 once cancelled. */
+static u64 dfs(search *s, unsigned h, u64 R, unsigned left)
 {
     if (R == 0) {
         u64 hb = (u64)1 << h;
         return (hb & s->e2) ? 2u : (hb & s->e1) ? 1u : 0u;
     }
+    if (!several(R)) {
+        /* the last cell: a move to it that may end the path */
+        if (!(s->b->nb[h] & R)) return 0;
+        return (R & s->e2) ? 2u : (R & s->e1) ? 1u : 0u;
+    }
     if (++s->nodes >= s->next) {
         s->next = s->nodes + SMALL_CHECK_NODES;
+        /* a failed allocation leaves the search without the memo */
+        if (s->memo == NULL && s->memo_bits != 0 && s->nodes >= MEMO_AFTER)
+            if ((s->memo = kti_calloc(s->al, (size_t)1 << s->memo_bits, sizeof *s->memo)) == NULL)
+                s->memo_bits = 0;
         if (s->pr.fn != NULL && kti_progress_tick(&s->pr, s->done, s->total)) s->cancelled = true;
     }
     if (s->cancelled) return 0;
-    u64 moves = moves_from(s, h, R), t = 0;
+    u64 key = 0, t = 0;
+    memo_entry *m = NULL;
+    if (s->memo != NULL && left >= MEMO_MIN && left <= MEMO_MAX) {
+        key = R | (u64)h << 40 | s->gen << 46;
+        m = &s->memo[(key * 0x9E3779B97F4A7C15u) >> (64 - s->memo_bits)];   /* Fibonacci hashing */
+        __builtin_prefetch(m);    /* the entry is fetched while the moves are worked out */
+    }
+    u64 moves = moves_from(s, h, R);
+    if (!several(moves)) m = NULL;    /* one move or none: cheaper than an entry */
+    if (m != NULL && m->key == key) return m->count;
     while (moves != 0) {
         unsigned v = (unsigned)__builtin_ctzll(moves);
         moves &= moves - 1;
-        t += dfs(s, v, R & ~((u64)1 << v));
+        t += dfs(s, v, R & ~((u64)1 << v), left - 1);
+    }
+    /* a cancelled search's partial counts are never returned */
+    if (m != NULL) {
+        m->key = key;
+        m->count = t;
     }
     return t;
 }
 
-bool kti_small_suits(const kt_graph *g)
+bool kti_small_suits(const kt_graph *g, bool open)
 {
     if (g->mask != NULL || g->a != 2 || g->b != 1) return false;
     uint32_t m = g->width < g->height ? g->width : g->height;
     size_t n = g->ncells;
-    /* Measured against the frontier count (BENCHMARKS.md, issue 15): the
-     * search wins up to 30 cells, and up to 36 on boards at least 5 wide
-     * (5x7 open 0.08 s against 0.10 s, 6x6 0.26 s against 1.28 s); on 3
-     * and 4 wide boards of more than 30 cells the frontier is faster. */
-    return m >= 3 && (n <= 30 || (m >= 5 && n <= 36));
+    /* Measured against the frontier count (release builds, one thread;
+     * BENCHMARKS.md, issue 15): the search wins up to 32 cells (4x8 open
+     * 3.1 ms against 7.4 ms), and up to 36 on boards at least 5 wide (6x6
+     * open 0.08 s against 1.3 s), 40 for closed tours (5x8: 10 ms against
+     * 15 ms); the frontier wins on 3x12 and 4x9 (open 5.3 ms against 1.7
+     * ms, 22 ms against 12 ms) and on 5x8 open (0.6 s against 0.5 s).  The
+     * memo's key holds at most 40 cells. */
+    return m >= 3 && (n <= 32 || (m >= 5 && n <= (open ? 36u : 40u)));
 }
 
 static void board_init(sboard *b, const kt_graph *g)
@@ -235,13 +288,14 @@ static void count_free(search *s, kti_u128 *out)
         if (rep[a] != a) continue;
         u64 col = colour_ends(b, a);
         s->e1 = s->e2 = 0;
+        s->gen++;
         for (unsigned c = 0; c < n; c++) {
             u64 bit = (u64)1 << c;
             if (!(col & bit) || c == a) continue;
             if (rank[c] > rank[a]) s->e2 |= bit;
             else if (rank[c] == rank[a]) s->e1 |= bit;
         }
-        if (col != 0) total += (kti_u128)dfs(s, a, b->full & ~((u64)1 << a)) * size[a];
+        if (col != 0) total += (kti_u128)dfs(s, a, b->full & ~((u64)1 << a), n - 1) * size[a];
     }
     *out = total / 2;
 }
@@ -257,7 +311,7 @@ static u64 count_closed(search *s)
      * cannot (count.c, colour_excludes) */
     s->e1 = (u64)1 << z;
     s->e2 = 0;
-    return dfs(s, a, b->full & ~((u64)1 | (u64)1 << a));
+    return dfs(s, a, b->full & ~((u64)1 | (u64)1 << a), b->n - 2);
 }
 
 kt_status kti_small_count(const kt_graph *g, bool open, kt_cell start, kt_cell end, const kti_run *run,
@@ -271,6 +325,8 @@ kt_status kti_small_count(const kt_graph *g, bool open, kt_cell start, kt_cell e
     s.next = SMALL_CHECK_NODES;
     s.total = (uint64_t)b.n * KTI_FRONTIER_UNITS;
     kti_progress_init(&s.pr, run->progress, run->progress_user);
+    s.al = &g->alloc;
+    if (b.n > MEMO_FROM) s.memo_bits = b.n > 30 ? 17u : 16u;
     kti_u128 r = 0;
     if (!open) {
         r = count_closed(&s);
@@ -282,11 +338,12 @@ kt_status kti_small_count(const kt_graph *g, bool open, kt_cell start, kt_cell e
         unsigned a = (unsigned)(start != KT_CELL_NONE ? start : end);
         s.e1 = colour_ends(&b, a);
         if (start != KT_CELL_NONE && end != KT_CELL_NONE) s.e1 &= (u64)1 << end;
-        if (s.e1 != 0) r = dfs(&s, a, b.full & ~((u64)1 << a));
+        if (s.e1 != 0) r = dfs(&s, a, b.full & ~((u64)1 << a), b.n - 1);
     }
     /* the last report, done = total, as the frontier count makes it
      * (the callback may still cancel) */
     if (!s.cancelled && s.pr.fn != NULL && kti_progress_tick(&s.pr, s.total, s.total)) s.cancelled = true;
+    kti_free(s.al, s.memo);
     if (s.cancelled) return KT_ECANCELED;
     *out = r;
     return KT_OK;
