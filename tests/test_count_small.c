@@ -140,6 +140,7 @@ static void check_ends(uint32_t w, uint32_t h, uint64_t open)
         CHECK_EQ_U64(count_ends(g, KT_CELL_NONE, s, DEFAULT), from);   /* reversed */
         from_all += from;
         if (n > 25) continue;
+        CHECK_EQ_U64(count_ends(g, KT_CELL_NONE, s, FRONTIER), from);
         uint64_t pairs = 0;
         for (kt_cell e = 0; e < n; e++) {
             if (e == s) continue;
