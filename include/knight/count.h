@@ -44,10 +44,11 @@
  *   exactly through the quotient graph of that symmetry (a symmetry that
  *   fixes a cell fixes no closed tour).
  *
- * Small knight boards (no holes, both sides at least 3, at most 30 cells,
- * or at most 36 when both sides are at least 5: all boards of Peter
- * Luschny's benchmark set but 3 x 11, 3 x 12, 4 x 8 to 4 x 10 and 5 x 8)
- * are counted by a second method where it is faster: a depth-first
+ * Small knight boards (no holes, both sides at least 3, at most 32 cells,
+ * or when both sides are at least 5 at most 36 cells for open tours and
+ * 40 for closed: of Peter Luschny's benchmark set, all boards but the
+ * open tours of 3 x 11, 3 x 12, 4 x 9, 4 x 10 and 5 x 8 and the closed
+ * tours of 3 x 12) are counted by a second method where it is faster: a depth-first
  * search over 64-bit cell sets that drops a partial path as soon as the
  * degrees of the cells left show that it cannot be finished (a cell with no
  * way in, two cells that could only end the path, cells next to the head
