@@ -44,6 +44,22 @@
  *   exactly through the quotient graph of that symmetry (a symmetry that
  *   fixes a cell fixes no closed tour).
  *
+ * Small knight boards (no holes, both sides at least 3, at most 32 cells,
+ * or when both sides are at least 5 at most 36 cells for open tours and
+ * 40 for closed: of Peter Luschny's benchmark set, all boards but the
+ * open tours of 3 x 11, 3 x 12, 4 x 9, 4 x 10 and 5 x 8 and the closed
+ * tours of 3 x 12) are counted by a second method where it is faster: a depth-first
+ * search over 64-bit cell sets that drops a partial path as soon as the
+ * degrees of the cells left show that it cannot be finished (a cell with no
+ * way in, two cells that could only end the path, cells next to the head
+ * that would all have to come next), one search per class of start cells
+ * under the board's symmetries.  The count chooses it by itself when the
+ * run asks for none of the frontier's own settings (a budget, a
+ * checkpoint, a trace or shards); it gives the same numbers (the tests
+ * compare the two on every board it takes) and reports progress and
+ * cancels as the frontier count does, and its statistics are zero (it
+ * keeps no layers).
+ *
  * Long runs take the shared run settings (options.h): threads, a progress
  * callback that can cancel, a shard (count only shard i of N: the N
  * partial counts sum exactly to the total, so the shards can run as a
@@ -83,13 +99,14 @@ extern "C" {
  * The layout is frozen: later versions add functions, never fields.
  */
 typedef struct kt_count_stats {
-    uint64_t peak_states;        /**< Most frontier states held in one layer. */
+    uint64_t peak_states;        /**< Most frontier states held in one layer (0 from the small-board search). */
     uint64_t peak_bytes;         /**< Most bytes held by the state layers at once. */
     uint32_t frontier;           /**< Largest frontier (cells) of the processing order. */
 } kt_count_stats;
 
 /**
- * @brief Count the tours of a board exactly by the frontier method.
+ * @brief Count the tours of a board exactly by the frontier method (or,
+ *        on small knight boards, by a depth-first search).
  *
  * Undirected closed tours by default; see the KT_COUNT_* flags.  With
  * ::KT_COUNT_CLASSES the result is the number of classes of tours (with
@@ -106,12 +123,15 @@ typedef struct kt_count_stats {
  *
  * Run settings used (options.h; NULL @p run = the defaults):
  * - threads: the worker threads that expand a layer (0 = one per core);
- *   the count is the same for any number;
+ *   the count is the same for any number (the small-board search runs on
+ *   the calling thread);
  * - progress: called on the calling thread, in units of 1/1024 of a cell
  *   over all the cells of the count, also while the lookahead is built
  *   (done = 0 then); non-zero cancels (::KT_ECANCELED);
  * - shard i of N: the count of shard i; the N shard counts sum exactly
  *   to the whole count (not with ::KT_COUNT_CLASSES);
+ * - budget, checkpoint, trace, shards: any of them keeps the count on the
+ *   frontier method (they describe its layers), also on a small board;
  * - budget: the most frontier states one layer may hold; a layer that
  *   would hold more stops the call with ::KT_ELIMIT (0 = no bound).  A
  *   budget of B states also bounds the lookahead below to 64 B bytes, so
@@ -166,7 +186,8 @@ KT_EXPORT kt_status kt_count_tours(const kt_graph *g, unsigned flags, const kt_o
 
 /**
  * @brief Count the open tours of a board with a given start cell, end
- *        cell, or both, exactly by the frontier method.
+ *        cell, or both, exactly by the frontier method (or, on small
+ *        knight boards, by a depth-first search from the given cell).
  *
  * With @p start given, the count is of the directed open tours that begin
  * on @p start (and end on @p end if that is given too); with only @p end
@@ -179,7 +200,9 @@ KT_EXPORT kt_status kt_count_tours(const kt_graph *g, unsigned flags, const kt_o
  * tour of the board so extended ends there); two become an apex joined to
  * both, whose closed tours are the open tours from one to the other, so
  * the closed count's lookahead applies.  The frontier is the same as for
- * the whole board.  Run settings (threads, progress, shard, budget,
+ * the whole board.  On the small boards of kt_count_tours() the search
+ * runs from the given start (or from the given end, the tours reversed)
+ * instead, under the same conditions.  Run settings (threads, progress, shard, budget,
  * checkpoint, trace) as for kt_count_tours(); a checkpoint file belongs to
  * one pair of ends.
  *

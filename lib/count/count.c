@@ -544,6 +544,15 @@ static bool knight_fits(const kt_graph *g)
     return g->mask == NULL && g->a == 2 && g->b == 1 && (g->width <= 7 || g->height <= 7);
 }
 
+/* Whether the count goes to the depth-first search of small.c: a board it
+ * suits, and a run that asks for none of the frontier's own settings
+ * (layer budget, checkpoint, layer trace, shards). */
+static bool use_small(const ctx *c, const kt_graph *g, bool open)
+{
+    return c->run.nshards <= 1 && c->run.budget == 0 && c->run.checkpoint == NULL && c->run.trace == NULL &&
+           kti_small_suits(g, open);
+}
+
 kt_status kt_count_tours(const kt_graph *g, unsigned flags, const kt_options *run, kt_u128 *out,
                          kt_count_stats *stats)
 {
@@ -572,6 +581,8 @@ kt_status kt_count_tours(const kt_graph *g, unsigned flags, const kt_options *ru
     if (g->nverts == 1) {
         /* One cell: a single trivial open tour, no closed tour. */
         r = open && !sym && !classes && c.run.shard == 0 ? 1 : 0;
+    } else if (!sym && !classes && use_small(&c, g, open)) {
+        st = kti_small_count(g, open, KT_CELL_NONE, KT_CELL_NONE, &c.run, &r);
     } else if (classes) {
         st = count_classes(&c, sym, &r);
     } else if (sym) {
@@ -635,6 +646,7 @@ kt_status kt_count_open_tours(const kt_graph *g, kt_cell start, kt_cell end, uns
     kt_status st = KT_OK;
     c.fo.known_zero = colour_excludes(g, true, start, end);
     if (g->nverts == 1) r = c.run.shard == 0 ? 1 : 0;    /* the one-cell tour */
+    else if (use_small(&c, g, true)) st = kti_small_count(g, true, start, end, &c.run, &r);
     else if (start == KT_CELL_NONE) st = count_ends(&c, end, KT_CELL_NONE, &r);
     else st = count_ends(&c, start, end, &r);
     if (stats != NULL) *stats = c.stats;

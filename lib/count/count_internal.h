@@ -60,6 +60,19 @@ KTI_HIDDEN kt_status kti_tour_exists(const kt_graph *g, uint64_t max_states, boo
  * tours with given ends on narrow boards (generate/open.c). */
 KTI_HIDDEN kt_status kti_path_exists(const kt_graph *g, kt_cell a, kt_cell b, uint64_t max_states,
                                      bool *yes);
+/* Whether the depth-first search of small.c counts g's tours (open or
+ * closed) faster than the frontier: a knight board without holes, both
+ * sides at least 3, at most 32 cells, or when at least 5 wide 36 (open) or
+ * 40 (closed). */
+KTI_HIDDEN bool kti_small_suits(const kt_graph *g, bool open);
+/* Tours of such a board by that search, on the calling thread: undirected
+ * closed tours (!open), undirected open tours (no end given), or directed
+ * open tours from start (to end), or ending on end.  Reports progress and
+ * may return KT_ECANCELED (*out then unchanged); memory: a memo of 1 or 2
+ * MiB on boards of more than 25 cells once the search is not short,
+ * skipped if it cannot be had. */
+KTI_HIDDEN kt_status kti_small_count(const kt_graph *g, bool open, kt_cell start, kt_cell end,
+                                     const kti_run *run, kti_u128 *out);
 /* Memory for the demand-vector lookahead (bitsets of the last steps). */
 #define KTI_LOOKAHEAD_BYTES ((size_t)1 << 30)
 /* Lookahead bytes per state of a caller's budget: a count allowed B states

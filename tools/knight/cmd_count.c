@@ -286,7 +286,9 @@ static int count_frontier(const count_args *a)
     if (st == KT_EUNSUPPORTED) return cli_fail("count: %ux%u with these options is beyond the frontier method "
                                                "(see knight count --help for its limits)", a->w, a->h);
     if (st != KT_OK) return cli_fail_status("count", st);
-    if (a->verbose)
+    if (a->verbose && stats.frontier == 0)
+        fprintf(stderr, "no frontier layers (a small board's depth-first search, or no tour by the rules)\n");
+    else if (a->verbose)
         fprintf(stderr, "frontier %u cells, peak %llu states, %llu bytes of layers\n", stats.frontier,
                 (unsigned long long)stats.peak_states, (unsigned long long)stats.peak_bytes);
     return print_count(a, n);

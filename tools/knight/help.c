@@ -144,8 +144,10 @@ static const help_opt count_opts[] = {
     {"--directed", NULL, NULL, "Count each tour in both directions (no change with --start or --end).", NULL},
     {"--symmetric", NULL, NULL, "Closed tours invariant under the 180-degree rotation.", NULL},
     {"--classes", NULL, NULL, "Classes of tours under the symmetries of the board.", NULL},
-    {"--method", NULL, "M", "frontier (the default) or halftours (McKay's join of half-tours; closed or open tours, "
-     "--start/--end too; narrow side at most 8).", "frontier halftours"},
+    {"--method", NULL, "M", "frontier (the default; on boards of at most 32 cells, or at least 5 wide and at most "
+     "36 cells for open tours, 40 for closed, a depth-first search instead, unless --shard, --checkpoint, "
+     "--max-states or --trace asks for the frontier's layers) or halftours (McKay's join of half-tours; closed or "
+     "open tours, --start/--end too; narrow side at most 8).", "frontier halftours"},
     THREADS_OPT,
     {"--shard", NULL, "i/N", "Count only shard i of N (0 <= i < N); the N parts add up to the total.", NULL},
     {"--checkpoint", NULL, "FILE", "Save the state to FILE every few minutes and resume from it.", "FILE"},
@@ -153,7 +155,8 @@ static const help_opt count_opts[] = {
     {"--result", NULL, "FILE", "Also write the count as a shard result for knight reduce (written to a "
      "temporary file, then renamed).", "FILE"},
     {"--max-states", NULL, "N", "Give up when a layer has more than N states.", NULL},
-    {"--stats", NULL, NULL, "Print the frontier size and peak memory on standard error.", NULL},
+    {"--stats", NULL, NULL, "Print the frontier size and peak memory on standard error (none for the depth-first "
+     "search).", NULL},
     {"--trace", NULL, NULL, "Print every layer's size and time on standard error.", NULL},
     END,
 };

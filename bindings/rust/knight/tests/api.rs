@@ -33,7 +33,13 @@ fn published_counts() {
     assert_eq!(g6.count_tours(directed, None).unwrap(), 2 * 9862);
     let classes = CountFlags { classes: true, ..Default::default() };
     assert_eq!(g6.count_tours(classes, None).unwrap(), 1245);
+    // 6x6 goes to the small-board search, which keeps no layers; a budget
+    // sends the count to the frontier DP, which reports its layers
     let (n, st) = g6.count_tours_stats(CountFlags::default(), None).unwrap();
+    assert_eq!(n, 9862);
+    assert!(st.peak_states == 0 && st.frontier == 0);
+    let budget = Options::new().unwrap().budget(1 << 40);
+    let (n, st) = g6.count_tours_stats(CountFlags::default(), Some(&budget)).unwrap();
     assert_eq!(n, 9862);
     assert!(st.peak_states > 0 && st.frontier > 0);
     let g5 = Graph::new(5, 5).unwrap();
