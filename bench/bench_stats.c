@@ -5,12 +5,17 @@
  *   bench_stats exact              the exact move and relative-move distributions over
  *                                  all closed tours of 6x6 (two methods) and 6x8 (the
  *                                  weighted count: 5-9 minutes and 4.6 GB)
- *   bench_stats tv [SEEDS [KMAX]] [--svg DIR]
+ *   bench_stats tv [SEEDS [KMAX]] [--svg DIR] [--side 6|8] [--uniform]
  *                                  the total-variation distance from the exact
  *                                  distributions of each generator's tours obfuscated
  *                                  k = 0..KMAX rounds (default 200 seeds, 64 rounds),
  *                                  on 6x6 and 8x8; with --svg, the charts
- *                                  DIR/obfuscation-tv-6x6.svg and -8x8.svg
+ *                                  DIR/obfuscation-tv-6x6.svg and -8x8.svg; with
+ *                                  --side, that board only; with --uniform, the 8x8
+ *                                  noise floor comes from SEEDS exactly uniform tours
+ *                                  of kt_sampler (its preparation: about 15 minutes
+ *                                  and 3.3 GiB), whose own distance from the exact
+ *                                  distributions is printed as a check of both
  * Figures and the commands used are in BENCHMARKS.md, section "Exact statistics".
  */
 #include <knight/knight.h>
@@ -205,7 +210,9 @@ typedef struct board_run {
     unsigned seeds, kmax;
     double exact[16];
     bool have_relative; /* an exact relative-move distribution is known */
+    bool uniform;       /* 8x8: draw the noise floor's tours with kt_sampler */
     double floor_mean[2], floor_q95[2];
+    double uniform_tv[2]; /* the uniform sample's mean against exact */
     double pool_mean[16]; /* the last round's tours, all generators */
     series s[NGEN];
 } board_run;
@@ -284,6 +291,43 @@ static void pool6_add(void *ctx, const uint64_t mv[8], const uint64_t rl[8])
     P->n++;
 }
 
+/* The exact 8x8 relative-move distribution over directed tours: the cells
+ * of each turn class (relative move r walked one way, 8 - r the other)
+ * summed over all 13,267,364,410,532 closed tours, by the weighted
+ * half-tour join: `bench_relmove 8 8 4 2 I 10` for I = 0..9, added
+ * (BENCHMARKS.md, "Exact statistics"). */
+static void exact8_relative(double rel[8])
+{
+    static const uint64_t tours = 13267364410532ull;
+    static const uint64_t turn[4] = {51184099849576ull, 282428866361416ull, 244311902712808ull,
+                                     271186453350248ull};
+    const double den = 2.0 * 64 * (double)tours;
+    for (int r = 0; r < 8; r++) {
+        int c = r <= 4 ? r : 8 - r;
+        rel[r] = c == 4 ? 0.0 : (double)turn[c] * (c == 0 ? 2.0 : 1.0) / den;
+    }
+}
+
+/* `n` tours drawn exactly uniformly by kt_sampler (8x8: through McKay's
+ * half-tours), each validated, their distributions in `vec`. */
+static void uniform_pool(const kt_graph *g, unsigned n, double *vec)
+{
+    kt_sampler *s = NULL;
+    fprintf(stderr, "uniform sample: preparing the sampler\n");
+    double t0 = bench_now(), c0 = bench_cpu();
+    if (kt_sampler_new(&s, g, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE, NULL) != KT_OK) exit(2);
+    double t1 = bench_now(), c1 = bench_cpu();
+    for (unsigned i = 0; i < n; i++) {
+        kt_tourney *t = NULL;
+        if (kt_sampler_draw(&t, s, 17, i) != KT_OK || !kt_tourney_is_closed_tour(t)) exit(2);
+        tour_freq(t, vec + 16 * (size_t)i);
+        kt_tourney_free(t);
+    }
+    fprintf(stderr, "uniform sample: preparation %.1f s wall, %.1f s CPU; %u draws %.1f s wall, %.1f s CPU\n",
+            t1 - t0, c1 - c0, n, bench_now() - t1, bench_cpu() - c1);
+    kt_sampler_free(s);
+}
+
 static void run_board(board_run *R)
 {
     kt_graph *g = NULL;
@@ -303,7 +347,8 @@ static void run_board(board_run *R)
     } else {
         /* a square board's 8 symmetries take every move to every other */
         for (int k = 0; k < 8; k++) R->exact[k] = 0.125;
-        R->have_relative = false;
+        exact8_relative(R->exact + 8);
+        R->have_relative = true;
     }
     double t0 = bench_now();
     for (size_t gi = 0; gi < NGEN; gi++) run_generator(R, gi, g, pool, &npool);
@@ -312,9 +357,16 @@ static void run_board(board_run *R)
     for (size_t i = 0; i < npool; i++)
         for (int j = 0; j < 16; j++) pm[j] += pool[16 * i + j] / (double)npool;
     memcpy(R->pool_mean, pm, sizeof pm);
-    if (R->side != 6)
+    if (R->side != 6 && R->uniform) {
+        /* uniform tours: bootstrapped around their own mean, which should
+         * itself lie within the floor of the exact distribution */
+        uniform_pool(g, R->seeds, pool);
+        sample_tv(pool, NULL, R->seeds, R->exact, R->uniform_tv);
+        noise_floor(pool, R->seeds, R->seeds, R->exact, true, R->floor_mean, R->floor_q95);
+    } else if (R->side != 6) {
         /* no uniform sample: bootstrap the last round's tours around the exact mean */
         noise_floor(pool, npool, R->seeds, R->exact, true, R->floor_mean, R->floor_q95);
+    }
     settle(R);
     free(pool);
     kt_graph_free(g);
@@ -345,8 +397,14 @@ static void print_board(const board_run *R)
             else if (R->s[gi].settle[st] < 0) printf(" never |");
             else printf(" %d |", R->s[gi].settle[st]);
         printf("\n\nnoise floor (%s): mean %.4f, 99.5th percentile %.4f\n",
-               R->side == 6 ? "uniform draws from all tours" : "bootstrap of the last round",
+               R->side == 6   ? "uniform draws from all tours"
+               : R->uniform ? "bootstrap of the kt_sampler tours"
+                              : "bootstrap of the last round",
                R->floor_mean[st], R->floor_q95[st]);
+        if (R->uniform && R->side != 6)
+            printf("the mean of the %u kt_sampler tours is at %.4f from the exact distribution (%s)\n",
+                   R->seeds, R->uniform_tv[st],
+                   R->uniform_tv[st] <= R->floor_q95[st] ? "within the floor" : "ABOVE THE FLOOR");
     }
     printf("\n%ux%u, the last round's tours of all generators against the exact distribution:\n\n",
            R->side, R->side);
@@ -440,22 +498,28 @@ int main(int argc, char **argv)
         return 0;
     }
     if (strcmp(what, "tv") != 0) {
-        fprintf(stderr, "usage: bench_stats exact | tv [SEEDS [KMAX]] [--svg DIR]\n");
+        fprintf(stderr, "usage: bench_stats exact | tv [SEEDS [KMAX]] [--svg DIR] [--side 6|8] [--uniform]\n");
         return 2;
     }
     const char *svg = NULL;
-    unsigned num[2] = {200, 64}, nn = 0;
+    unsigned num[2] = {200, 64}, nn = 0, only = 0;
+    bool uniform = false;
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--svg") == 0 && i + 1 < argc) svg = argv[++i];
+        else if (strcmp(argv[i], "--uniform") == 0) uniform = true;
+        else if (strcmp(argv[i], "--side") == 0 && i + 1 < argc)
+            only = (unsigned)strtoul(argv[++i], NULL, 10);
         else if (nn < 2) num[nn++] = (unsigned)strtoul(argv[i], NULL, 10);
     }
     if (num[0] == 0 || num[1] == 0 || num[1] > KMAX_LIMIT) return 2;
     static board_run runs[2];
     static const uint32_t sides[2] = {6, 8};
     for (int b = 0; b < 2; b++) {
+        if (only != 0 && only != sides[b]) continue;
         runs[b].side = sides[b];
         runs[b].seeds = num[0];
         runs[b].kmax = num[1];
+        runs[b].uniform = uniform;
         run_board(&runs[b]);
         print_board(&runs[b]);
         if (svg) svg_write(&runs[b], svg);
