@@ -638,14 +638,21 @@ kt_status kti_halftours_turn_classes(uint32_t width, uint32_t height, uint32_t s
 
 /* The tour-end rule of every cell of one half (enumerate): the given ends
  * must be tour ends, and the other cells may be one unless both are given.
- * The half's local row r is board row first + dir * r. */
-static void open_rules(uint8_t *rule, uint32_t W, uint32_t D, uint32_t first, int dir,
+ * On a board of odd area the knight's colour classes differ by one cell,
+ * so a Hamiltonian path has both ends on the larger class (x + y even):
+ * the other cells are never tour ends.  Their half-tours could join no
+ * tour, and they are most of an open half's states (7x7: ends in either
+ * half on 24 of 49 cells).  The half's local row r is board row
+ * first + dir * r. */
+static void open_rules(uint8_t *rule, uint32_t W, uint32_t D, uint32_t H, uint32_t first, int dir,
                        const kt_cell *given, unsigned ngiven)
 {
+    bool odd = (W & H & 1u) != 0;
     for (uint32_t r = 0; r < D; r++)
         for (uint32_t x = 0; x < W; x++) {
-            uint64_t cell = (uint64_t)((int64_t)first + dir * (int64_t)r) * W + x;
-            uint8_t v = ngiven < 2 ? 1 : 0;
+            uint64_t row = (uint64_t)((int64_t)first + dir * (int64_t)r);
+            uint64_t cell = row * W + x;
+            uint8_t v = ngiven < 2 && !(odd && ((row + x) & 1u)) ? 1 : 0;
             for (unsigned i = 0; i < ngiven; i++)
                 if (given[i] == cell) v = 2;
             rule[(size_t)r * W + x] = v;
@@ -669,8 +676,8 @@ static kt_status count_open_halves(uint32_t W, uint32_t H, uint32_t DU, const kt
         (uint64_t)W * DL + (shared_set ? 0 : (uint64_t)W * DU) + KTI_HALFTOUR_JOIN_UNITS);
     if (rc == KT_OK) {
         /* Board rows DU .. H-1 are the lower half, DU-1 .. 0 the upper one. */
-        open_rules(rl, W, DL, DU, 1, given, ngiven);
-        open_rules(ru, W, DU, DU - 1, -1, given, ngiven);
+        open_rules(rl, W, DL, H, DU, 1, given, ngiven);
+        open_rules(ru, W, DU, H, DU - 1, -1, given, ngiven);
         rc = enumerate(&lower, W, DL, DU, rl, r, pp);
     }
     if (rc == KT_OK && !shared_set) rc = enumerate(&upper, W, DU, DL, ru, r, pp);
