@@ -738,6 +738,16 @@ kt_status kt_halftours_count_open(uint32_t width, uint32_t height, uint32_t spli
     for (unsigned i = 0; i < ngiven; i++)
         if (given[i] >= cells) return KT_EINVAL;
     if (ngiven == 2 && start == end) return KT_EINVAL;
+    /* The join walks every lower structure of each lower type the crossing
+     * steps meet, but meets the upper structures only through their type's
+     * table of pairings: it costs less with the larger half above (7x7 cut
+     * 4 rows above 3: 51 s CPU, against 85 s cut 3 above 4).  The board's
+     * up-down flip maps open tours to open tours, so cut it that way. */
+    if (height - split > split) {
+        split = height - split;
+        for (unsigned i = 0; i < ngiven; i++)
+            given[i] = (height - 1 - given[i] / width) * width + given[i] % width;
+    }
     kti_run r;
     kti_run_resolve(&r, run);
     kti_u128 n = 0;
