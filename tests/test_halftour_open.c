@@ -166,20 +166,19 @@ static void test_published(void)
 
 /* ---- threads ---- */
 
-/* One, two and three threads give the published count on boards of odd
+/* One thread and two or three give the published count on boards of odd
  * area (whose tour ends the enumeration keeps to one colour class) and
  * with halves of depth 3 or less (taken column by column at the cut); a
  * given end on the smaller colour class of an odd board has no tour. */
 static void test_threads_agree(void)
 {
     static const struct { uint32_t w, h, split; uint64_t n; } b[] = {
-        {5, 7, 3, 622868}, {5, 7, 4, 622868}, {6, 6, 3, 3318960}, {7, 4, 2, 6378},
+        {5, 7, 3, 622868}, {5, 7, 4, 622868}, {6, 5, 2, 18784}, {7, 4, 2, 6378},
         {5, 5, 2, 864},    {5, 5, 3, 864},    {4, 5, 2, 82}};
     for (size_t i = 0; i < sizeof b / sizeof b[0]; i++) {
         uint64_t one = halves(b[i].w, b[i].h, b[i].split, NONE, NONE, 0, 1);
         CHECK_EQ_U64(one, b[i].n);
-        CHECK_EQ_U64(halves(b[i].w, b[i].h, b[i].split, NONE, NONE, 0, 2), one);
-        CHECK_EQ_U64(halves(b[i].w, b[i].h, b[i].split, NONE, NONE, 0, 3), one);
+        CHECK_EQ_U64(halves(b[i].w, b[i].h, b[i].split, NONE, NONE, 0, 2 + i % 2), one);
     }
     /* 5x7: cell 1 is on the smaller class, cell 2 on the larger one. */
     CHECK_EQ_U64(halves(5, 7, 3, 1, NONE, 0, 1), 0);
