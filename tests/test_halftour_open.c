@@ -175,6 +175,34 @@ static void test_published(void)
     CHECK_EQ_U64(halves(3, 3, 1, NONE, NONE, 0, 1), 0);
 }
 
+/* ---- threads ---- */
+
+/* One thread and two or three give the published count on boards of odd
+ * area (whose tour ends the enumeration keeps to one colour class) and
+ * with halves of depth 3 or less (taken column by column at the cut); a
+ * given end on the smaller colour class of an odd board has no tour. */
+static void test_threads_agree(void)
+{
+    static const struct { uint32_t w, h, split; uint64_t n; } b[] = {
+        {5, 7, 3, 622868}, {5, 7, 4, 622868}, {6, 5, 2, 18784}, {7, 4, 2, 6378},
+        {5, 5, 2, 864},    {5, 5, 3, 864},    {4, 5, 2, 82}};
+    for (size_t i = 0; i < sizeof b / sizeof b[0]; i++) {
+        uint64_t one = halves(b[i].w, b[i].h, b[i].split, NONE, NONE, 0, 1);
+        CHECK_EQ_U64(one, b[i].n);
+        CHECK_EQ_U64(halves(b[i].w, b[i].h, b[i].split, NONE, NONE, 0, 2 + i % 2), one);
+    }
+    /* 5x7: cell 1 is on the smaller class, cell 2 on the larger one. */
+    CHECK_EQ_U64(halves(5, 7, 3, 1, NONE, 0, 1), 0);
+    CHECK_EQ_U64(halves(5, 7, 3, 1, NONE, 0, 2), 0);
+    CHECK_EQ_U64(halves(5, 7, 4, 2, 1, 0, 2), 0);
+    uint64_t from2 = frontier(5, 7, 2, NONE);
+    CHECK(from2 > 0);
+    CHECK_EQ_U64(halves(5, 7, 3, 2, NONE, 0, 1), from2);
+    CHECK_EQ_U64(halves(5, 7, 4, 2, NONE, 0, 2), from2);
+    CHECK_EQ_U64(halves(5, 7, 3, 2, 34, 0, 2), frontier(5, 7, 2, 34));
+    printf("threads agree\n");
+}
+
 /* ---- run settings and arguments ---- */
 
 static int cancel_at_once(void *user, uint64_t done, uint64_t total)
@@ -250,6 +278,7 @@ int main(void)
     if (!light) test_vs_frontier(7, 4, 3, 0);
     if (!light) test_vs_frontier(5, 7, 4, 0);
     test_published();
+    test_threads_agree();
     test_settings();
     return check_failures ? 1 : 0;
 }

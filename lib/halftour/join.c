@@ -54,6 +54,9 @@ typedef struct half {
     uint64_t *count;
     size_t *orig;        /* per structure: its index in the view (key order) */
     uint8_t *nterm;      /* open: per structure, its tour ends (TERM codes, 0-2) */
+    size_t *ends_at;     /* open: per type i, its first structures with 1 and with 2
+                          * tour ends (ends_at[2 i], ends_at[2 i + 1]); a type's
+                          * structures come by their number of tour ends */
     uint32_t *slot;      /* type -> index + 1 (0 empty), open addressing */
     size_t mask;
     kti_half_weights wt; /* weighted join: the weights, in type order (the
@@ -86,6 +89,7 @@ static void half_free(const kt_allocator *al, half *h)
     kti_free(al, h->count);
     kti_free(al, h->orig);
     kti_free(al, h->nterm);
+    kti_free(al, h->ends_at);
     kti_free(al, h->slot);
     kti_half_weights_free(al, &h->wt);
     memset(h, 0, sizeof *h);
@@ -157,6 +161,40 @@ static void weights_copy(kti_half_weights *to, size_t i, const kti_half_weights 
     memcpy(&to->dir[8 * at], &from->dir[8 * from->end_off[src]], 8 * rows * sizeof *to->dir);
 }
 
+/* Open halves: the structures of each type (a run of ord, whose cnt
+ * holds their tour ends) reordered stably by their number of tour ends,
+ * so the join passes over a run of them at once: most lower structures of
+ * a type suit no upper structure of the type it meets (6x7: 79 % of those
+ * the join visited). */
+static bool group_by_ends(const kt_allocator *al, kti_hent *ord, size_t n)
+{
+    kti_hent *tmp = kti_alloc(al, (n ? n : 1) * sizeof *tmp);
+    if (tmp == NULL) return false;
+    for (size_t a = 0, b; a < n; a = b) {
+        for (b = a; b < n && (ord[b].lo >> 32) == (ord[a].lo >> 32);) b++;
+        size_t k = 0;
+        for (uint64_t e = 0; e <= 2; e++)
+            for (size_t i = a; i < b; i++)
+                if (ord[i].cnt == e) tmp[k++] = ord[i];
+        memcpy(ord + a, tmp, k * sizeof *ord);
+    }
+    kti_free(al, tmp);
+    return true;
+}
+
+/* Open halves: where each type's structures with 1 and with 2 tour ends
+ * begin (group_by_ends). */
+static void find_ends_at(half *h)
+{
+    for (size_t t = 0; t < h->ntypes; t++) {
+        size_t s = h->first[t];
+        for (unsigned e = 1; e <= 2; e++) {
+            while (s < h->first[t + 1] && h->nterm[s] < e) s++;
+            h->ends_at[2 * t + e - 1] = s;
+        }
+    }
+}
+
 static kt_status half_build(const kt_allocator *al, const kti_half_view *v, half *h)
 {
     memset(h, 0, sizeof *h);
@@ -173,9 +211,9 @@ static kt_status half_build(const kt_allocator *al, const kti_half_view *v, half
     for (size_t i = 0; i < n; i++) {
         ord[i].lo = (uint64_t)type_of_key(v->keys[i], v->ncb) << 32 | i;
         ord[i].hi = 0;
-        ord[i].cnt = 0;
+        ord[i].cnt = v->open ? terms_of_key(v->keys[i], v->ncb) : 0;
     }
-    if (!kti_hdp_sort(al, ord, n)) goto nomem;
+    if (!kti_hdp_sort(al, ord, n) || (v->open && !group_by_ends(al, ord, n))) goto nomem;
     size_t nt = 0;
     for (size_t i = 0; i < n; i++)
         if (i == 0 || (ord[i].lo >> 32) != (ord[i - 1].lo >> 32)) nt++;
@@ -197,6 +235,8 @@ static kt_status half_build(const kt_allocator *al, const kti_half_view *v, half
     h->first = kti_alloc(al, (nt + 1) * sizeof *h->first);
     h->slot = kti_calloc(al, cap, sizeof *h->slot);
     if (h->type == NULL || h->first == NULL || h->slot == NULL) goto nomem;
+    if (v->open && (h->ends_at = kti_alloc(al, (nt ? nt : 1) * 2 * sizeof *h->ends_at)) == NULL)
+        goto nomem;
     size_t t = 0;
     for (size_t i = 0; i < n; i++) {
         uint32_t ty = (uint32_t)(ord[i].lo >> 32);
@@ -213,10 +253,11 @@ static kt_status half_build(const kt_allocator *al, const kti_half_view *v, half
         h->partner[i] = partner_of_key(v->keys[src], v->ncb);
         h->count[i] = v->counts[src];
         h->orig[i] = src;
-        if (h->nterm != NULL) h->nterm[i] = terms_of_key(v->keys[src], v->ncb);
+        if (h->nterm != NULL) h->nterm[i] = (uint8_t)ord[i].cnt;
         if (v->wt != NULL) weights_copy(&h->wt, i, v->wt, src);
     }
     h->first[nt] = n;
+    if (h->ends_at != NULL) find_ends_at(h);
     kti_free(al, ord);
     return KT_OK;
 nomem:
@@ -686,18 +727,18 @@ static inline bool realise_open(const worker *w, const segments *sg, uint64_t pw
 static void leaf_open(worker *w, size_t gi, const segments *sg, uint64_t mult)
 {
     const half *L = w->sh->lower;
-    for (size_t s = L->first[gi], s1 = L->first[gi + 1]; s < s1; s++) {
-        unsigned ends = L->nterm[s];
-        uint64_t key = 0;
+    const size_t lim[4] = {L->first[gi], L->ends_at[2 * gi], L->ends_at[2 * gi + 1],
+                           L->first[gi + 1]};
+    /* No upper ends: the lower half holds both tour ends, and its paths
+     * closed between them must make one cycle with C. */
+    for (unsigned ends = w->k == 0 ? 2 : 0; ends <= 2; ends++) {
         if (!((w->need >> ends) & 1u)) continue;
-        if (w->k == 0) {
-            /* No upper ends: the lower half holds both tour ends, and its
-             * paths closed between them must make one cycle with C. */
-            if (ends != 2 || !realise(w, sg, L->partner[s], &key)) continue;
-        } else if (!realise_open(w, sg, L->partner[s], &key)) {
-            continue;
+        for (size_t s = lim[ends]; s < lim[ends + 1]; s++) {
+            uint64_t key = 0;
+            bool ok = w->k == 0 ? realise(w, sg, L->partner[s], &key)
+                                : realise_open(w, sg, L->partner[s], &key);
+            if (ok && !tab_add(w, ends, key, L->count[s] * mult)) return;
         }
-        if (!tab_add(w, ends, key, L->count[s] * mult)) return;
     }
 }
 
