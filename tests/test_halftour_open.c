@@ -187,10 +187,12 @@ static void test_threads_agree(void)
         {5, 7, 3, 622868}, {5, 7, 4, 622868}, {6, 5, 2, 18784}, {7, 4, 2, 6378},
         {5, 5, 2, 864},    {5, 5, 3, 864},    {4, 5, 2, 82}};
     for (size_t i = 0; i < sizeof b / sizeof b[0]; i++) {
+        if (light && b[i].n > 100000) continue;
         uint64_t one = halves(b[i].w, b[i].h, b[i].split, NONE, NONE, 0, 1);
         CHECK_EQ_U64(one, b[i].n);
         CHECK_EQ_U64(halves(b[i].w, b[i].h, b[i].split, NONE, NONE, 0, 2 + i % 2), one);
     }
+    if (light) return;
     /* 5x7: cell 1 is on the smaller class, cell 2 on the larger one. */
     CHECK_EQ_U64(halves(5, 7, 3, 1, NONE, 0, 1), 0);
     CHECK_EQ_U64(halves(5, 7, 3, 1, NONE, 0, 2), 0);
