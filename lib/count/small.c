@@ -17,6 +17,9 @@
  *  - cells next to the head with two such neighbours (each must come next
  *    unless it ends the path) are more than the ends left allow; when one
  *    of them must come next, it is the only move tried;
+ *  - (boards of more than 30 cells) a cell is next to three cells of two
+ *    such neighbours that cannot end the path, each of which needs its
+ *    edge to it;
  *  - no cell of R may end the path; when one only may, it is not entered
  *    before the last step.
  * Open tours with free ends: one search per start class under the board's
@@ -52,6 +55,7 @@ typedef struct search {
     u64 e1, e2;               /* cells that may end the path, with weight 1 and 2 */
     memo_entry *memo;         /* NULL, or 2^memo_bits entries, direct-mapped */
     unsigned memo_bits;       /* 0: no memo wanted */
+    bool forced;              /* forced_fail() is worth its time */
     const kt_allocator *al;
     u64 gen;                  /* one per choice of e1, e2 (entries of another are stale) */
     uint64_t nodes, next;     /* nodes visited; when to look at the clock next */
@@ -75,6 +79,10 @@ typedef struct search {
 #define MEMO_MIN 5u
 #define MEMO_MAX 24u
 #define MEMO_AFTER 4096u
+/* forced_fail() for boards of more than this many cells: on smaller ones
+ * it costs more than the nodes it saves (5x5 open 52 us against 75 us
+ * with it, 4x8 open 3.1 ms against 2.3 ms). */
+#define FORCED_FROM 30u
 
 /* The eight images of the set a under the knight's moves. */
 static inline void moves_of(const sboard *b, u64 a, u64 m[8])
@@ -112,10 +120,27 @@ static inline bool several(u64 x)
 }
 
 /*
+ * Whether the cells of R with exactly two neighbours (deg2, counted in R
+ * plus the head) that cannot end the path (not in ends) ask too much: each
+ * uses both its edges, so a cell next to three of them cannot be had.
+ * One more set of shifts per node, and 5x8 open visits 29 million nodes
+ * instead of 41 million: the plain degree test sees most of these dead
+ * ends only a few moves later.  (Also making the cells next to two of them
+ * unavailable to their other neighbours, and testing those again, took
+ * the nodes to 19 million but cost more time than it saved.)
+ */
+static inline bool forced_fail(const sboard *b, u64 R, u64 deg2, u64 ends)
+{
+    u64 a1, a2, a3;
+    degrees(b, R & deg2 & ~ends, &a1, &a2, &a3);
+    return (a3 & R) != 0;
+}
+
+/*
  * The moves worth trying from head h with the unvisited cells R (not
  * empty), or 0 when the path cannot be finished (see the top comment).
  */
-static u64 moves_from(const search *s, unsigned h, u64 R)
+static inline __attribute__((always_inline)) u64 moves_from(const search *s, unsigned h, u64 R, bool forced)
 {
     const sboard *b = s->b;
     u64 hb = (u64)1 << h, E = s->e1 | s->e2;
@@ -126,10 +151,13 @@ static u64 moves_from(const search *s, unsigned h, u64 R)
     degrees(b, R | hb, &c1, &c2, &c3);
     if (R & ~c1) return 0;
     u64 low = R & ~c2, d2 = c2 & ~c3 & moves;
+    if (low != 0 && (several(low) || (low & ~E))) return 0;
+    /* the cells that may still end the path: the one of degree 1, else
+     * the one end left, else those the search allows */
+    if (forced && forced_fail(b, R, c2 & ~c3, low != 0 ? low : several(ends) ? E : ends)) return 0;
     if (low != 0) {
         /* the last cell is known: every other cell of degree 2 next to the
          * head must come next */
-        if (several(low) || (low & ~E)) return 0;
         if (R != low) {
             if (low & moves) return 0;
             moves &= ~low;
@@ -151,7 +179,11 @@ static u64 moves_from(const search *s, unsigned h, u64 R)
 /* Weighted paths from head h through all of R, of left cells (counted by
  * the caller: the library is built for CPUs without a popcount
  * instruction); 0 once cancelled. */
-static u64 dfs(search *s, unsigned h, u64 R, unsigned left)
+static u64 dfs_plain(search *s, unsigned h, u64 R, unsigned left);
+static u64 dfs_forced(search *s, unsigned h, u64 R, unsigned left);
+
+static inline __attribute__((always_inline)) u64 dfs_node(search *s, unsigned h, u64 R, unsigned left,
+                                                          bool forced)
 {
     if (R == 0) {
         u64 hb = (u64)1 << h;
@@ -178,13 +210,13 @@ static u64 dfs(search *s, unsigned h, u64 R, unsigned left)
         m = &s->memo[(key * 0x9E3779B97F4A7C15u) >> (64 - s->memo_bits)];   /* Fibonacci hashing */
         __builtin_prefetch(m);    /* the entry is fetched while the moves are worked out */
     }
-    u64 moves = moves_from(s, h, R);
+    u64 moves = moves_from(s, h, R, forced);
     if (!several(moves)) m = NULL;    /* one move or none: cheaper than an entry */
     if (m != NULL && m->key == key) return m->count;
     while (moves != 0) {
         unsigned v = (unsigned)__builtin_ctzll(moves);
         moves &= moves - 1;
-        t += dfs(s, v, R & ~((u64)1 << v), left - 1);
+        t += forced ? dfs_forced(s, v, R & ~((u64)1 << v), left - 1) : dfs_plain(s, v, R & ~((u64)1 << v), left - 1);
     }
     /* a cancelled search's partial counts are never returned */
     if (m != NULL) {
@@ -192,6 +224,23 @@ static u64 dfs(search *s, unsigned h, u64 R, unsigned left)
         m->count = t;
     }
     return t;
+}
+
+/* dfs_node() compiled with and without forced_fail(), so that the small
+ * boards, which do better without it, do not pay for the test either. */
+static u64 dfs_plain(search *s, unsigned h, u64 R, unsigned left)
+{
+    return dfs_node(s, h, R, left, false);
+}
+
+static u64 dfs_forced(search *s, unsigned h, u64 R, unsigned left)
+{
+    return dfs_node(s, h, R, left, true);
+}
+
+static u64 dfs(search *s, unsigned h, u64 R, unsigned left)
+{
+    return s->forced ? dfs_forced(s, h, R, left) : dfs_plain(s, h, R, left);
 }
 
 bool kti_small_suits(const kt_graph *g, bool open)
@@ -203,8 +252,9 @@ bool kti_small_suits(const kt_graph *g, bool open)
      * BENCHMARKS.md, issue 15): the search wins up to 32 cells (4x8 open
      * 3.1 ms against 7.4 ms), and up to 36 on boards at least 5 wide (6x6
      * open 0.08 s against 1.3 s), 40 for closed tours (5x8: 10 ms against
-     * 15 ms); the frontier wins on 3x12 and 4x9 (open 5.3 ms against 1.7
-     * ms, 22 ms against 12 ms) and on 5x8 open (0.6 s against 0.5 s).  The
+     * 15 ms); the frontier wins on 3x12 and 4x9 (open 5.2 ms against 1.7
+     * ms, 14 ms against 12 ms), 4x10 open (89 ms against 16 ms) and 5x8
+     * open (0.56 s against 0.48 s with forced_fail(), 0.66 s before).  The
      * memo's key holds at most 40 cells. */
     return m >= 3 && (n <= 32 || (m >= 5 && n <= (open ? 36u : 40u)));
 }
@@ -327,6 +377,7 @@ kt_status kti_small_count(const kt_graph *g, bool open, kt_cell start, kt_cell e
     kti_progress_init(&s.pr, run->progress, run->progress_user);
     s.al = &g->alloc;
     if (b.n > MEMO_FROM) s.memo_bits = b.n > 30 ? 17u : 16u;
+    s.forced = b.n > FORCED_FROM;
     kti_u128 r = 0;
     if (!open) {
         r = count_closed(&s);
