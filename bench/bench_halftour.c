@@ -27,15 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <time.h>
-
-static double peak_mib(void)
-{
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return (double)ru.ru_maxrss / 1024.0;
-}
 
 static int check(const char *what, uint64_t got, uint64_t want)
 {
@@ -111,7 +103,7 @@ static int bench_enum(unsigned threads)
         printf("  Figure I structure: NOT FOUND\n");
         bad++;
     }
-    printf("  time: %.2f s wall, %.2f s CPU; peak RSS %.0f MiB\n", w1 - w0, c1 - c0, peak_mib());
+    printf("  time: %.2f s wall, %.2f s CPU; peak RSS %.0f MiB\n", w1 - w0, c1 - c0, bench_peak_rss_mib());
     kt_halftours_free(h);
     return bad ? 1 : 0;
 }
@@ -159,7 +151,7 @@ static int bench_join(uint32_t w, uint32_t hgt, uint32_t split, unsigned threads
             printf("  shard %u/%u: ", i, shards);
             print_u128(n);
             printf("  (%.2f s wall, %.2f s CPU, peak RSS so far %.0f MiB)\n", bench_now() - ws,
-                   bench_cpu() - cs, peak_mib());
+                   bench_cpu() - cs, bench_peak_rss_mib());
             fflush(stdout);
         }
     }
@@ -167,7 +159,7 @@ static int bench_join(uint32_t w, uint32_t hgt, uint32_t split, unsigned threads
     kt_halftours_free(lo_h);
     kt_halftours_free(up_h);
     kt_options_free(run);
-    printf("  join: %.2f s wall, %.2f s CPU; peak RSS %.0f MiB\n", w2 - w1, c2 - c1, peak_mib());
+    printf("  join: %.2f s wall, %.2f s CPU; peak RSS %.0f MiB\n", w2 - w1, c2 - c1, bench_peak_rss_mib());
     printf("  closed tours%s: ", first == 0 && last + 1 >= shards ? "" : " (these shards)");
     kt_u128 total = {(uint64_t)sum, (uint64_t)(sum >> 64)};
     print_u128(total);
@@ -222,12 +214,12 @@ static int bench_open(uint32_t w, uint32_t hgt, uint32_t split, unsigned threads
         printf(" undirected (%.2f s wall, %.2f s CPU, halves %.2f s wall, largest layer %llu; "
                "peak RSS so far %.0f MiB)\n",
                bench_now() - ws, bench_cpu() - cs, ly.last - ws, (unsigned long long)ly.peak,
-               peak_mib());
+               bench_peak_rss_mib());
         fflush(stdout);
     }
     kt_options_free(run);
     printf("  total: %.2f s wall, %.2f s CPU; peak RSS %.0f MiB\n", bench_now() - w0,
-           bench_cpu() - c0, peak_mib());
+           bench_cpu() - c0, bench_peak_rss_mib());
     printf("  open tours%s, directed: ", first == 0 && last + 1 >= shards ? "" : " (these shards)");
     sum *= 2;
     kt_u128 total = {(uint64_t)sum, (uint64_t)(sum >> 64)};

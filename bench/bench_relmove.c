@@ -20,7 +20,6 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/resource.h>
 
 static const char *u128_str(kti_u128 v, char *buf, size_t n)
 {
@@ -104,8 +103,6 @@ int main(int argc, char **argv)
                u128_str(rel[r] / g, b2, 48), u128_str(den / g, b3, 48),
                den ? (double)rel[r] / (double)den : 0.0);
     }
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    printf("wall %.1f s, CPU %.1f s, peak RSS %.0f MiB\n", wall, cpu, (double)ru.ru_maxrss / 1024.0);
+    printf("wall %.1f s, CPU %.1f s, peak RSS %.0f MiB\n", wall, cpu, bench_peak_rss_mib());
     return sum == tours * cells ? 0 : 1;
 }

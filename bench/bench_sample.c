@@ -24,14 +24,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-
-static double peak_rss_mib(void)
-{
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return (double)ru.ru_maxrss / 1024.0; /* kilobytes on Linux */
-}
 
 /* Progress of a long preparation on stderr, about once a minute. */
 static int report(void *user, uint64_t done, uint64_t total)
@@ -141,7 +133,7 @@ static int one(uint32_t w, uint32_t h, int open, bool halftours, uint64_t draws,
            "2 threads %.0f tours/s; %llu rank round trips%s\n",
            w, h, open ? "open" : halftours ? "closed (half-tours)" : "closed", buf, prep, prep_cpu, (unsigned long long)ss.states,
            (double)ss.bytes / 1048576.0, (unsigned long long)ss.peak_states,
-           (double)ss.peak_bytes / 1048576.0, peak_rss_mib(), (double)draws / dt,
+           (double)ss.peak_bytes / 1048576.0, bench_peak_rss_mib(), (double)draws / dt,
            (double)draws / dc, par, (unsigned long long)(trips - tbad), bad ? "  INVALID DRAWS" : "");
     fflush(stdout);
     kt_sampler_free(s);

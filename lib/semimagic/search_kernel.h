@@ -127,36 +127,32 @@ static bool SMK(pair_ok)(const kti_sm_plan *S, const SMK(state) *st, int l, int 
 #endif
 }
 
-/* The sums of the j smallest and the j largest free numbers of each
- * parity, j <= need (KTI_SM_BIG and -KTI_SM_BIG when there are fewer). */
+/* The sums of the j smallest and the j largest numbers of the set `a`,
+ * j <= need (KTI_SM_BIG and -KTI_SM_BIG when it has fewer). */
+static inline void SMK(sums)(smk_set a, int need, int *mn, int *mx)
+{
+    smk_set c = a;
+    mn[0] = mx[0] = 0;
+    for (int j = 1; j <= need; j++) {
+        if (S_NZ(a)) {
+            mn[j] = mn[j - 1] + S_CTZ(a) + 1;
+            a = S_DROP(a);
+            int h = S_HIGH(c);
+            mx[j] = mx[j - 1] + h + 1;
+            c = S_ANDN(c, S_BIT(h));
+        } else {
+            mn[j] = KTI_SM_BIG;
+            mx[j] = -KTI_SM_BIG;
+        }
+    }
+}
+
+/* The same for the free numbers of each parity. */
 static inline void SMK(extremes)(const SMK(state) *st, int need, int *minO, int *minE, int *maxO,
                                  int *maxE)
 {
-    smk_set a = S_AND(st->freen, SMK_ODD), b = S_AND(st->freen, S_NOTODD);
-    smk_set c = a, d = b;
-    minO[0] = minE[0] = maxO[0] = maxE[0] = 0;
-    for (int j = 1; j <= need; j++) {
-        if (S_NZ(a)) {
-            minO[j] = minO[j - 1] + S_CTZ(a) + 1;
-            a = S_DROP(a);
-            int h = S_HIGH(c);
-            maxO[j] = maxO[j - 1] + h + 1;
-            c = S_ANDN(c, S_BIT(h));
-        } else {
-            minO[j] = KTI_SM_BIG;
-            maxO[j] = -KTI_SM_BIG;
-        }
-        if (S_NZ(b)) {
-            minE[j] = minE[j - 1] + S_CTZ(b) + 1;
-            b = S_DROP(b);
-            int h = S_HIGH(d);
-            maxE[j] = maxE[j - 1] + h + 1;
-            d = S_ANDN(d, S_BIT(h));
-        } else {
-            minE[j] = KTI_SM_BIG;
-            maxE[j] = -KTI_SM_BIG;
-        }
-    }
+    SMK(sums)(S_AND(st->freen, SMK_ODD), need, minO, maxO);
+    SMK(sums)(S_AND(st->freen, S_NOTODD), need, minE, maxE);
 }
 
 /* Line bounds: the free cells of a line get distinct free numbers of
