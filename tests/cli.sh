@@ -104,6 +104,10 @@ expect "count halftours --start --end" "^56$" "$knight" count 5x5 --start a5 --e
 # 5x4 is turned to cut across its 4 columns: the given cells turn with it
 expect "count halftours turned --start" "^7$" "$knight" count 5x4 --start 1,0 --method halftours
 expect "count halftours turned --start --end" "^1$" "$knight" count 5x4 --start 1,0 --end 3,3 --method halftours
+# auto (the default) hands 8x5 open to half-tours; the frontier alone agrees
+expect "count auto open" "^18061054$" "$knight" count 8x5 --open --method auto
+expect "count frontier open" "^18061054$" "$knight" count 8x5 --open --method frontier
+status 2 "count --method bogus" "$knight" count 6x6 --method bogus
 status 2 "count halftours --symmetric" "$knight" count 6x6 --symmetric --method halftours
 # McKay's join in shards: the three parts add up to the whole.
 sum=0

@@ -17,7 +17,7 @@ want "count " knight co
 want "count " knight -q co
 want "--threads " knight count --th
 want "--checkpoint --checkpoint-interval " knight count --check
-want "frontier halftours " knight count --method ""
+want "auto frontier halftours " knight count --method ""
 want "blocks braid " knight tour --method b
 want "numbers " knight tour --format n
 want "--nested " knight semimagic --ne

@@ -282,6 +282,12 @@ static void run_count(const kt_allocator *al)
     CHECK_ST(kt_count_tours(g, KT_COUNT_CLASSES, NULL, &v, NULL), KT_OK);
     kt_options_free(run);
     kt_graph_free(g);
+    /* A board the count hands to half-tours: their calls allocate through
+     * run settings, which must carry the graph's allocator. */
+    CHECK_ST(kt_graph_new_custom(&g, 6, 7, 2, 1, NULL, al), KT_OK);
+    CHECK_ST(kt_count_tours(g, 0, NULL, &v, NULL), KT_OK);
+    CHECK_EQ_U64(v.lo, 1067638);
+    kt_graph_free(g);
 }
 
 static void run_halftour(const kt_allocator *al)

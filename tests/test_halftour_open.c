@@ -119,7 +119,7 @@ static uint64_t frontier(uint32_t w, uint32_t h, kt_cell s, kt_cell e)
     kt_u128 v = {7, 7};
     kt_status st = kt_graph_new(&g, w, h);
     kt_options *o = with_threads(2);
-    if (st == KT_OK) st = kt_count_open_tours(g, s, e, KT_COUNT_OPEN, o, &v, NULL);
+    if (st == KT_OK) st = kt_count_open_tours(g, s, e, KT_COUNT_OPEN | KT_COUNT_FRONTIER, o, &v, NULL);
     kt_options_free(o);
     kt_graph_free(g);
     CHECK(st == KT_OK && v.hi == 0);

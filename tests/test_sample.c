@@ -232,7 +232,7 @@ static void halftours_agree(bool light)
             CHECK_OK(kt_sampler_new(&f, g, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE, NULL));
             if (f != NULL) CHECK_OK(kt_sampler_total(f, &c));
         } else {
-            CHECK_OK(kt_count_tours(g, 0, NULL, &c, NULL));
+            CHECK_OK(kt_count_tours(g, KT_COUNT_FRONTIER, NULL, &c, NULL));
         }
         if (s != NULL) CHECK_OK(kt_sampler_total(s, &t));
         CHECK(t.lo == c.lo && t.hi == c.hi && c.lo > 0);

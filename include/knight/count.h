@@ -60,6 +60,17 @@
  * cancels as the frontier count does, and its statistics are zero (it
  * keeps no layers).
  *
+ * Since 1.1, on the same conditions, knight boards 5 to 8 cells wide whose
+ * halves (the narrow side times half the long side, rounded up) hold at
+ * most 32 cells and that the search does not take (5 x 8 to 5 x 12, 6 x 7
+ * to 6 x 10, 7 x 7, 7 x 8, and 8 x 8 closed) are counted by McKay's
+ * half-tours (halftour.h: kt_halftours_count_closed(),
+ * kt_halftours_count_open()), which are faster there: 5 x 8 open 4 times,
+ * 6 x 8 open 5 times, 8 x 8 closed 3 times (and in 1.4 GiB instead of 10).
+ * The two methods share no code; ::KT_COUNT_FRONTIER keeps a count on the
+ * frontier, for a check of one against the other.  Statistics are zero
+ * then too, and progress is that of the half-tour count.
+ *
  * Long runs take the shared run settings (options.h): threads, a progress
  * callback that can cancel, a shard (count only shard i of N: the N
  * partial counts sum exactly to the total, so the shards can run as a
@@ -91,6 +102,14 @@ extern "C" {
 #define KT_COUNT_SYMMETRIC 0x4u
 /** @brief Count classes under the symmetries of the board (Burnside) instead of tours. */
 #define KT_COUNT_CLASSES 0x8u
+/**
+ * @brief Count by the frontier method only: neither the small-board search
+ *        nor half-tours, whichever would be faster (since 1.1).
+ *
+ * For a check of one method against another, or for the frontier's
+ * statistics (kt_count_stats) on any board.
+ */
+#define KT_COUNT_FRONTIER 0x10u
 
 /**
  * @brief Statistics of a count, filled in when a pointer is given; a
@@ -106,7 +125,8 @@ typedef struct kt_count_stats {
 
 /**
  * @brief Count the tours of a board exactly by the frontier method (or,
- *        on small knight boards, by a depth-first search).
+ *        on knight boards where they are faster, by a depth-first search
+ *        or McKay's half-tours).
  *
  * Undirected closed tours by default; see the KT_COUNT_* flags.  With
  * ::KT_COUNT_CLASSES the result is the number of classes of tours (with
@@ -131,7 +151,8 @@ typedef struct kt_count_stats {
  * - shard i of N: the count of shard i; the N shard counts sum exactly
  *   to the whole count (not with ::KT_COUNT_CLASSES);
  * - budget, checkpoint, trace, shards: any of them keeps the count on the
- *   frontier method (they describe its layers), also on a small board;
+ *   frontier method (they describe its layers), also on a board that the
+ *   search or half-tours would take;
  * - budget: the most frontier states one layer may hold; a layer that
  *   would hold more stops the call with ::KT_ELIMIT (0 = no bound).  A
  *   budget of B states also bounds the lookahead below to 64 B bytes, so
@@ -151,7 +172,8 @@ typedef struct kt_count_stats {
  *   file of another board, count kind or shard ::KT_EMISMATCH;
  * - trace: called after each cell with the cell's index in the processing
  *   order (per quotient count) and the number of states kept.
- * The allocator of @p run is not used: memory comes from the graph's.
+ * The allocator of @p run is not used: memory comes from the graph's
+ * (half-tours too).
  *
  * Memory: two layers of 16 bytes per state (see kt_count_stats), plus
  * the lookahead that lets the count drop states the rest of the board
@@ -202,7 +224,8 @@ KT_EXPORT kt_status kt_count_tours(const kt_graph *g, unsigned flags, const kt_o
  * the closed count's lookahead applies.  The frontier is the same as for
  * the whole board.  On the small boards of kt_count_tours() the search
  * runs from the given start (or from the given end, the tours reversed)
- * instead, under the same conditions.  Run settings (threads, progress, shard, budget,
+ * instead, under the same conditions, and on the boards of half-tours
+ * kt_halftours_count_open() with the same ends.  Run settings (threads, progress, shard, budget,
  * checkpoint, trace) as for kt_count_tours(); a checkpoint file belongs to
  * one pair of ends.
  *

@@ -227,7 +227,12 @@ typedef struct ctx {
     kti_run run;
     kti_frontier_opts fo;
     kt_count_stats stats;
+    bool frontier_only;     /* KT_COUNT_FRONTIER: neither the search nor half-tours */
 } ctx;
+
+/* Every flag the two count calls know. */
+#define COUNT_FLAGS \
+    (KT_COUNT_OPEN | KT_COUNT_DIRECTED | KT_COUNT_SYMMETRIC | KT_COUNT_CLASSES | KT_COUNT_FRONTIER)
 
 /* One frontier count of cg, its checkpoint the caller's name plus suffix;
  * the statistics and the progress base accumulate in c. */
@@ -549,21 +554,28 @@ static bool knight_fits(const kt_graph *g)
  * (layer budget, checkpoint, layer trace, shards). */
 static bool use_small(const ctx *c, const kt_graph *g, bool open)
 {
-    return c->run.nshards <= 1 && c->run.budget == 0 && c->run.checkpoint == NULL && c->run.trace == NULL &&
-           kti_small_suits(g, open);
+    return !c->frontier_only && c->run.nshards <= 1 && c->run.budget == 0 && c->run.checkpoint == NULL &&
+           c->run.trace == NULL && kti_small_suits(g, open);
+}
+
+/* Whether the count goes to McKay's half-tours (halves.c), on the same
+ * conditions, for boards past the search's. */
+static bool use_halves(const ctx *c, const kt_graph *g)
+{
+    return !c->frontier_only && kti_halves_suit(g, &c->run);
 }
 
 kt_status kt_count_tours(const kt_graph *g, unsigned flags, const kt_options *run, kt_u128 *out,
                          kt_count_stats *stats)
 {
     if (g == NULL || out == NULL) return KT_EINVAL;
-    if (flags & ~(unsigned)(KT_COUNT_OPEN | KT_COUNT_DIRECTED | KT_COUNT_SYMMETRIC | KT_COUNT_CLASSES))
-        return KT_EINVAL;
+    if (flags & ~COUNT_FLAGS) return KT_EINVAL;
     bool open = (flags & KT_COUNT_OPEN) != 0, sym = (flags & KT_COUNT_SYMMETRIC) != 0;
     bool classes = (flags & KT_COUNT_CLASSES) != 0;
     orient o = orient_of(g);
     ctx c;
     ctx_init(&c, &o, run);
+    c.frontier_only = (flags & KT_COUNT_FRONTIER) != 0;
     if (open && (sym || classes)) return KT_EUNSUPPORTED;
     if (classes && c.run.nshards > 1) return KT_EINVAL;
     if ((sym || classes) && (g->mask != NULL || g->a != 2 || g->b != 1)) return KT_EUNSUPPORTED;
@@ -583,6 +595,8 @@ kt_status kt_count_tours(const kt_graph *g, unsigned flags, const kt_options *ru
         r = open && !sym && !classes && c.run.shard == 0 ? 1 : 0;
     } else if (!sym && !classes && use_small(&c, g, open)) {
         st = kti_small_count(g, open, KT_CELL_NONE, KT_CELL_NONE, &c.run, &r);
+    } else if (!sym && !classes && use_halves(&c, g)) {
+        st = kti_halves_count(g, open, KT_CELL_NONE, KT_CELL_NONE, &c.run, &r);
     } else if (classes) {
         st = count_classes(&c, sym, &r);
     } else if (sym) {
@@ -630,8 +644,7 @@ kt_status kt_count_open_tours(const kt_graph *g, kt_cell start, kt_cell end, uns
                               const kt_options *run, kt_u128 *out, kt_count_stats *stats)
 {
     if (g == NULL || out == NULL) return KT_EINVAL;
-    if (flags & ~(unsigned)(KT_COUNT_OPEN | KT_COUNT_DIRECTED | KT_COUNT_SYMMETRIC | KT_COUNT_CLASSES))
-        return KT_EINVAL;
+    if (flags & ~COUNT_FLAGS) return KT_EINVAL;
     if ((start != KT_CELL_NONE && !kti_is_vertex(g, start)) || (end != KT_CELL_NONE && !kti_is_vertex(g, end)) ||
         (start != KT_CELL_NONE && start == end))
         return KT_EINVAL;
@@ -642,11 +655,14 @@ kt_status kt_count_open_tours(const kt_graph *g, kt_cell start, kt_cell end, uns
     orient o = orient_of(g);
     ctx c;
     ctx_init(&c, &o, run);
+    c.frontier_only = (flags & KT_COUNT_FRONTIER) != 0;
     kti_u128 r = 0;
     kt_status st = KT_OK;
     c.fo.known_zero = colour_excludes(g, true, start, end);
     if (g->nverts == 1) r = c.run.shard == 0 ? 1 : 0;    /* the one-cell tour */
+    else if (c.fo.known_zero && knight_fits(g)) r = 0;
     else if (use_small(&c, g, true)) st = kti_small_count(g, true, start, end, &c.run, &r);
+    else if (use_halves(&c, g)) st = kti_halves_count(g, true, start, end, &c.run, &r);
     else if (start == KT_CELL_NONE) st = count_ends(&c, end, KT_CELL_NONE, &r);
     else st = count_ends(&c, start, end, &r);
     if (stats != NULL) *stats = c.stats;

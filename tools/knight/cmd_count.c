@@ -102,8 +102,8 @@ static int value_opt(int argc, char **argv, int *i, count_args *a, bool *matched
     if (cli_opt(argc, argv, i, "--max-states", &v)) {
         if (!cli_parse_u64(v, &a->max_states)) return cli_usage("--max-states wants a number");
     } else if (cli_opt(argc, argv, i, "--method", &v)) {
-        if (v == NULL || (strcmp(v, "frontier") != 0 && strcmp(v, "halftours") != 0))
-            return cli_usage("--method wants frontier or halftours");
+        if (v == NULL || (strcmp(v, "auto") != 0 && strcmp(v, "frontier") != 0 && strcmp(v, "halftours") != 0))
+            return cli_usage("--method wants auto, frontier or halftours");
         a->method = v;
     } else if (cli_opt(argc, argv, i, "--threads", &v)) {
         return cli_parse_threads(v, &a->threads);
@@ -137,7 +137,7 @@ static int parse(int argc, char **argv, count_args *a)
     const char *size = NULL;
     memset(a, 0, sizeof *a);
     a->checkpoint_interval = -1.0;
-    a->method = "frontier";
+    a->method = "auto";
     for (int i = 1; i < argc; i++) {
         bool matched;
         int rc = value_opt(argc, argv, &i, a, &matched);
@@ -160,7 +160,10 @@ static int print_count(const count_args *a, kt_u128 n)
 {
     char buf[48];
     if (a->result != NULL) {
-        int rc = shard_result_write(a->result, a->w, a->h, a->method, a->flags, a->shard_index,
+        /* shards keep the library's choice on the frontier (count.h), so
+         * shards of auto and frontier runs are parts of one count */
+        const char *method = strcmp(a->method, "halftours") == 0 ? "halftours" : "frontier";
+        int rc = shard_result_write(a->result, a->w, a->h, method, a->flags & ~KT_COUNT_FRONTIER, a->shard_index,
                                     a->shard_count ? a->shard_count : 1, n);
         if (rc) return rc;
     }
@@ -287,7 +290,7 @@ static int count_frontier(const count_args *a)
                                                "(see knight count --help for its limits)", a->w, a->h);
     if (st != KT_OK) return cli_fail_status("count", st);
     if (a->verbose && stats.frontier == 0)
-        fprintf(stderr, "no frontier layers (a small board's depth-first search, or no tour by the rules)\n");
+        fprintf(stderr, "no frontier layers (a small board's depth-first search, half-tours, or no tour by the rules)\n");
     else if (a->verbose)
         fprintf(stderr, "frontier %u cells, peak %llu states, %llu bytes of layers\n", stats.frontier,
                 (unsigned long long)stats.peak_states, (unsigned long long)stats.peak_bytes);
@@ -300,5 +303,6 @@ int cmd_count(int argc, char **argv)
     int rc = parse(argc, argv, &a);
     if (rc) return rc;
     if (strcmp(a.method, "halftours") == 0) return count_halftours(&a);
+    if (strcmp(a.method, "frontier") == 0) a.flags |= KT_COUNT_FRONTIER;
     return count_frontier(&a);
 }

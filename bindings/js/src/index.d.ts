@@ -125,6 +125,8 @@ export interface CountOptions extends RunOptions {
     directed?: boolean;
     symmetric?: boolean;
     classes?: boolean;
+    /** The frontier method only (KT_COUNT_FRONTIER); else the library's choice. */
+    frontier?: boolean;
 }
 
 export interface SemimagicRules {

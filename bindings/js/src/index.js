@@ -502,7 +502,9 @@ export class Knight {
 
     /**
      * Count tours exactly (a bigint): closed by default; opts.open,
-     * opts.directed, opts.symmetric, opts.classes.  opts.onProgress(done,
+     * opts.directed, opts.symmetric, opts.classes; opts.frontier keeps the
+     * count on the frontier method (else the library picks the fastest).
+     * opts.onProgress(done,
      * total) is called about ten times a second; returning true cancels
      * (KT_ECANCELED).  Boards whose narrow side is at most 8 (7 open).
      */
@@ -510,7 +512,7 @@ export class Knight {
         const core = this._core;
         const M = core.M;
         const flags = (opts.open ? 1 : 0) | (opts.directed ? 2 : 0) | (opts.symmetric ? 4 : 0) |
-            (opts.classes ? 8 : 0);
+            (opts.classes ? 8 : 0) | (opts.frontier ? 16 : 0);
         return core.withRun(opts, (run) => core.graph(width, height, (g) =>
             core.u128((p) => M._kt_count_tours(g, flags, run, p, 0))));
     }

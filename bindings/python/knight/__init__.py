@@ -131,6 +131,7 @@ class CountFlag(enum.IntFlag):
     DIRECTED = 2
     SYMMETRIC = 4
     CLASSES = 8
+    FRONTIER = 16
 
 
 class Method(enum.IntEnum):
@@ -915,21 +916,25 @@ class Graph:
         return Tourney._wrap(t.value, self)
 
     def count_tours(self, open: bool = False, directed: bool = False, symmetric: bool = False,
-                    classes: bool = False, options: Optional[Options] = None,
-                    **run: Any) -> int:
+                    classes: bool = False, options: Optional[Options] = None, *,
+                    frontier: bool = False, **run: Any) -> int:
         """The exact number of tours (kt_count_tours): undirected closed tours by
         default; `open` paths, `directed` tours, 180-degree `symmetric`
-        ones, or symmetry `classes`.  Run settings: threads, progress,
-        shard, budget (states per layer), checkpoint, trace."""
-        return self.count_tours_stats(open, directed, symmetric, classes, options, **run)[0]
+        ones, or symmetry `classes`.  The library picks the fastest method
+        unless `frontier` keeps it on the frontier method.  Run settings:
+        threads, progress, shard, budget (states per layer), checkpoint, trace."""
+        return self.count_tours_stats(open, directed, symmetric, classes, options,
+                                      frontier=frontier, **run)[0]
 
     def count_tours_stats(self, open: bool = False, directed: bool = False,
                           symmetric: bool = False, classes: bool = False,
-                          options: Optional[Options] = None, **run: Any) -> Tuple[int, "CountStats"]:
+                          options: Optional[Options] = None, *, frontier: bool = False,
+                          **run: Any) -> Tuple[int, "CountStats"]:
         """As count_tours(), with the run's :class:`CountStats`."""
         flags = ((CountFlag.OPEN if open else 0) | (CountFlag.DIRECTED if directed else 0)
                  | (CountFlag.SYMMETRIC if symmetric else 0)
-                 | (CountFlag.CLASSES if classes else 0))
+                 | (CountFlag.CLASSES if classes else 0)
+                 | (CountFlag.FRONTIER if frontier else 0))
         out = _lib.U128()
         st = _lib.CountStatsC()
         with _run(options, run) as r:
@@ -939,13 +944,16 @@ class Graph:
 
     def count_open_tours(self, start: Union[None, int, Tuple[int, int]] = None,
                          end: Union[None, int, Tuple[int, int]] = None, directed: bool = False,
-                         options: Optional[Options] = None, **run: Any) -> int:
+                         options: Optional[Options] = None, *, frontier: bool = False,
+                         **run: Any) -> int:
         """The exact number of open tours with a given `start` cell, `end`
         cell, or both (kt_count_open_tours): directed tours from start (to
-        end); with neither, all open tours (doubled if `directed`)."""
+        end); with neither, all open tours (doubled if `directed`).
+        `frontier` as in count_tours()."""
         out = _lib.U128()
         st = _lib.CountStatsC()
-        flags = CountFlag.OPEN | (CountFlag.DIRECTED if directed else 0)
+        flags = (CountFlag.OPEN | (CountFlag.DIRECTED if directed else 0)
+                 | (CountFlag.FRONTIER if frontier else 0))
         with _run(options, run) as r:
             r.check(_c.kt_count_open_tours(self._handle(), self._cell_arg(start), self._cell_arg(end),
                                            int(flags), r.h, ctypes.byref(out), ctypes.byref(st)))

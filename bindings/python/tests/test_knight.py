@@ -193,6 +193,14 @@ class CountTests(unittest.TestCase):
         with self.assertRaises(kt.InvalidArgument):
             g5.count_open_tours(start=3, end=3)
         self.assertEqual(kt.Graph(5, 6).count_tours(), 8)
+        # 8x5 open goes to half-tours by itself; the frontier alone agrees
+        g85 = kt.Graph(8, 5)
+        n, st = g85.count_tours_stats(open=True)
+        self.assertEqual((n, st.peak_states), (18061054, 0))
+        n, st = g85.count_tours_stats(open=True, frontier=True)
+        self.assertEqual(n, 18061054)
+        self.assertGreater(st.peak_states, 0)
+        self.assertEqual(g85.count_open_tours(start=0, frontier=True), g85.count_open_tours(start=0))
         self.assertEqual(kt.Graph(6, 6).count_tours(directed=True), 2 * 9862)
         self.assertEqual(kt.Graph(6, 6).count_tours(classes=True), 1245)
         # 180-degree symmetric 6x6 tours: 5 classes of quaternary and 17 of

@@ -163,6 +163,7 @@ pub const KT_COUNT_OPEN: c_uint = 0x1;
 pub const KT_COUNT_DIRECTED: c_uint = 0x2;
 pub const KT_COUNT_SYMMETRIC: c_uint = 0x4;
 pub const KT_COUNT_CLASSES: c_uint = 0x8;
+pub const KT_COUNT_FRONTIER: c_uint = 0x10;
 
 /// `kt_count_stats` (frozen layout).
 #[repr(C)]

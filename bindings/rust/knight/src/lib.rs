@@ -787,10 +787,31 @@ impl Graph {
     /// As [`Graph::count_tours`], with the statistics of the run.
     pub fn count_tours_stats(&self, flags: CountFlags, run: Option<&Options<'_>>)
         -> Result<(u128, CountStats)> {
+        self.count_tours_by(flags, CountMethod::Auto, run)
+    }
+
+    /// As [`Graph::count_tours_stats`], by the given [`CountMethod`] (since
+    /// 1.1): `Frontier` for a check of one method against another.
+    ///
+    /// ```
+    /// use knight::{CountFlags, CountMethod, Graph};
+    /// let g = Graph::new(8, 5)?;
+    /// let open = CountFlags { open: true, ..CountFlags::default() };
+    /// let (n, stats) = g.count_tours_by(open, CountMethod::Frontier, None)?;
+    /// assert_eq!(n, 18_061_054);
+    /// assert!(stats.peak_states > 0);
+    /// # Ok::<(), knight::Error>(())
+    /// ```
+    pub fn count_tours_by(&self, flags: CountFlags, method: CountMethod, run: Option<&Options<'_>>)
+        -> Result<(u128, CountStats)> {
+        let bits = flags.bits() | match method {
+            CountMethod::Auto => 0,
+            CountMethod::Frontier => ffi::KT_COUNT_FRONTIER,
+        };
         let mut v = ffi::kt_u128::default();
         let mut st = ffi::kt_count_stats::default();
         check(with_run(run, |r| unsafe {
-            ffi::kt_count_tours(self.raw, flags.bits(), r, &mut v, &mut st)
+            ffi::kt_count_tours(self.raw, bits, r, &mut v, &mut st)
         }))?;
         Ok((u128_of(v), CountStats {
             peak_states: st.peak_states,
@@ -915,6 +936,16 @@ impl CountFlags {
             | (if self.symmetric { ffi::KT_COUNT_SYMMETRIC } else { 0 })
             | (if self.classes { ffi::KT_COUNT_CLASSES } else { 0 })
     }
+}
+
+/// How [`Graph::count_tours_by`] counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CountMethod {
+    /// The library's choice: the frontier, a depth-first search on small
+    /// boards, or McKay's half-tours where they are faster.
+    Auto,
+    /// The frontier method only (`KT_COUNT_FRONTIER`).
+    Frontier,
 }
 
 /// Statistics of a count (`kt_count_stats`).

@@ -42,6 +42,14 @@ fn published_counts() {
     let (n, st) = g6.count_tours_stats(CountFlags::default(), Some(&budget)).unwrap();
     assert_eq!(n, 9862);
     assert!(st.peak_states > 0 && st.frontier > 0);
+    // 6x7 closed goes to half-tours by itself (no layers); the frontier
+    // method alone gives the same number
+    let g67 = Graph::new(6, 7).unwrap();
+    let (n, st) = g67.count_tours_by(CountFlags::default(), CountMethod::Auto, None).unwrap();
+    assert_eq!((n, st.peak_states), (1_067_638, 0));
+    let (n, st) = g67.count_tours_by(CountFlags::default(), CountMethod::Frontier, None).unwrap();
+    assert_eq!(n, 1_067_638);
+    assert!(st.peak_states > 0);
     let g5 = Graph::new(5, 5).unwrap();
     let open = CountFlags { open: true, directed: true, ..Default::default() };
     assert_eq!(g5.count_tours(open, None).unwrap(), 1728);
