@@ -241,6 +241,12 @@ static void check_run_and_errors(void)
     kt_options_free(run);
     kt_graph_free(g);
 
+    /* a board far too wide for the frontier: refused from its size, before
+     * the table is touched (ncounts is the board's, the array smaller) */
+    CHECK(kt_graph_new(&g, 3000, 3000) == KT_OK);
+    CHECK(kt_count_open_by_start(g, 0, NULL, v, (size_t)3000 * 3000) == KT_EUNSUPPORTED);
+    kt_graph_free(g);
+
     /* one cell: its one tour */
     CHECK(kt_graph_new(&g, 1, 1) == KT_OK);
     CHECK(kt_count_open_by_start(g, 0, NULL, v, 1) == KT_OK && u64_of(&v[0]) == 1);

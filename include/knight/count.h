@@ -270,7 +270,9 @@ KT_EXPORT kt_status kt_count_open_tours(const kt_graph *g, kt_cell start, kt_cel
  * @return ::KT_OK; ::KT_EINVAL for NULL @p g or @p counts, an unknown flag,
  *         or @p ncounts below width * height; ::KT_EUNSUPPORTED with
  *         ::KT_COUNT_SYMMETRIC or ::KT_COUNT_CLASSES, or when the frontier
- *         does not fit; ::KT_ENOMEM; otherwise as kt_count_open_tours().
+ *         does not fit (for a board without holes decided from its size,
+ *         before any allocation, as by kt_count_tours()); ::KT_ENOMEM;
+ *         otherwise as kt_count_open_tours().
  */
 KT_EXPORT kt_status kt_count_open_by_start(const kt_graph *g, unsigned flags, const kt_options *run,
                                            kt_u128 *counts, size_t ncounts);

@@ -190,6 +190,10 @@ kt_status kt_count_open_by_start(const kt_graph *g, unsigned flags, const kt_opt
         return KT_EINVAL;
     if (ncounts < g->ncells) return KT_EINVAL;
     if (flags & (KT_COUNT_SYMMETRIC | KT_COUNT_CLASSES)) return KT_EUNSUPPORTED;
+    /* as kt_count_tours decides it (count.c, too_wide): from the size
+     * alone, before the tables below are allocated for a huge board */
+    uint64_t m = g->width < g->height ? g->width : g->height, leap = g->a > g->b ? g->a : g->b;
+    if (g->mask == NULL && m > 2 * leap + KTI_FRONTIER_MAX_SLOTS) return KT_EUNSUPPORTED;
     const kt_allocator *al = &g->alloc;
     kti_run r;
     kti_run_resolve(&r, run);
