@@ -5,6 +5,12 @@
  *                               tours and classes, small open counts)
  *   bench_count WxH [open|directed|symmetric|classes|symclasses] [threads]
  *                               one count (8x8 closed: the long run)
+ *   bench_count bystart WxH [threads] [naive]
+ *                               the table of directed open tours by start
+ *                               cell (kt_count_open_by_start), its time
+ *                               beside the open count's; with "naive",
+ *                               also a count per cell, compared entry by
+ *                               entry
  *   bench_count luschny         Luschny's set (every k x n board, 3 <= k, n
  *                               <= 12, k n <= 40), open and closed tours, one
  *                               thread: a line "k n kind count cpu wall" per
@@ -109,9 +115,73 @@ static int luschny(void)
     return rc;
 }
 
+__extension__ typedef unsigned __int128 wide;
+
+/* The whole table of one count per cell, for the naive column. */
+static int naive_table(const kt_graph *g, const kt_options *run, const kt_u128 *t, size_t n)
+{
+    int rc = 0;
+    for (size_t c = 0; c < n && rc == 0; c++) {
+        kt_u128 v;
+        if (kt_count_open_tours(g, (kt_cell)c, KT_CELL_NONE, 0, run, &v, NULL) != KT_OK ||
+            v.lo != t[c].lo || v.hi != t[c].hi)
+            rc = 1;
+    }
+    return rc;
+}
+
+static int bystart(int argc, char **argv)
+{
+    uint32_t w, h;
+    if (argc < 3 || sscanf(argv[2], "%ux%u", &w, &h) != 2) {
+        fprintf(stderr, "usage: bench_count bystart WxH [threads] [naive]\n");
+        return 2;
+    }
+    unsigned threads = argc > 3 ? (unsigned)atoi(argv[3]) : 2;
+    size_t n = (size_t)w * h;
+    kt_graph *g = NULL;
+    kt_options *run = NULL;
+    kt_u128 *t = calloc(n, sizeof *t), all;
+    if (t == NULL || kt_graph_new(&g, w, h) != KT_OK || kt_options_new(&run, NULL) != KT_OK ||
+        kt_options_set_threads(run, threads) != KT_OK)
+        return 1;
+    double t0 = bench_now(), c0 = bench_cpu();
+    kt_status s = kt_count_open_by_start(g, 0, run, t, n);
+    double t1 = bench_now(), c1 = bench_cpu();
+    if (s == KT_OK) s = kt_count_tours(g, KT_COUNT_OPEN | KT_COUNT_DIRECTED, run, &all, NULL);
+    double t2 = bench_now(), c2 = bench_cpu();
+    int rc = s != KT_OK;
+    char buf[48];
+    wide sum = 0;
+    for (size_t c = 0; c < n && rc == 0; c++) {
+        sum += (wide)t[c].hi << 64 | t[c].lo;
+        kt_u128_to_string(&t[c], buf, sizeof buf);
+        printf("%s%s", buf, (c + 1) % w == 0 ? "\n" : " ");
+    }
+    kt_u128_to_string(&all, buf, sizeof buf);
+    if (rc == 0 && sum != ((wide)all.hi << 64 | all.lo)) {
+        printf("the table does not sum to the directed open count\n");
+        rc = 1;
+    }
+    if (rc == 0)
+        printf("%ux%u by start: %.4f s wall, %.4f s CPU, threads %u; directed open count %s: %.4f s wall, "
+               "%.4f s CPU\n", w, h, t1 - t0, c1 - c0, threads, buf, t2 - t1, c2 - c1);
+    if (rc == 0 && argc > 4 && strcmp(argv[4], "naive") == 0) {
+        rc = naive_table(g, run, t, n);
+        printf("count per cell: %.4f s wall, %.4f s CPU, %s\n", bench_now() - t2, bench_cpu() - c2,
+               rc ? "DIFFERS" : "the same table");
+    }
+    kt_options_free(run);
+    kt_graph_free(g);
+    free(t);
+    if (s != KT_OK) printf("%ux%u bystart %s\n", w, h, kt_strerror(s));
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     if (argc >= 2 && strcmp(argv[1], "luschny") == 0) return luschny();
+    if (argc >= 2 && strcmp(argv[1], "bystart") == 0) return bystart(argc, argv);
     if (argc >= 2) {
         uint32_t w, h;
         if (sscanf(argv[1], "%ux%u", &w, &h) != 2) {

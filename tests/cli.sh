@@ -93,6 +93,11 @@ expect "count --start" "^304$" "$knight" count 5x5 --start 0,0
 expect "count --end, chess square" "^304$" "$knight" count 5x5 --end a5 --directed
 expect "count --start --end" "^56$" "$knight" count 5x5 --start 0,0 --end 4,4 --threads 2
 expect "count 6x6 --start" "^524486$" "$knight" count 6x6 --start 0,0
+# the table by start cell: 304 from each corner of 5x5, 1,728 in all
+expect "count --by-start corner row" "^304   0  56   0 304$" "$knight" count 5x5 --by-start --threads 2
+expect "count --by-start total" "^total 1728$" "$knight" count 5x5 --by-start
+expect "count --by-start 3x4" "^total 16$" "$knight" count 3x4 --by-start
+status 2 "count --by-start --start" "$knight" count 5x5 --by-start --start 0,0
 expect "count shard" "^[0-9]*$" "$knight" count 6x6 --shard 1/3
 expect "count halftours" "^9862$" "$knight" count 6x6 --method halftours
 expect "count halftours directed" "^88404$" "$knight" count 5x8 --method halftours --directed
@@ -174,7 +179,7 @@ for pair in "tour --open --start --end --seed --method --tie --tourney --obfusca
             "obfuscate --rounds --seed --sequential --format -o" "rails --count" \
             "semimagic --nested --magic --closed --any-start --first --members --all --threads --size --grid --make-puzzle --seed --check-budget --rows --columns --shard --checkpoint --result" \
             "halftours --width --depth --other --threads --join" \
-            "count --open --start --end --directed --symmetric --classes --method --threads --shard --checkpoint --checkpoint-interval --result --max-states --stats --trace"; do
+            "count --open --by-start --start --end --directed --symmetric --classes --method --threads --shard --checkpoint --checkpoint-interval --result --max-states --stats --trace"; do
     set -- $pair
     sub=$1; shift
     h=$("$knight" "$sub" --help)

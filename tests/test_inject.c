@@ -311,6 +311,27 @@ static kt_status c_count(ctx *x, uint64_t *d)
     return st;
 }
 
+static int bystart_which;
+
+/* The table by start cell: 5x5 by the search on 2 threads, 4x5 by the
+ * frontier (a budget), each class through its own options; a failed call
+ * leaves the table as it was. */
+static kt_status c_bystart(ctx *x, uint64_t *d)
+{
+    kt_u128 t[25], keep[25];
+    memset(t, 0x5A, sizeof t);
+    memcpy(keep, t, sizeof t);
+    make_inputs(x, bystart_which ? 4 : 5, 5, -1, 0);
+    if (bystart_which == 0) CHECK_ST(kt_options_set_threads(x->run, 2), KT_OK);
+    else CHECK_ST(kt_options_set_budget(x->run, (uint64_t)1 << 40), KT_OK);
+    arm(x);
+    kt_status st = kt_count_open_by_start(x->g, 0, x->run, t, 25);
+    disarm(x);
+    if (st != KT_OK) CHECK(memcmp(t, keep, sizeof t) == 0);
+    *d = fnv(1, t, sizeof t);
+    return st;
+}
+
 static int half_which;
 
 static kt_status c_halftours(ctx *x, uint64_t *d)
@@ -434,6 +455,10 @@ int main(int argc, char **argv)
         snprintf(name, sizeof name, "count %d (%s)", count_which,
                  count_which >= 4 ? "2 threads" : "1 thread");
         inject(name, c_count);
+    }
+    for (bystart_which = 0; bystart_which < 2; bystart_which++) {
+        snprintf(name, sizeof name, "count by start %d", bystart_which);
+        inject(name, c_bystart);
     }
     for (half_which = 0; half_which < 2; half_which++) {
         snprintf(name, sizeof name, "halftours %d", half_which);

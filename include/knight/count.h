@@ -246,6 +246,61 @@ KT_EXPORT kt_status kt_count_tours(const kt_graph *g, unsigned flags, const kt_o
 KT_EXPORT kt_status kt_count_open_tours(const kt_graph *g, kt_cell start, kt_cell end, unsigned flags,
                                         const kt_options *run, kt_u128 *out, kt_count_stats *stats);
 
+/**
+ * @brief Count the directed open tours of a board by their start cell:
+ *        the table of tours by start cell, all cells at once.
+ *
+ * @p counts[c] receives the number of directed open tours that begin on
+ * cell c (c = y * width + x; 0 on holes), the count that
+ * kt_count_open_tours() gives with start c and no end.  Each directed open
+ * tour is counted once, at its start, so the table sums to the directed
+ * open count of kt_count_tours() (::KT_COUNT_OPEN | ::KT_COUNT_DIRECTED).
+ * The 5 x 5 board's table has 304 at each corner and 64 at the centre, and
+ * sums to 1,728.
+ *
+ * Cheaper than a count per cell: the symmetries of the board (the 4 of a
+ * rectangle, the 8 of a square, those of them that map the holes onto
+ * holes) map tours starting on a cell to tours starting on its images, so
+ * one count per class of start cells fills the table; and on a board
+ * whose colours differ by one (a knight-like leaper, a + b odd) the cells
+ * of the smaller colour start no tour and are not counted (a difference
+ * of two or more: no tour at all).  Each class is counted as by
+ * kt_count_open_tours(); on the small boards where that runs the
+ * single-threaded search, the classes are shared out among the run's
+ * threads.
+ *
+ * Run settings (options.h; NULL @p run = the defaults), as for
+ * kt_count_open_tours(), over the whole table:
+ * - threads: the worker threads of each frontier count, or on small
+ *   boards the threads that take classes in turn; the table is the same
+ *   for any number;
+ * - progress: called on the calling thread, in equal shares per class of
+ *   start cells; non-zero cancels (::KT_ECANCELED);
+ * - shard i of N: each entry is shard i's part of its count; the N tables
+ *   sum exactly to the whole table;
+ * - budget: per count of a class, as for kt_count_open_tours();
+ * - checkpoint: each class's count has its own file, the given path with
+ *   ".s" and the start cell's number appended, so a stopped table resumes
+ *   class by class;
+ * - trace: called for each class's count in turn.
+ *
+ * @param g       The board (any leaper, holes allowed).
+ * @param flags   ::KT_COUNT_OPEN and ::KT_COUNT_DIRECTED are accepted (the
+ *                table is of directed open tours either way); 0 is the same;
+ *                ::KT_COUNT_FRONTIER keeps each count on the frontier.
+ * @param run     Run settings, or NULL for the defaults.
+ * @param[out] counts  At least width * height entries; unchanged on failure.
+ * @param ncounts The number of entries of @p counts.
+ * @return ::KT_OK; ::KT_EINVAL for NULL @p g or @p counts, an unknown flag,
+ *         or @p ncounts below width * height; ::KT_EUNSUPPORTED with
+ *         ::KT_COUNT_SYMMETRIC or ::KT_COUNT_CLASSES, or when the frontier
+ *         does not fit (for a board without holes decided from its size,
+ *         before any allocation, as by kt_count_tours()); ::KT_ENOMEM;
+ *         otherwise as kt_count_open_tours().
+ */
+KT_EXPORT kt_status kt_count_open_by_start(const kt_graph *g, unsigned flags, const kt_options *run,
+                                           kt_u128 *counts, size_t ncounts);
+
 #ifdef __cplusplus
 }
 #endif

@@ -92,4 +92,26 @@ KTI_HIDDEN kt_status kti_halves_count(const kt_graph *g, bool open, kt_cell star
 /* Progress units per vertex. */
 #define KTI_FRONTIER_UNITS 1024u
 
+/* Image of cell c (y * w + x) of a w x h board under symmetry k of the
+ * board: 0-3 the rectangle's (identity, mirror in x, in y, half turn),
+ * 4-7 the square's others (w == h).  Every leaper's graph on a board
+ * without holes is invariant under them; the small search and the table
+ * of tours by start cell (bystart.c) use them to search one start cell
+ * per class. */
+static inline unsigned kti_cell_image(unsigned w, unsigned h, unsigned c, unsigned k)
+{
+    unsigned x = c % w, y = c / w, X = x, Y = y;
+    switch (k) {
+    case 1: X = w - 1 - x; break;
+    case 2: Y = h - 1 - y; break;
+    case 3: X = w - 1 - x; Y = h - 1 - y; break;
+    case 4: X = y; Y = x; break;
+    case 5: X = h - 1 - y; Y = x; break;
+    case 6: X = y; Y = w - 1 - x; break;
+    case 7: X = h - 1 - y; Y = w - 1 - x; break;
+    default: break;
+    }
+    return Y * w + X;
+}
+
 #endif /* KNIGHT_COUNT_FRONTIER_H */

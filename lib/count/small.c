@@ -294,22 +294,10 @@ static u64 colour_ends(const sboard *b, unsigned a)
     return b->n & 1u ? same : b->full & ~same;
 }
 
-/* Image of cell c under symmetry k of the board (0-3: the rectangle's,
- * 4-7 the square's others). */
+/* Image of cell c under symmetry k of the board (count_internal.h). */
 static unsigned sym_image(const sboard *b, unsigned c, unsigned k)
 {
-    unsigned x = c % b->w, y = c / b->w, W = b->w, H = b->h, X = x, Y = y;
-    switch (k) {
-    case 1: X = W - 1 - x; break;
-    case 2: Y = H - 1 - y; break;
-    case 3: X = W - 1 - x; Y = H - 1 - y; break;
-    case 4: X = y; Y = x; break;
-    case 5: X = H - 1 - y; Y = x; break;
-    case 6: X = y; Y = W - 1 - x; break;
-    case 7: X = H - 1 - y; Y = W - 1 - x; break;
-    default: break;
-    }
-    return Y * W + X;
+    return kti_cell_image(b->w, b->h, c, k);
 }
 
 /* Undirected open tours: one search per start class (see the top). */

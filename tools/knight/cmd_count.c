@@ -28,6 +28,7 @@ typedef struct count_args {
     uint64_t max_states;         /* the frontier count's budget (states of a layer) */
     bool trace;
     bool verbose;                /* --stats */
+    bool by_start;               /* --by-start: the table of open tours by start cell */
     const char *method;
     const char *start, *end;     /* --start / --end: open tours with given ends */
     uint32_t w, h;
@@ -82,6 +83,9 @@ static bool switch_opt(int argc, char **argv, int *i, count_args *a)
         }
     if (cli_opt(argc, argv, i, "--stats", NULL)) {
         a->verbose = true;
+    } else if (cli_opt(argc, argv, i, "--by-start", NULL)) {
+        a->by_start = true;
+        a->flags |= KT_COUNT_OPEN;
     } else if (cli_opt(argc, argv, i, "--trace", NULL)) {
         struct timespec ts;
         clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -297,12 +301,54 @@ static int count_frontier(const count_args *a)
     return print_count(a, n);
 }
 
+/* --by-start: the directed open tours from each cell as the board's rows
+ * (top row first, as cells are numbered), then their total. */
+static int count_by_start(const count_args *a)
+{
+    if (a->start != NULL || a->end != NULL || a->result != NULL || strcmp(a->method, "halftours") == 0 ||
+        (a->flags & (KT_COUNT_SYMMETRIC | KT_COUNT_CLASSES)))
+        return cli_usage("count: --by-start counts all open tours, one count per class of start cells "
+                         "(no --start, --end, --symmetric, --classes, --result or --method halftours)");
+    int rc = frontier_limit(a);
+    if (rc) return rc;
+    kt_graph *g = NULL;
+    kt_options *run = NULL;
+    size_t n = (size_t)a->w * a->h;
+    kt_u128 *t = n <= SIZE_MAX / sizeof *t ? malloc(n * sizeof *t) : NULL;
+    kt_status st = t == NULL ? KT_ENOMEM : kt_graph_new(&g, a->w, a->h);
+    if (st == KT_OK) st = frontier_options(a, &run);
+    if (st == KT_OK) st = kt_count_open_by_start(g, a->flags, run, t, n);
+    cli_progress_done();
+    kt_options_free(run);
+    kt_graph_free(g);
+    char buf[48];
+    size_t width = 1;
+    kt_u128 sum = {0, 0};
+    for (size_t c = 0; st == KT_OK && c < n; c++) {
+        uint64_t lo = sum.lo + t[c].lo;
+        sum.hi += t[c].hi + (lo < sum.lo);
+        sum.lo = lo;
+        kt_u128_to_string(&t[c], buf, sizeof buf);
+        if (strlen(buf) > width) width = strlen(buf);
+    }
+    for (size_t c = 0; st == KT_OK && c < n; c++) {
+        kt_u128_to_string(&t[c], buf, sizeof buf);
+        printf("%*s%s", (int)width, buf, (c + 1) % a->w == 0 ? "\n" : " ");
+    }
+    free(t);
+    if (st != KT_OK) return cli_fail_status("count", st);
+    kt_u128_to_string(&sum, buf, sizeof buf);
+    printf("total %s\n", buf);
+    return 0;
+}
+
 int cmd_count(int argc, char **argv)
 {
     count_args a;
     int rc = parse(argc, argv, &a);
     if (rc) return rc;
-    if (strcmp(a.method, "halftours") == 0) return count_halftours(&a);
     if (strcmp(a.method, "frontier") == 0) a.flags |= KT_COUNT_FRONTIER;
+    if (a.by_start) return count_by_start(&a);
+    if (strcmp(a.method, "halftours") == 0) return count_halftours(&a);
     return count_frontier(&a);
 }

@@ -141,6 +141,9 @@ static const help_opt count_opts[] = {
     {"--start", NULL, "SQ", "Count the open tours that begin on SQ (implies --open; X,Y or a chess square); "
      "each is counted once, in its direction from SQ.", NULL},
     {"--end", NULL, "SQ", "Count the open tours that end on SQ (with --start: from one to the other).", NULL},
+    {"--by-start", NULL, NULL, "The directed open tours from each cell, printed as the board's rows (top row "
+     "first), then their total (implies --open; one count per class of cells under the board's symmetries).",
+     NULL},
     {"--directed", NULL, NULL, "Count each tour in both directions (no change with --start or --end).", NULL},
     {"--symmetric", NULL, NULL, "Closed tours invariant under the 180-degree rotation.", NULL},
     {"--classes", NULL, NULL, "Classes of tours under the symmetries of the board.", NULL},

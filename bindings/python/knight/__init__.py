@@ -959,6 +959,17 @@ class Graph:
                                            int(flags), r.h, ctypes.byref(out), ctypes.byref(st)))
         return _u128(out)
 
+    def count_open_by_start(self, options: Optional[Options] = None, **run: Any) -> List[List[int]]:
+        """The table of directed open tours by start cell
+        (kt_count_open_by_start): ``table[y][x]`` tours begin on (x, y), 0 on
+        holes; the table sums to ``count_tours(open=True, directed=True)``."""
+        w, h = self.width, self.height
+        out = (_lib.U128 * (w * h))()
+        with _run(options, run) as r:
+            r.check(_c.kt_count_open_by_start(self._handle(), int(CountFlag.OPEN | CountFlag.DIRECTED), r.h,
+                                              out, w * h))
+        return [[_u128(out[y * w + x]) for x in range(w)] for y in range(h)]
+
 
 class SampleStats(NamedTuple):
     """kt_sample_stats: the sizes of a prepared :class:`Sampler`."""

@@ -239,6 +239,7 @@ SIGNATURES: Dict[str, Tuple[object, Sequence[object]]] = {
     # count.h
     "kt_count_tours": (c_status, [c_p, c_uint, c_p, P(U128), P(CountStatsC)]),
     "kt_count_open_tours": (c_status, [c_p, c_cell, c_cell, c_uint, c_p, P(U128), P(CountStatsC)]),
+    "kt_count_open_by_start": (c_status, [c_p, c_uint, c_p, P(U128), c_size]),
     # sample.h
     "kt_sampler_new": (c_status, [PP, c_p, c_int, c_cell, c_cell, c_p]),
     "kt_sampler_free": (None, [c_p]),

@@ -192,6 +192,18 @@ class CountTests(unittest.TestCase):
         self.assertEqual(sum(g5.count_open_tours(start=c) for c in range(25)), 1728)
         with self.assertRaises(kt.InvalidArgument):
             g5.count_open_tours(start=3, end=3)
+        # the table by start cell: 304 from each corner, 0 on the smaller
+        # colour, the sum all directed open tours; a square's symmetries
+        t = g5.count_open_by_start(threads=2)
+        self.assertEqual([t[0][0], t[0][4], t[4][0], t[4][4]], [304] * 4)
+        self.assertEqual(sum(map(sum, t)), 1728)
+        self.assertEqual(t[0][1], 0)
+        self.assertEqual(t, [list(r) for r in zip(*t)])
+        g43 = kt.Graph(4, 3)
+        t43 = g43.count_open_by_start()
+        self.assertEqual(len(t43), 3)
+        self.assertEqual(t43, [[g43.count_open_tours(start=(x, y)) for x in range(4)] for y in range(3)])
+        self.assertEqual(sum(map(sum, t43)), 16)
         self.assertEqual(kt.Graph(5, 6).count_tours(), 8)
         # 8x5 open goes to half-tours by itself; the frontier alone agrees
         g85 = kt.Graph(8, 5)

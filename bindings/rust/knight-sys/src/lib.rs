@@ -426,6 +426,8 @@ extern "C" {
     pub fn kt_count_open_tours(g: *const kt_graph, start: kt_cell, end: kt_cell, flags: c_uint,
                                run: *const kt_options, out: *mut kt_u128,
                                stats: *mut kt_count_stats) -> kt_status;
+    pub fn kt_count_open_by_start(g: *const kt_graph, flags: c_uint, run: *const kt_options,
+                                  counts: *mut kt_u128, ncounts: usize) -> kt_status;
 
     // sample.h
     pub fn kt_sampler_new(out: *mut *mut kt_sampler, g: *const kt_graph, shape: kt_shape,

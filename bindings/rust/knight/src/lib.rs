@@ -841,6 +841,27 @@ impl Graph {
         Ok(u128_of(v))
     }
 
+    /// The table of directed open tours by start cell
+    /// (`kt_count_open_by_start`): entry `y * width + x` is the number of
+    /// directed open tours that begin on (x, y), 0 on holes; the entries sum
+    /// to the directed open count.
+    ///
+    /// ```
+    /// use knight::Graph;
+    /// let t = Graph::new(5, 5)?.count_open_by_start(None)?;
+    /// assert_eq!((t[0], t[12], t.iter().sum::<u128>()), (304, 64, 1728));
+    /// # Ok::<(), knight::Error>(())
+    /// ```
+    pub fn count_open_by_start(&self, run: Option<&Options<'_>>) -> Result<Vec<u128>> {
+        let n = self.width() as usize * self.height() as usize;
+        let flags = CountFlags { open: true, directed: true, ..CountFlags::default() };
+        let mut v = vec![ffi::kt_u128::default(); n];
+        check(with_run(run, |r| unsafe {
+            ffi::kt_count_open_by_start(self.raw, flags.bits(), r, v.as_mut_ptr(), n)
+        }))?;
+        Ok(v.into_iter().map(u128_of).collect())
+    }
+
     // --- generation
 
     /// A seeded closed tour in linear time (`kt_generate_closed_tour`).

@@ -62,6 +62,16 @@ fn published_counts() {
     assert_eq!(g5.count_open_tours(Some(0), Some(24), false, None).unwrap(), 56);
     let all: u128 = (0..25).map(|c| g5.count_open_tours(Some(c), None, false, None).unwrap()).sum();
     assert_eq!(all, 1728);
+    // the table by start cell: the same counts, one per cell, 0 on the
+    // smaller colour, symmetric under the square's transpose
+    let t = g5.count_open_by_start(Some(&Options::new().unwrap().threads(2).unwrap())).unwrap();
+    assert_eq!(t.len(), 25);
+    assert_eq!(t.iter().sum::<u128>(), 1728);
+    for c in 0..25usize {
+        assert_eq!(t[c], g5.count_open_tours(Some(c as u32), None, false, None).unwrap());
+        assert_eq!(t[c], t[(c % 5) * 5 + c / 5]);
+    }
+    assert_eq!(t[1], 0);
     assert_eq!(g5.count_open_tours(Some(3), Some(3), false, None).unwrap_err().kind(),
                knight::ErrorKind::InvalidArgument);
     // symmetric closed tours of 6x6 are a proper, non-empty part of them
