@@ -91,10 +91,11 @@ kt_status kt_sampler_new(kt_sampler **out, const kt_graph *g, kt_shape shape, kt
         r.nshards = 1;
         return new_halftours(out, g, g->height / 2, false, KT_CELL_NONE, KT_CELL_NONE, &r);
     }
-    /* Open tours from 7x7 on (the frontier programme's layers pass 20 GiB
-     * there): by open half-tours, the larger half above (the join walks
-     * the lower half's structures, so it costs less that way). */
-    if (open && g->width >= 7 && g->height >= 7 && halftour_board(g)) {
+    /* Open tours of 7 columns from 7x7 on (the frontier programme's layers
+     * pass 20 GiB there): by open half-tours, the larger half above (the
+     * join walks the lower half's structures, so it costs less that way).
+     * Not 8 columns: 8x8 open halves do not fit 20 GiB. */
+    if (open && g->width == 7 && g->height >= 7 && halftour_board(g)) {
         r.shard = 0;
         r.nshards = 1;
         return new_halftours(out, g, g->height - g->height / 2, true, start, end, &r);

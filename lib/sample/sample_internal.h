@@ -91,7 +91,7 @@ KTI_HIDDEN kt_status kti_sampler_new_halftours(kt_sampler **out, const kt_graph 
                                                const kt_options *run);
 /* The same for open tours (undirected) with the given ends or
  * KT_CELL_NONE: the path kt_sampler_new() takes for open tours of boards
- * from 7x7 on, 7 or 8 columns wide. */
+ * of 7 columns from 7x7 on. */
 KTI_HIDDEN kt_status kti_sampler_new_halftours_open(kt_sampler **out, const kt_graph *g,
                                                     uint32_t split, kt_cell start, kt_cell end,
                                                     const kt_options *run);
