@@ -3,7 +3,8 @@
  * each other (open tours summed over their ends), rank and unrank as
  * inverse bijections onto distinct valid tours, every drawn tour
  * validated, and chi-square tests of uniformity over all 9,862 closed
- * tours of 6x6 and all open tours of 5x5 (any ends, one end, both ends). */
+ * tours of 6x6 and all open tours of 5x5 (any ends, one end, both ends;
+ * and by open half-tours, the path of 7x7 open: any ends, one end). */
 #include <knight/knight.h>
 
 #include <math.h>
@@ -155,15 +156,20 @@ static void uniformity(const kt_sampler *s, const uint64_t *hash, uint64_t n, ui
     free(cnt);
 }
 
-/* halftours: the sampler by McKay's half-tours, cut below row h / 2 */
+/* halftours: the sampler by McKay's half-tours, cut below row h / 2 (open
+ * tours: the larger half above, as kt_sampler_new() cuts them) */
 static void case_uniform_by(bool halftours, uint32_t w, uint32_t h, kt_shape shape, kt_cell start,
                             kt_cell end, uint64_t expect, unsigned per_tour, uint64_t seed)
 {
     kt_graph *g = NULL;
     kt_sampler *s = NULL;
     CHECK_OK(kt_graph_new(&g, w, h));
-    if (halftours) CHECK_OK(kti_sampler_new_halftours(&s, g, h / 2, NULL));
-    else CHECK_OK(kt_sampler_new(&s, g, shape, start, end, NULL));
+    if (halftours && shape == KT_SHAPE_PATH)
+        CHECK_OK(kti_sampler_new_halftours_open(&s, g, h - h / 2, start, end, NULL));
+    else if (halftours)
+        CHECK_OK(kti_sampler_new_halftours(&s, g, h / 2, NULL));
+    else
+        CHECK_OK(kt_sampler_new(&s, g, shape, start, end, NULL));
     if (s == NULL) {
         kt_graph_free(g);
         return;
@@ -209,6 +215,32 @@ static void case_uniform(uint32_t w, uint32_t h, kt_shape shape, kt_cell start, 
     case_uniform_by(false, w, h, shape, start, end, expect, per_tour, seed);
 }
 
+/* Draws of sampler s: each a valid tour of the kind, rank inverts unrank
+ * on it and on ranks spread over all n. */
+static void draws_round_trip(const kt_sampler *s, uint64_t n, uint64_t draws, kt_shape shape,
+                             kt_cell start, kt_cell end)
+{
+    for (uint64_t k = 0; k < draws; k++) {
+        kt_tourney *d = NULL, *e = NULL;
+        kt_u128 r = {0, 0}, spread = {n / draws * k + k % 7, 0}, back = {0, 0};
+        CHECK_OK(kt_sampler_draw(&d, s, 5, k));
+        CHECK(d != NULL && valid_kind(d, shape, start, end));
+        if (d != NULL) CHECK_OK(kt_sampler_rank(s, d, &r));
+        CHECK(r.hi == 0 && r.lo < n);
+        CHECK_OK(kt_sampler_unrank(&e, s, &r));
+        CHECK(e != NULL && d != NULL && kt_tourney_equal(d, e));
+        kt_tourney_free(e);
+        e = NULL;
+        if (spread.lo >= n) spread.lo = n - 1;
+        CHECK_OK(kt_sampler_unrank(&e, s, &spread));
+        CHECK(e != NULL && valid_kind(e, shape, start, end));
+        if (e != NULL) CHECK_OK(kt_sampler_rank(s, e, &back));
+        CHECK(back.lo == spread.lo && back.hi == 0);
+        kt_tourney_free(d);
+        kt_tourney_free(e);
+    }
+}
+
 /* The half-tour sampler (the path of 8x8) against two other methods on
  * boards both reach: its total equals the frontier sampler's, or the
  * frontier count's where that sampler takes long; every drawn tour is a
@@ -237,28 +269,50 @@ static void halftours_agree(bool light)
         if (s != NULL) CHECK_OK(kt_sampler_total(s, &t));
         CHECK(t.lo == c.lo && t.hi == c.hi && c.lo > 0);
         uint64_t n = s != NULL ? total_of(s) : 0;
-        for (uint64_t k = 0; k < draws && s != NULL; k++) {
-            kt_tourney *d = NULL, *e = NULL;
-            kt_u128 r = {0, 0}, spread = {n / draws * k + k % 7, 0}, back = {0, 0};
-            CHECK_OK(kt_sampler_draw(&d, s, 5, k));
-            CHECK(d != NULL && kt_tourney_is_closed_tour(d));
-            if (d != NULL) CHECK_OK(kt_sampler_rank(s, d, &r));
-            CHECK(r.hi == 0 && r.lo < n);
-            CHECK_OK(kt_sampler_unrank(&e, s, &r));
-            CHECK(e != NULL && d != NULL && kt_tourney_equal(d, e));
-            kt_tourney_free(e);
-            e = NULL;
-            if (spread.lo >= n) spread.lo = n - 1;
-            CHECK_OK(kt_sampler_unrank(&e, s, &spread));
-            CHECK(e != NULL && kt_tourney_is_closed_tour(e));
-            if (e != NULL) CHECK_OK(kt_sampler_rank(s, e, &back));
-            CHECK(back.lo == spread.lo && back.hi == 0);
-            kt_tourney_free(d);
-            kt_tourney_free(e);
-        }
+        if (s != NULL)
+            draws_round_trip(s, n, draws, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE);
         kt_u128 over = {n, 0};
         kt_tourney *none = NULL;
         if (s != NULL) CHECK_ST(kt_sampler_unrank(&none, s, &over), KT_ERANGE);
+        kt_sampler_free(s);
+        kt_sampler_free(f);
+        kt_graph_free(g);
+    }
+}
+
+/* The open half-tour sampler (the path of 7x7 open) against the frontier
+ * sampler on small boards both reach, with and without given ends, and
+ * against the open half-tour count (half the directed one without given
+ * ends; 6x6: 3,318,960, published) where the frontier sampler is slow:
+ * equal totals; draws valid and round trips exact.  Light (valgrind): the
+ * slow boards left out, fewer draws. */
+static void open_halftours_agree(bool light)
+{
+    /* width, height, start, end (N: none), compare with the frontier sampler */
+    const uint32_t N = KT_CELL_NONE;
+    const uint32_t boards[][5] = {{5, 5, N, N, 1}, {5, 6, N, N, 1}, {6, 5, 0, N, 1},
+                                  {5, 5, 0, 12, 1}, {5, 7, 0, N, 1}, {6, 6, N, N, 0},
+                                  {6, 6, 0, 5, 0},  {7, 5, N, N, 0}};
+    size_t nb = sizeof boards / sizeof boards[0] - (light ? 3 : 0);
+    uint64_t draws = light ? 20 : 200;
+    for (size_t i = 0; i < nb; i++) {
+        uint32_t w = boards[i][0], h = boards[i][1];
+        kt_cell start = boards[i][2], end = boards[i][3];
+        kt_graph *g = NULL;
+        kt_sampler *s = NULL, *f = NULL;
+        kt_u128 c = {0, 0}, t = {1, 1};
+        CHECK_OK(kt_graph_new(&g, w, h));
+        CHECK_OK(kti_sampler_new_halftours_open(&s, g, h - h / 2, start, end, NULL));
+        if (boards[i][4]) {
+            CHECK_OK(kt_sampler_new(&f, g, KT_SHAPE_PATH, start, end, NULL));
+            if (f != NULL) CHECK_OK(kt_sampler_total(f, &c));
+        } else {
+            CHECK_OK(kt_halftours_count_open(w, h, h / 2, start, end, 0, NULL, &c));
+        }
+        if (s != NULL) CHECK_OK(kt_sampler_total(s, &t));
+        CHECK(t.lo == c.lo && t.hi == c.hi && c.lo > 0);
+        if (w == 6 && h == 6 && start == N) CHECK_EQ_U64(t.lo, 3318960);
+        if (s != NULL) draws_round_trip(s, total_of(s), draws, KT_SHAPE_PATH, start, end);
         kt_sampler_free(s);
         kt_sampler_free(f);
         kt_graph_free(g);
@@ -375,6 +429,12 @@ static void errors(void)
     CHECK_ST(kt_sampler_new(&s, g, KT_SHAPE_PATH, 3, 3, NULL), KT_EINVAL);
     CHECK_ST(kt_sampler_new(&s, g, KT_SHAPE_PATH, 36, KT_CELL_NONE, NULL), KT_EINVAL);
     CHECK_ST(kt_sampler_new(&s, g8, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE, NULL), KT_EUNSUPPORTED);
+    /* 8x8 open: not by half-tours (its open halves pass 20 GiB), and the
+     * frontier would need 17 cells */
+    kt_graph *g88 = NULL;
+    CHECK_OK(kt_graph_new(&g88, 8, 8));
+    CHECK_ST(kt_sampler_new(&s, g88, KT_SHAPE_PATH, KT_CELL_NONE, KT_CELL_NONE, NULL), KT_EUNSUPPORTED);
+    kt_graph_free(g88);
     /* 5x5: no closed tour (odd), and no open tour between two cells of the minority colour */
     CHECK_ST(kt_sampler_new(&s, g5, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE, NULL), KT_ENOTOUR);
     CHECK_ST(kt_sampler_new(&s, g5, KT_SHAPE_PATH, 1, 3, NULL), KT_ENOTOUR);
@@ -446,6 +506,7 @@ int main(void)
     errors();
     halftours_agree(k > 1);
     halftour_shards();
+    open_halftours_agree(k > 1);
     /* 6x6 closed: all 9,862, by the frontier and by half-tours */
     case_uniform(6, 6, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE, 9862, 50 / k, 2026);
     case_uniform_by(true, 6, 6, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE, 9862, 50 / k, 2027);
@@ -453,5 +514,8 @@ int main(void)
     case_uniform(5, 5, KT_SHAPE_PATH, KT_CELL_NONE, KT_CELL_NONE, 0, 100 / k, 7);
     case_uniform(5, 5, KT_SHAPE_PATH, 0, KT_CELL_NONE, 304, 200 / k, 8);
     case_uniform(5, 5, KT_SHAPE_PATH, 0, 12, 0, 500 / k, 9);
+    /* 5x5 open by half-tours (the path of 7x7 open): all 864, and from the corner */
+    case_uniform_by(true, 5, 5, KT_SHAPE_PATH, KT_CELL_NONE, KT_CELL_NONE, 864, 100 / k, 10);
+    case_uniform_by(true, 5, 5, KT_SHAPE_PATH, 0, KT_CELL_NONE, 304, 200 / k, 11);
     return check_done("sample");
 }

@@ -48,6 +48,17 @@
  * of 8x8.  Other boards of 8 columns (8x9, 8x10, ...) take this path too,
  * but their preparation grows quickly with the height.
  *
+ * Open tours of knight's boards without holes of 7 columns and at least
+ * 7 rows (7x7 above all, whose frontier layers would pass 20 GiB)
+ * go by open half-tours (kt_halftours_count_open()) the same way, cut
+ * with the larger half above (below row height - height / 2): a half holds
+ * zero, one or two of the tour's ends, each half-tour is listed with its
+ * tour ends marked, and the join keeps for each upper structure the lower
+ * partners whose tour ends make two in all.  Given ends are honoured (the
+ * left-right mirror is then not used).  See BENCHMARKS.md for 7x7.  Open
+ * tours of 8x8 are not sampled (::KT_EUNSUPPORTED): their halves do not
+ * fit 20 GiB.
+ *
  * Thread safety: a prepared sampler is immutable; any number of threads
  * may draw from it, rank and unrank at once.
  */
@@ -88,7 +99,8 @@ typedef struct kt_sample_stats {
  * graph's).  Threads, shards and checkpoints are not used: preparation
  * runs on the calling thread.  Closed tours by half-tours (8 columns, at
  * least 8 rows; see above) read the settings as
- * kt_halftours_count_closed() does, without shards: threads (the
+ * kt_halftours_count_closed() does, without shards (and so do open tours
+ * by half-tours, as kt_halftours_count_open()): threads (the
  * enumeration and the join), progress (one step per cell of each half
  * enumerated, then the join), budget (states of one layer of the
  * enumeration, pairings of one upper type in the join) and the allocator.

@@ -692,6 +692,20 @@ static void open_rules(uint8_t *rule, uint32_t W, uint32_t D, uint32_t H, uint32
         }
 }
 
+void kti_halftours_open_rules(uint8_t *rule, uint32_t W, uint32_t D, uint32_t H, uint32_t first,
+                              int dir, const kt_cell *given, unsigned ngiven)
+{
+    open_rules(rule, W, D, H, first, dir, given, ngiven);
+}
+
+kt_status kti_halftours_make_open(kt_halftours **out, uint32_t width, uint32_t depth,
+                                  uint32_t other, const uint8_t *rule, const kti_run *run,
+                                  kti_hprogress *prog)
+{
+    KTI_TRY(check_geometry(width, depth));
+    return enumerate(out, width, depth, other, rule, run, prog);
+}
+
 /* Enumerate the open halves and join them.  Without given ends the halves
  * are symmetric: one set serves both when they have the same depth. */
 static kt_status count_open_halves(uint32_t W, uint32_t H, uint32_t DU, const kt_cell *given,

@@ -204,6 +204,11 @@ typedef struct kti_hjoin kti_hjoin;
 /* Prepare both halves grouped by type (the views must outlive it). */
 KTI_HIDDEN kt_status kti_hjoin_new(kti_hjoin **out, const kti_half_view *lower,
                                    const kti_half_view *upper, const kt_allocator *al);
+/* The same for halves that may lack the left-right mirror (sym false:
+ * open tours with given ends); open views join open tours. */
+KTI_HIDDEN kt_status kti_hjoin_new_sym(kti_hjoin **out, const kti_half_view *lower,
+                                       const kti_half_view *upper, bool sym,
+                                       const kt_allocator *al);
 KTI_HIDDEN void kti_hjoin_free(kti_hjoin *j);
 /* parts[i] (upper view index i): the number of (step set, lower
  * half-tour) partners that close a tour with structure i; *count the
@@ -233,6 +238,16 @@ KTI_HIDDEN bool kti_half_view_find(const kti_half_view *v, uint64_t key, size_t 
 KTI_HIDDEN kt_status kti_halftours_make(kt_halftours **out, uint32_t width, uint32_t depth,
                                         uint32_t other, const kti_run *run, kti_hprogress *prog);
 KTI_HIDDEN kti_half_view kti_halftours_view(const kt_halftours *h);
+/* Open tours: one half enumerated under the tour-end rule `rule` (per
+ * local cell r * W + x: 0 never a tour end, 1 may be one, 2 must be one),
+ * and the rule of the half whose local row r is board row first + dir * r
+ * on a board of H rows, given ends given[0..ngiven) (board cells). */
+KTI_HIDDEN kt_status kti_halftours_make_open(kt_halftours **out, uint32_t width, uint32_t depth,
+                                             uint32_t other, const uint8_t *rule,
+                                             const kti_run *run, kti_hprogress *prog);
+KTI_HIDDEN void kti_halftours_open_rules(uint8_t *rule, uint32_t W, uint32_t D, uint32_t H,
+                                         uint32_t first, int dir, const kt_cell *given,
+                                         unsigned ngiven);
 
 /*
  * Uniform closed tours by half-tours (hsample.c), for the sampler module
@@ -243,16 +258,23 @@ typedef struct kti_hsampler kti_hsampler;
 
 KTI_HIDDEN kt_status kti_hsampler_new(kti_hsampler **out, uint32_t width, uint32_t height,
                                       uint32_t split, const kti_run *run);
+/* Open tours (undirected Hamiltonian paths), with the given ends (or
+ * KT_CELL_NONE): tours are then given with KTI_HS_NONE for the missing
+ * neighbour of each tour end. */
+KTI_HIDDEN kt_status kti_hsampler_new_open(kti_hsampler **out, uint32_t width, uint32_t height,
+                                           uint32_t split, kt_cell start, kt_cell end,
+                                           const kti_run *run);
+#define KTI_HS_NONE UINT32_MAX
 KTI_HIDDEN void kti_hsampler_free(kti_hsampler *s);
 KTI_HIDDEN kti_u128 kti_hsampler_total(const kti_hsampler *s);
 /* Bytes of the stored half-tours and weights. */
 KTI_HIDDEN uint64_t kti_hsampler_bytes(const kti_hsampler *s);
-/* The tour of rank r: nb[2c], nb[2c+1] the neighbours of cell c; deg is
- * scratch of one byte per cell.  KT_ERANGE when r is not below the total. */
+/* The tour of rank r: nb[2c], nb[2c+1] the neighbours of cell c (deg[c]
+ * of them: 1 at an open tour's ends); deg is one byte per cell.  KT_ERANGE when r is not below the total. */
 KTI_HIDDEN kt_status kti_hsampler_unrank(const kti_hsampler *s, kti_u128 r, uint32_t *nb,
                                          uint8_t *deg);
-/* The rank of a closed tour given so; KT_EBADTOUR when it is not a tour
- * of the board. */
+/* The rank of a tour given so (KTI_HS_NONE for an open tour end's
+ * missing neighbour); KT_EBADTOUR when it is not a tour of the sampler's. */
 KTI_HIDDEN kt_status kti_hsampler_rank(const kti_hsampler *s, const uint32_t *nb,
                                        kti_u128 *rank);
 

@@ -36,13 +36,26 @@ typedef struct hlist {
     uint8_t ea[HS_EDGES], eb[HS_EDGES];     /* the cells of each edge bit */
     uint8_t ebit[HS_CELLS][HS_CELLS];       /* cells -> edge bit, NONE8 */
     kti_half_view v;                        /* the structures (borrowed) */
+    bool open;                              /* open tours: cells may be tour ends */
+    uint8_t rule[HS_CELLS];                 /* open: tour-end rule (kti_halftours_make_open) */
+    uint8_t cap[HS_CELLS];                  /* open: moves across the cut */
     size_t *first;                          /* n + 1: a structure's first half-tour */
-    kti_u128 *mask;                         /* the half-tours, by structure */
+    uint64_t *mask;                         /* the half-tours, by structure, `words` each */
+    unsigned words;                         /* 1 when the half has at most 64 edges, else 2 */
 } hlist;
+
+static inline kti_u128 hlist_mask(const hlist *h, size_t i)
+{
+    if (h->words == 1) return h->mask[i];
+    return (kti_u128)h->mask[2 * i + 1] << 64 | h->mask[2 * i];
+}
 
 struct kti_hsampler {
     kt_allocator al;
     uint32_t W, H, split;
+    bool open;                              /* open tours (paths) */
+    kt_cell given[2];                       /* open: the given tour ends (board cells) */
+    unsigned ngiven;
     kt_halftours *hl, *hu;                  /* hu NULL when both halves are hl */
     hlist ll, lu;
     const hlist *L, *U;                     /* U is &ll when the halves are one set */
@@ -65,10 +78,12 @@ typedef struct henum {
     uint8_t rem[HS_CELLS][8];               /* their neighbours still to come */
     uint8_t fwd[HS_CELLS];                  /* the step's cell's neighbours to come */
     uint8_t mindeg[HS_CELLS];               /* least final degree of a cell */
+    uint8_t maxdeg[HS_CELLS];               /* open: 1 for a cell that must be a tour end */
     uint8_t deg[HS_CELLS], end[HS_CELLS];
+    uint8_t final[HS_CELLS];                /* open: the cell's degree can no longer change */
+    unsigned nforced;                       /* open: final cells that must be tour ends */
     kti_u128 mask;
-    kti_hent *rec;
-    size_t nrec, cap;
+    size_t *at;                             /* per structure: its next half-tour's place */
     uint64_t polls;
     kti_hprogress *prog;
     bool over, cancel;
@@ -109,6 +124,13 @@ static void henum_plan(henum *e, hlist *h, uint32_t other)
             e->order[p++] = c;
             unsigned cm = r < 2 ? crossing_moves(h->W, other, r, x) : 0;
             e->mindeg[c] = (uint8_t)(2 - (cm < 2 ? cm : 2));
+            e->maxdeg[c] = 2;
+            h->cap[c] = (uint8_t)cm;
+            if (!h->open || h->rule[c] == 0) continue;
+            /* A tour end: degree 1, or 0 on the boundary with a step across. */
+            unsigned least = r < 2 && cm >= 1 ? 0u : 1u;
+            if (least < e->mindeg[c] || h->rule[c] == 2) e->mindeg[c] = (uint8_t)least;
+            if (h->rule[c] == 2) e->maxdeg[c] = 1;
         }
     h->nedges = 0;
     for (p = 0; p < h->ncells; p++) {
@@ -133,14 +155,64 @@ static void henum_plan(henum *e, hlist *h, uint32_t other)
         }
 }
 
+/* Open tours: the key of a half-tour whose tour ends are the cells with
+ * isend set (codes as in halftour.h, KTI_HDP_TERM included); deg, and oth
+ * (the other end of a degree-1 cell's path) describe its edges.  Labels are
+ * numbered in cell order as the enumeration's keys are.  false when the
+ * marks are not those of a half-tour: a boundary path end that neither
+ * crosses nor ends the tour. */
+static bool open_key(const hlist *h, const uint8_t *deg, const uint8_t *oth, const uint8_t *isend,
+                     uint64_t *key)
+{
+    uint8_t code[KT_HALFTOUR_MAX_CELLS];
+    unsigned next = 2;
+    uint64_t k = 0;
+    for (unsigned i = 0; i < h->ncb; i++) {
+        unsigned d = deg[i], o = oth[i], v;
+        if (d == 2 || (d == 1 && isend[i])) v = 1;
+        else if (d == 0) v = isend[i] ? KTI_HDP_TERM : 0;
+        else if (isend[o]) v = KTI_HDP_TERM;
+        else if (o >= h->ncb) return false;
+        else v = o > i ? next++ : code[o];
+        code[i] = (uint8_t)v;
+        k |= (uint64_t)v << (4 * i);
+    }
+    *key = k;
+    return true;
+}
+
+/* Open tours: may cell c (degree d) be a tour end, and may it be none
+ * (the roles of fin_roles in halftour.c)? */
+static void open_roles(const hlist *h, unsigned c, unsigned d, bool *end, bool *inner)
+{
+    bool bnd = c < h->ncb;
+    unsigned rule = h->rule[c], cap = h->cap[c];
+    *end = rule >= 1 && (d == 1 || (d == 0 && bnd && cap >= 1));
+    *inner = rule != 2 && (d == 2 || (bnd && d == 1 && cap >= 1) || (bnd && d == 0 && cap >= 2));
+}
+
+/* File the current half-tour under its structure, in the order found. */
+static void henum_put(henum *e, uint64_t key)
+{
+    const hlist *h = e->h;
+    size_t s;
+    if (!kti_half_view_find(&h->v, key, &s) || e->at[s] == h->first[s + 1]) {
+        e->over = true; /* more half-tours than the structures count: a bug */
+        return;
+    }
+    size_t i = e->at[s]++;
+    if (h->words == 1) {
+        h->mask[i] = (uint64_t)e->mask;
+    } else {
+        h->mask[2 * i] = (uint64_t)e->mask;
+        h->mask[2 * i + 1] = (uint64_t)(e->mask >> 64);
+    }
+}
+
 /* A finished half-tour: its structure key (codes as in halftour.h). */
 static void henum_record(henum *e)
 {
     const hlist *h = e->h;
-    if (e->nrec == e->cap) {
-        e->over = true; /* more half-tours than the structures count: a bug */
-        return;
-    }
     uint8_t code[KT_HALFTOUR_MAX_CELLS];
     for (unsigned i = 0; i < h->ncb; i++) {
         unsigned d = e->deg[i];
@@ -148,13 +220,74 @@ static void henum_record(henum *e)
         unsigned o = e->end[i];
         code[i] = (uint8_t)(d == 0 ? 0 : d == 2 ? 1 : 2 + (o < i ? o : i));
     }
-    kti_hent *r = &e->rec[e->nrec++];
-    r->lo = kti_pack_codes(code, h->ncb);
-    r->hi = (uint64_t)(e->mask >> 64);
-    r->cnt = (uint64_t)e->mask;
+    henum_put(e, kti_pack_codes(code, h->ncb));
+}
+
+/* Open tours: the finished edge set with every choice of its tour ends
+ * (at most two; a path may not have a tour end at both ends). */
+static void henum_record_open(henum *e)
+{
+    const hlist *h = e->h;
+    uint8_t isend[HS_CELLS] = {0}, opt[HS_CELLS];
+    unsigned nforced = 0, nopt = 0;
+    for (unsigned c = 0; c < h->ncells; c++) {
+        bool end, inner;
+        open_roles(h, c, e->deg[c], &end, &inner);
+        if (!end && !inner) return;
+        if (end && !inner) {
+            if (nforced++ == 2) return;
+            isend[c] = 1;
+        } else if (end) {
+            opt[nopt++] = (uint8_t)c;
+        }
+    }
+    /* The choices: none (a = -1), {opt[a]} (b = a), {opt[a], opt[b]} (a < b). */
+    for (int a = -1; a < (int)nopt; a++)
+        for (int b = a; b < (int)nopt; b++) {
+            if (a < 0 && b >= 0) break;
+            if (nforced + (a >= 0) + (b > a) > 2) continue;
+            if (a >= 0) isend[opt[a]] = 1;
+            if (b > a) isend[opt[b]] = 1;
+            bool ok = true;
+            for (unsigned c = 0; c < h->ncells && ok; c++)
+                ok = !(isend[c] && e->deg[c] == 1 && isend[e->end[c]]);
+            uint64_t key;
+            if (ok && open_key(h, e->deg, e->end, isend, &key)) henum_put(e, key);
+            if (a >= 0) isend[opt[a]] = 0;
+            if (b > a) isend[opt[b]] = 0;
+        }
 }
 
 static void henum_cell(henum *e, unsigned p);
+
+/* Open tours: the cells whose degree is now final; a cell away from the
+ * boundary left with one edge is a tour end, and there are at most two,
+ * never both ends of one path. */
+static void henum_next_open(henum *e, unsigned p)
+{
+    const hlist *h = e->h;
+    uint8_t fin[1 + 8];
+    unsigned nf = 0, forced = e->nforced;
+    bool ok = true;
+    if (e->fwd[p] == 0) fin[nf++] = (uint8_t)e->order[p];
+    for (unsigned k = 0; k < e->nback[p]; k++)
+        if (e->rem[p][k] == 0) fin[nf++] = e->back[p][k];
+    for (unsigned i = 0; i < nf; i++) {
+        unsigned c = fin[i];
+        e->final[c] = 1;
+        if (c < h->ncb || e->deg[c] != 1) continue;
+        unsigned o = e->end[c];
+        forced++;
+        if (o >= h->ncb && e->final[o] && e->deg[o] == 1) ok = false;
+    }
+    if (ok && forced <= 2) {
+        unsigned save = e->nforced;
+        e->nforced = forced;
+        henum_cell(e, p + 1);
+        e->nforced = save;
+    }
+    for (unsigned i = 0; i < nf; i++) e->final[fin[i]] = 0;
+}
 
 /* The cells whose degree cannot reach its least any more end the branch. */
 static void henum_next(henum *e, unsigned p)
@@ -165,7 +298,8 @@ static void henum_next(henum *e, unsigned p)
         unsigned b = e->back[p][k];
         if (e->deg[b] + e->rem[p][k] < e->mindeg[b]) return;
     }
-    henum_cell(e, p + 1);
+    if (e->h->open) henum_next_open(e, p);
+    else henum_cell(e, p + 1);
 }
 
 typedef struct hundo {
@@ -177,7 +311,7 @@ typedef struct hundo {
 static inline bool henum_link(henum *e, unsigned p, unsigned k, hundo *u)
 {
     unsigned a = e->order[p], b = e->back[p][k];
-    if (e->deg[b] >= 2) return false;
+    if (e->deg[b] >= e->maxdeg[b] || e->deg[a] >= e->maxdeg[a]) return false;
     unsigned oa = e->end[a], ob = e->end[b];
     if (oa == b) return false;
     u->oa = (uint8_t)oa;
@@ -206,7 +340,8 @@ static void henum_cell(henum *e, unsigned p)
 {
     if (e->over || e->cancel) return;
     if (p == e->h->ncells) {
-        henum_record(e);
+        if (e->h->open) henum_record_open(e);
+        else henum_record(e);
         return;
     }
     if ((++e->polls & 0xFFFFFu) == 0 && e->prog != NULL &&
@@ -238,34 +373,39 @@ static void hlist_free(const kt_allocator *al, hlist *h)
     h->mask = NULL;
 }
 
-/* Group the records (sorted by structure key) by the view's structures,
- * checking that every structure has exactly its count of half-tours. */
-static kt_status hlist_fill(const kt_allocator *al, hlist *h, const kti_hent *rec, size_t n)
+/* Room for the half-tours of every structure of the view (the counts
+ * say how many), and the places to fill. */
+static kt_status hlist_alloc(const kt_allocator *al, hlist *h, size_t **at)
 {
     const kti_half_view *v = &h->v;
-    size_t bytes;
-    if (!kti_mul_ok(n ? n : 1, sizeof *h->mask, &bytes)) return KT_ETOOBIG;
+    size_t total = 0, bytes;
+    for (size_t s = 0; s < v->n; s++)
+        if (__builtin_add_overflow(total, v->counts[s], &total)) return KT_ETOOBIG;
+    if (!kti_mul_ok(total ? total : 1, h->words * sizeof *h->mask, &bytes) ||
+        !kti_mul_ok(v->n + 1, sizeof *h->first, &bytes) || h->nedges > HS_EDGES)
+        return KT_ETOOBIG;
     h->first = kti_alloc(al, (v->n + 1) * sizeof *h->first);
-    h->mask = kti_alloc(al, bytes);
-    if (h->first == NULL || h->mask == NULL) return KT_ENOMEM;
+    h->mask = kti_alloc(al, (total ? total : 1) * h->words * sizeof *h->mask);
+    *at = kti_alloc(al, (v->n + 1) * sizeof **at);
+    if (h->first == NULL || h->mask == NULL || *at == NULL) return KT_ENOMEM;
     size_t i = 0;
     for (size_t s = 0; s < v->n; s++) {
-        h->first[s] = i;
-        for (uint64_t k = 0; k < v->counts[s]; k++, i++) {
-            if (i == n || rec[i].lo != v->keys[s]) return KT_EUNSUPPORTED; /* never: a bug */
-            h->mask[i] = (kti_u128)rec[i].hi << 64 | rec[i].cnt;
-        }
+        h->first[s] = (*at)[s] = i;
+        i += (size_t)v->counts[s];
     }
     h->first[v->n] = i;
-    return i == n ? KT_OK : KT_EUNSUPPORTED;
+    return KT_OK;
 }
 
 /* Every half-tour of the half of view v (whose other half has `other`
- * rows), grouped by structure. */
+ * rows), grouped by structure; rule: NULL for closed tours, else the open
+ * half's tour-end rule. */
 static kt_status hlist_build(const kt_allocator *al, hlist *h, const kti_half_view *v,
-                             uint32_t other, kti_hprogress *prog)
+                             uint32_t other, const uint8_t *rule, kti_hprogress *prog)
 {
     memset(h, 0, sizeof *h);
+    h->open = rule != NULL;
+    if (rule != NULL) memcpy(h->rule, rule, (size_t)v->width * v->depth);
     h->W = v->width;
     h->D = v->depth;
     h->ncells = v->width * v->depth;
@@ -274,23 +414,20 @@ static kt_status hlist_build(const kt_allocator *al, hlist *h, const kti_half_vi
     henum *e = kti_alloc(al, sizeof *e);
     if (e == NULL) return KT_ENOMEM;
     henum_plan(e, h, other);
-    uint64_t total = 0;
-    for (size_t s = 0; s < v->n; s++) total += v->counts[s];
-    size_t bytes;
-    kt_status rc = KT_OK;
-    if (h->nedges > HS_EDGES || !kti_mul_ok(total ? total : 1, sizeof *e->rec, &bytes))
-        rc = KT_ETOOBIG;
-    if (rc == KT_OK && (e->rec = kti_alloc(al, bytes)) == NULL) rc = KT_ENOMEM;
+    h->words = h->nedges <= 64 ? 1 : 2;
+    /* Each half-tour goes straight to its structure's place: no list of
+     * records to sort, which would take 24 bytes more per half-tour (7x7
+     * open: 253 million in the upper half). */
+    kt_status rc = hlist_alloc(al, h, &e->at);
     if (rc == KT_OK) {
-        e->cap = (size_t)total;
         e->prog = prog;
         henum_cell(e, 0);
         if (e->cancel) rc = KT_ECANCELED;
         else if (e->over) rc = KT_EUNSUPPORTED;
-        else if (!kti_hdp_sort(al, e->rec, e->nrec)) rc = KT_ENOMEM;
+        for (size_t s = 0; rc == KT_OK && s < v->n; s++)
+            if (e->at[s] != h->first[s + 1]) rc = KT_EUNSUPPORTED; /* never: a bug */
     }
-    if (rc == KT_OK) rc = hlist_fill(al, h, e->rec, e->nrec);
-    kti_free(al, e->rec);
+    kti_free(al, e->at);
     kti_free(al, e);
     if (rc != KT_OK) hlist_free(al, h);
     return rc;
@@ -338,25 +475,49 @@ static kt_status hsampler_weigh(kti_hsampler *s, const kti_run *run, kti_hprogre
 
 static uint64_t hlist_bytes(const hlist *h)
 {
-    return (uint64_t)(h->v.n + 1) * sizeof *h->first + (uint64_t)h->first[h->v.n] * sizeof *h->mask;
+    return (uint64_t)(h->v.n + 1) * sizeof *h->first +
+           (uint64_t)h->first[h->v.n] * h->words * sizeof *h->mask;
+}
+
+/* The halves' path structures: for open tours under the tour-end rules
+ * rl, ru of the lower and upper half (board rows split.. downward and
+ * split - 1.. upward), which are one set when the halves are alike. */
+static kt_status hsampler_halves(kti_hsampler *s, const uint8_t *rl, const uint8_t *ru,
+                                 const kti_run *run, kti_hprogress *prog)
+{
+    uint32_t DU = s->split, DL = s->H - s->split;
+    if (!s->open) {
+        KTI_TRY(kti_halftours_make(&s->hl, s->W, DL, DU, run, prog));
+        if (DU != DL) KTI_TRY(kti_halftours_make(&s->hu, s->W, DU, DL, run, prog));
+        return KT_OK;
+    }
+    KTI_TRY(kti_halftours_make_open(&s->hl, s->W, DL, DU, rl, run, prog));
+    if (DU != DL || s->ngiven != 0)
+        KTI_TRY(kti_halftours_make_open(&s->hu, s->W, DU, DL, ru, run, prog));
+    return KT_OK;
 }
 
 /* The halves, their lists, the join and the crossing steps' bits. */
 static kt_status hsampler_build(kti_hsampler *s, const kti_run *run, kti_hprogress *prog)
 {
     uint32_t DU = s->split, DL = s->H - s->split;
-    KTI_TRY(kti_halftours_make(&s->hl, s->W, DL, DU, run, prog));
-    if (DU != DL) KTI_TRY(kti_halftours_make(&s->hu, s->W, DU, DL, run, prog));
+    uint8_t rl[HS_CELLS], ru[HS_CELLS];
+    if (s->open) {
+        kti_halftours_open_rules(rl, s->W, DL, s->H, s->split, 1, s->given, s->ngiven);
+        kti_halftours_open_rules(ru, s->W, DU, s->H, s->split - 1, -1, s->given, s->ngiven);
+    }
+    KTI_TRY(hsampler_halves(s, rl, ru, run, prog));
     kti_half_view vl = kti_halftours_view(s->hl);
     kti_half_view vu = kti_halftours_view(s->hu ? s->hu : s->hl);
-    KTI_TRY(hlist_build(&s->al, &s->ll, &vl, DU, prog));
+    KTI_TRY(hlist_build(&s->al, &s->ll, &vl, DU, s->open ? rl : NULL, prog));
     s->L = s->U = &s->ll;
     if (s->hu != NULL) {
-        KTI_TRY(hlist_build(&s->al, &s->lu, &vu, DL, prog));
+        KTI_TRY(hlist_build(&s->al, &s->lu, &vu, DL, s->open ? ru : NULL, prog));
         s->U = &s->lu;
     }
     s->bytes = hlist_bytes(&s->ll) + (s->hu != NULL ? hlist_bytes(&s->lu) : 0);
-    KTI_TRY(kti_hjoin_new(&s->join, &s->ll.v, &s->U->v, &s->al));
+    /* Given ends break the left-right mirror the join otherwise uses. */
+    KTI_TRY(kti_hjoin_new_sym(&s->join, &s->ll.v, &s->U->v, s->ngiven == 0, &s->al));
     memset(s->cbit, NONE8, sizeof s->cbit);
     for (unsigned bit = 0; bit < 64; bit++) {
         unsigned u, l;
@@ -365,11 +526,14 @@ static kt_status hsampler_build(kti_hsampler *s, const kti_run *run, kti_hprogre
     return hsampler_weigh(s, run, prog);
 }
 
-kt_status kti_hsampler_new(kti_hsampler **out, uint32_t width, uint32_t height, uint32_t split,
-                           const kti_run *run)
+static kt_status hsampler_new(kti_hsampler **out, uint32_t width, uint32_t height,
+                              uint32_t split, bool open, const kt_cell *given, unsigned ngiven,
+                              const kti_run *run)
 {
     if (width == 0 || width > KT_HALFTOUR_MAX_WIDTH || split == 0 || split >= height)
         return KT_EINVAL;
+    for (unsigned i = 0; i < ngiven; i++)
+        if (given[i] >= (uint64_t)width * height) return KT_EINVAL;
     uint32_t DU = split, DL = height - split;
     if ((uint64_t)width * DU > HS_CELLS || (uint64_t)width * DL > HS_CELLS) return KT_EUNSUPPORTED;
     kti_hsampler *s = kti_calloc(run->alloc, 1, sizeof *s);
@@ -378,11 +542,14 @@ kt_status kti_hsampler_new(kti_hsampler **out, uint32_t width, uint32_t height, 
     s->W = width;
     s->H = height;
     s->split = split;
+    s->open = open;
+    s->ngiven = ngiven;
+    for (unsigned i = 0; i < ngiven; i++) s->given[i] = given[i];
     kti_hprogress prog, *pp = NULL;
     if (run->progress != NULL) {
         kti_progress_init(&prog.p, run->progress, run->progress_user);
         prog.done = 0;
-        prog.total = (uint64_t)width * DL + (DL == DU ? 0 : (uint64_t)width * DU) +
+        prog.total = (uint64_t)width * DL + (DL == DU && ngiven == 0 ? 0 : (uint64_t)width * DU) +
                      KTI_HALFTOUR_JOIN_UNITS;
         pp = &prog;
     }
@@ -393,6 +560,23 @@ kt_status kti_hsampler_new(kti_hsampler **out, uint32_t width, uint32_t height, 
     }
     *out = s;
     return KT_OK;
+}
+
+kt_status kti_hsampler_new(kti_hsampler **out, uint32_t width, uint32_t height, uint32_t split,
+                           const kti_run *run)
+{
+    return hsampler_new(out, width, height, split, false, NULL, 0, run);
+}
+
+kt_status kti_hsampler_new_open(kti_hsampler **out, uint32_t width, uint32_t height,
+                                uint32_t split, kt_cell start, kt_cell end, const kti_run *run)
+{
+    kt_cell given[2];
+    unsigned ngiven = 0;
+    if (start != KT_CELL_NONE) given[ngiven++] = start;
+    if (end != KT_CELL_NONE) given[ngiven++] = end;
+    if (ngiven == 2 && start == end) return KT_EINVAL;
+    return hsampler_new(out, width, height, split, true, given, ngiven, run);
 }
 
 kti_u128 kti_hsampler_total(const kti_hsampler *s)
@@ -443,8 +627,8 @@ kt_status kti_hsampler_unrank(const kti_hsampler *s, kti_u128 r, uint32_t *nb, u
     size_t li;
     KTI_TRY(kti_hjoin_locate(s->join, lo, rs / cu, &cmask, &li, &off));
     memset(deg, 0, (size_t)s->W * s->H);
-    add_half(s, U, true, U->mask[U->first[lo] + (size_t)(rs % cu)], nb, deg);
-    add_half(s, L, false, L->mask[L->first[li] + (size_t)off], nb, deg);
+    add_half(s, U, true, hlist_mask(U, U->first[lo] + (size_t)(rs % cu)), nb, deg);
+    add_half(s, L, false, hlist_mask(L, L->first[li] + (size_t)off), nb, deg);
     for (unsigned bit = 0; bit < 64; bit++) {
         if (!((cmask >> bit) & 1u)) continue;
         unsigned u, l;
@@ -456,9 +640,11 @@ kt_status kti_hsampler_unrank(const kti_hsampler *s, kti_u128 r, uint32_t *nb, u
     return KT_OK;
 }
 
-/* The structure and index of a half-tour given as an edge set: false when
- * it is none of the half's half-tours. */
-static bool half_locate(const hlist *h, kti_u128 mask, size_t *sidx, size_t *idx)
+/* The structure and index of a half-tour given as an edge set (and, for
+ * open tours, its tour ends isend by local cell): false when it is none of
+ * the half's half-tours. */
+static bool half_locate(const hlist *h, kti_u128 mask, const uint8_t *isend, size_t *sidx,
+                        size_t *idx)
 {
     uint8_t deg[HS_CELLS] = {0}, nbr[HS_CELLS][2];
     for (unsigned bit = 0; bit < h->nedges; bit++) {
@@ -467,7 +653,7 @@ static bool half_locate(const hlist *h, kti_u128 mask, size_t *sidx, size_t *idx
         nbr[a][deg[a]++] = (uint8_t)b;
         nbr[b][deg[b]++] = (uint8_t)a;
     }
-    uint8_t code[KT_HALFTOUR_MAX_CELLS];
+    uint8_t code[KT_HALFTOUR_MAX_CELLS], oth[KT_HALFTOUR_MAX_CELLS];
     for (unsigned i = 0; i < h->ncb; i++) {
         code[i] = (uint8_t)(deg[i] == 0 ? 0 : deg[i] == 2 ? 1 : 2 + i);
         if (deg[i] != 1) continue;
@@ -477,16 +663,27 @@ static bool half_locate(const hlist *h, kti_u128 mask, size_t *sidx, size_t *idx
             prev = c;
             c = n2;
         }
-        if (c >= h->ncb) return false;
+        oth[i] = (uint8_t)c;
+        if (c >= h->ncb && !h->open) return false;
         if (c < i) code[i] = code[c];
     }
-    if (!kti_half_view_find(&h->v, kti_pack_codes(code, h->ncb), sidx)) return false;
+    uint64_t key = kti_pack_codes(code, h->ncb);
+    if (h->open && !open_key(h, deg, oth, isend, &key)) return false;
+    if (!kti_half_view_find(&h->v, key, sidx)) return false;
     for (size_t k = h->first[*sidx]; k < h->first[*sidx + 1]; k++)
-        if (h->mask[k] == mask) {
+        if (hlist_mask(h, k) == mask) {
             *idx = k - h->first[*sidx];
             return true;
         }
     return false;
+}
+
+/* A board cell's half (upper: rows above the cut) and local cell. */
+static unsigned local_cell(const kti_hsampler *s, uint32_t a, bool *upper)
+{
+    uint32_t r = a / s->W;
+    *upper = r < s->split;
+    return (*upper ? s->split - 1 - r : r - s->split) * s->W + a % s->W;
 }
 
 kt_status kti_hsampler_rank(const kti_hsampler *s, const uint32_t *nb, kti_u128 *rank)
@@ -494,15 +691,21 @@ kt_status kti_hsampler_rank(const kti_hsampler *s, const uint32_t *nb, kti_u128 
     kti_u128 mu = 0, ml = 0;
     uint64_t cmask = 0;
     uint32_t n = s->W * s->H;
+    uint8_t endu[HS_CELLS] = {0}, endl[HS_CELLS] = {0};
+    unsigned nends = 0;
     for (uint32_t a = 0; a < n; a++)
         for (unsigned k = 0; k < 2; k++) {
             uint32_t b = nb[2 * a + k];
+            bool ua, ub;
+            unsigned ca = local_cell(s, a, &ua);
+            if (b == KTI_HS_NONE) {
+                if (!s->open) return KT_EBADTOUR;
+                (ua ? endu : endl)[ca] = 1;
+                nends++;
+                continue;
+            }
             if (b <= a) continue;
-            uint32_t ra = a / s->W, rb = b / s->W;
-            bool ua = ra < s->split, ub = rb < s->split;
-            unsigned ca = ua ? (s->split - 1 - ra) * s->W + a % s->W : (ra - s->split) * s->W + a % s->W;
-            unsigned cb = ub ? (s->split - 1 - rb) * s->W + b % s->W : (rb - s->split) * s->W + b % s->W;
-            unsigned bit;
+            unsigned cb = local_cell(s, b, &ub), bit;
             if (ua == ub) {
                 bit = (ua ? s->U : s->L)->ebit[ca][cb];
                 if (bit == NONE8) return KT_EBADTOUR;
@@ -516,8 +719,13 @@ kt_status kti_hsampler_rank(const kti_hsampler *s, const uint32_t *nb, kti_u128 
             if (bit == NONE8) return KT_EBADTOUR;
             cmask |= 1ull << bit;
         }
+    if (s->open && nends != 2) return KT_EBADTOUR;
+    for (unsigned i = 0; i < s->ngiven; i++)
+        if (nb[2 * s->given[i]] != KTI_HS_NONE && nb[2 * s->given[i] + 1] != KTI_HS_NONE)
+            return KT_EBADTOUR;
     size_t su, iu, sl, il;
-    if (!half_locate(s->U, mu, &su, &iu) || !half_locate(s->L, ml, &sl, &il)) return KT_EBADTOUR;
+    if (!half_locate(s->U, mu, endu, &su, &iu) || !half_locate(s->L, ml, endl, &sl, &il))
+        return KT_EBADTOUR;
     kti_u128 before;
     KTI_TRY(kti_hjoin_before(s->join, su, cmask, sl, &before));
     *rank = s->prefix[su] + (before + il) * s->U->v.counts[su] + iu;

@@ -459,6 +459,7 @@ typedef struct seek {
     size_t lower;                /* rank: the lower view index; locate: found */
     kti_u128 cum;                /* weight before the current partner */
     bool done;
+    unsigned ends;               /* open: the tour ends its lower partners hold */
 } seek;
 
 typedef struct shared {
@@ -798,8 +799,15 @@ static inline bool seek_cycle(const uint8_t *q, uint64_t pw, unsigned l0, unsign
  * given partner (rank) is reached.  Whether one does depends only on its
  * pairing of the lower ends against the chains of the steps and the upper
  * structure (or on nothing, when there are no lower ends). */
+static void seek_leaf_open(worker *w, size_t gi);
+static inline bool one_path(uint64_t pa, uint64_t pb, unsigned k);
+
 static void seek_leaf(worker *w, size_t gi)
 {
+    if (w->sh->open) {
+        seek_leaf_open(w, gi);
+        return;
+    }
     const half *L = w->sh->lower;
     seek *sk = w->sk;
     segments sg;
@@ -833,6 +841,50 @@ static void seek_leaf(worker *w, size_t gi)
             return;
         }
         sk->cum += L->count[s];
+    }
+}
+
+/* Advance the seek past lower structure s (view index orig, weight cnt)
+ * of step set C: true when it is the partner sought. */
+static inline bool seek_step(worker *w, size_t orig, uint64_t cnt)
+{
+    seek *sk = w->sk;
+    if (sk->rank && sk->cmask == w->cmask && orig == sk->lower) {
+        sk->done = true;
+        return true;
+    }
+    if (!sk->rank && sk->target < sk->cum + cnt) {
+        sk->cmask = w->cmask;
+        sk->lower = orig;
+        sk->target -= sk->cum;
+        sk->done = true;
+        return true;
+    }
+    sk->cum += cnt;
+    return false;
+}
+
+/* The seek's leaf for open tours: the lower structures of type gi with
+ * the tour ends the sought upper structure leaves them, tested as the
+ * join's table is (leaf_open, then matches()). */
+static void seek_leaf_open(worker *w, size_t gi)
+{
+    const half *L = w->sh->lower;
+    const seek *sk = w->sk;
+    unsigned j = sk->ends;
+    if (j > 2 || (w->k == 0 && j != 2)) return;
+    segments sg;
+    segments_build(w, &sg);
+    if (sg.covered < sg.m) return; /* a cycle of crossing steps alone */
+    const size_t lim[4] = {L->first[gi], L->ends_at[2 * gi], L->ends_at[2 * gi + 1],
+                           L->first[gi + 1]};
+    for (size_t s = lim[j]; s < lim[j + 1]; s++) {
+        uint64_t key = 0;
+        bool ok = w->k == 0 ? realise(w, &sg, L->partner[s], &key)
+                            : realise_open(w, &sg, L->partner[s], &key);
+        if (ok && w->k != 0)
+            ok = j == 1 ? one_path(key, sk->pu, w->k) : one_cycle(key, sk->pu, w->k);
+        if (ok && seek_step(w, L->orig[s], L->count[s])) return;
     }
 }
 
@@ -1169,8 +1221,14 @@ bool kti_half_view_find(const kti_half_view *v, uint64_t key, size_t *idx)
 static uint64_t mirror_key(const geom *g, uint64_t key, unsigned ncb)
 {
     uint8_t code[NC];
-    for (unsigned c = 0; c < ncb; c++) code[g->mirror[c]] = (uint8_t)nib(key, c);
-    return kti_pack_codes(code, ncb);
+    uint64_t term = 0;
+    for (unsigned c = 0; c < ncb; c++) {
+        unsigned v = nib(key, c), m = g->mirror[c];
+        /* An open key's TERM is no label: packed as 1, then put back. */
+        code[m] = (uint8_t)(v == KTI_HDP_TERM ? 1 : v);
+        if (v == KTI_HDP_TERM) term |= (uint64_t)15 << (4 * m);
+    }
+    return kti_pack_codes(code, ncb) | term;
 }
 
 /* Keep upper structure s's partner weight (and, for a type counted for
@@ -1526,12 +1584,20 @@ struct kti_hjoin {
 kt_status kti_hjoin_new(kti_hjoin **out, const kti_half_view *lower, const kti_half_view *upper,
                         const kt_allocator *al)
 {
+    /* closed knight boards: the halves have the left-right mirror */
+    return kti_hjoin_new_sym(out, lower, upper, true, al);
+}
+
+kt_status kti_hjoin_new_sym(kti_hjoin **out, const kti_half_view *lower,
+                            const kti_half_view *upper, bool sym, const kt_allocator *al)
+{
     kti_hjoin *j = kti_calloc(al, 1, sizeof *j);
     if (j == NULL) return KT_ENOMEM;
     j->al = *al;
     j->js.al = &j->al;
     j->js.noflip = true;
-    j->js.sym = true; /* closed knight boards: the halves have the left-right mirror */
+    j->js.sym = sym;
+    j->js.open = lower->open;
     j->js.uview = *upper;
     kt_status rc = join_prepare(&j->js, lower, upper);
     if (rc != KT_OK) {
@@ -1594,6 +1660,7 @@ static bool seek_run(const kti_hjoin *j, size_t upper, seek *sk)
     sh.upper = U;
     sh.pre = &js->pre;
     sh.al = js->al;
+    sh.open = js->open;
     atomic_init(&sh.next, 0);
     atomic_init(&sh.done, 0);
     atomic_init(&sh.cancel, false);
@@ -1605,6 +1672,7 @@ static bool seek_run(const kti_hjoin *j, size_t upper, seek *sk)
     sk->done = false;
     set_type(&w, ti);
     sk->pu = end_pairing(U->partner[s], w.udig, w.eidx, js->g.nu);
+    sk->ends = js->open ? 2u - U->nterm[s] : 0u;
     search_type(&w);
     return true;
 }

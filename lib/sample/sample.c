@@ -31,17 +31,20 @@ static bool halftour_board(const kt_graph *g)
     return g->width >= 1 && g->width <= KT_HALFTOUR_MAX_WIDTH && g->height >= 2;
 }
 
-static kt_status new_halftours(kt_sampler **out, const kt_graph *g, uint32_t split,
-                               const kti_run *run)
+/* open: open tours between start and end (either may be KT_CELL_NONE). */
+static kt_status new_halftours(kt_sampler **out, const kt_graph *g, uint32_t split, bool open,
+                               kt_cell start, kt_cell end, const kti_run *run)
 {
     if (out == NULL || g == NULL || !halftour_board(g)) return KT_EINVAL;
-    if (colours_forbid(g, false)) return KT_ENOTOUR;
+    if (colours_forbid(g, open)) return KT_ENOTOUR;
     kti_run r = *run;
     kt_sampler *s = kti_calloc(r.alloc, 1, sizeof *s);
     if (s == NULL) return KT_ENOMEM;
     s->alloc = *r.alloc;
     s->g = kti_graph_ref(g);
-    kt_status st = kti_hsampler_new(&s->hs, g->width, g->height, split, &r);
+    s->open = open;
+    kt_status st = open ? kti_hsampler_new_open(&s->hs, g->width, g->height, split, start, end, &r)
+                        : kti_hsampler_new(&s->hs, g->width, g->height, split, &r);
     if (st != KT_OK) {
         kt_sampler_free(s);
         return st;
@@ -57,7 +60,15 @@ kt_status kti_sampler_new_halftours(kt_sampler **out, const kt_graph *g, uint32_
 {
     kti_run r;
     kti_run_resolve(&r, run);
-    return new_halftours(out, g, split, &r);
+    return new_halftours(out, g, split, false, KT_CELL_NONE, KT_CELL_NONE, &r);
+}
+
+kt_status kti_sampler_new_halftours_open(kt_sampler **out, const kt_graph *g, uint32_t split,
+                                         kt_cell start, kt_cell end, const kt_options *run)
+{
+    kti_run r;
+    kti_run_resolve(&r, run);
+    return new_halftours(out, g, split, true, start, end, &r);
 }
 
 kt_status kt_sampler_new(kt_sampler **out, const kt_graph *g, kt_shape shape, kt_cell start,
@@ -78,7 +89,16 @@ kt_status kt_sampler_new(kt_sampler **out, const kt_graph *g, kt_shape shape, kt
     if (!open && g->width >= 8 && g->height >= 8 && halftour_board(g)) {
         r.shard = 0; /* the sampler's tours are all of them */
         r.nshards = 1;
-        return new_halftours(out, g, g->height / 2, &r);
+        return new_halftours(out, g, g->height / 2, false, KT_CELL_NONE, KT_CELL_NONE, &r);
+    }
+    /* Open tours of 7 columns from 7x7 on (the frontier programme's layers
+     * pass 20 GiB there): by open half-tours, the larger half above (the
+     * join walks the lower half's structures, so it costs less that way).
+     * Not 8 columns: 8x8 open halves do not fit 20 GiB. */
+    if (open && g->width == 7 && g->height >= 7 && halftour_board(g)) {
+        r.shard = 0;
+        r.nshards = 1;
+        return new_halftours(out, g, g->height - g->height / 2, true, start, end, &r);
     }
     kt_sampler *s = kti_calloc(r.alloc, 1, sizeof *s);
     if (s == NULL) return KT_ENOMEM;
@@ -133,12 +153,16 @@ static kt_status unrank_halftours(kt_tourney **out, const kt_sampler *s, kti_u12
     kt_tourney *t = NULL;
     kt_status st = kti_hsampler_unrank(s->hs, r, nb, deg);
     if (st == KT_OK) st = kti_tourney_alloc(&t, s->g);
-    for (size_t c = 0; st == KT_OK && c < n; c++)
-        for (unsigned k = 0; k < 2; k++) {
+    size_t ends = 0;
+    for (size_t c = 0; st == KT_OK && c < n; c++) {
+        /* an open tour's two ends have one neighbour */
+        if (deg[c] != 2 && !(s->open && deg[c] == 1 && ends++ < 2)) st = KT_EBADTOUR;
+        for (unsigned k = 0; st == KT_OK && k < deg[c]; k++) {
             int m = kti_move_between(s->g, (kt_cell)c, nb[2 * c + k]);
-            if (deg[c] != 2 || m == KT_MOVE_NONE || !kti_pair_add(t->mv, (kt_cell)c, m))
+            if (m == KT_MOVE_NONE || !kti_pair_add(t->mv, (kt_cell)c, m))
                 st = KT_EBADTOUR; /* never: a bug in the lists */
         }
+    }
     kti_free(&s->alloc, nb);
     if (st == KT_OK) st = kti_tourney_finish(t, NULL);
     if (st == KT_OK && t->size != 1) st = KT_EBADTOUR;
@@ -242,18 +266,19 @@ static bool same_board(const kt_graph *a, const kt_graph *b)
     return true;
 }
 
-/* The rank by half-tours of a closed tour. */
+/* The rank by half-tours of a closed or open tour. */
 static kt_status rank_halftours(const kt_sampler *s, const kt_tourney *t, kt_u128 *rank)
 {
-    if (!kt_tourney_is_closed_tour(t)) return KT_EBADTOUR;
+    if (!(s->open ? kt_tourney_is_open_tour(t) : kt_tourney_is_closed_tour(t))) return KT_EBADTOUR;
     size_t n = s->g->ncells, bytes;
     if (!kti_mul_ok(n, 2 * sizeof(uint32_t), &bytes)) return KT_ETOOBIG;
     uint32_t *nb = kti_alloc(&s->alloc, bytes);
     if (nb == NULL) return KT_ENOMEM;
     for (size_t c = 0; c < n; c++) {
         uint8_t p = t->mv[c];
-        nb[2 * c] = (uint32_t)kti_step(s->g, (kt_cell)c, p & 0xF);
-        nb[2 * c + 1] = (uint32_t)kti_step(s->g, (kt_cell)c, p >> 4);
+        unsigned lo = p & 0xF, hi = p >> 4;
+        nb[2 * c] = lo == KTI_NOMOVE ? KTI_HS_NONE : (uint32_t)kti_step(s->g, (kt_cell)c, (int)lo);
+        nb[2 * c + 1] = hi == KTI_NOMOVE ? KTI_HS_NONE : (uint32_t)kti_step(s->g, (kt_cell)c, (int)hi);
     }
     kti_u128 r = 0;
     kt_status st = kti_hsampler_rank(s->hs, nb, &r);

@@ -78,6 +78,7 @@ struct kt_sampler {
     kti_u128 total;
     kt_sample_stats stats;
     kti_hsampler *hs;       /* not NULL: tours by half-tours, no layers */
+    bool open;              /* hs: open tours */
 };
 
 /* A sampler of the closed tours of g (a knight's board without holes, at
@@ -88,6 +89,12 @@ struct kt_sampler {
  * 8x8 sampler's draws for the benchmark, without its whole preparation). */
 KTI_HIDDEN kt_status kti_sampler_new_halftours(kt_sampler **out, const kt_graph *g, uint32_t split,
                                                const kt_options *run);
+/* The same for open tours (undirected) with the given ends or
+ * KT_CELL_NONE: the path kt_sampler_new() takes for open tours of boards
+ * of 7 columns from 7x7 on. */
+KTI_HIDDEN kt_status kti_sampler_new_halftours_open(kt_sampler **out, const kt_graph *g,
+                                                    uint32_t split, kt_cell start, kt_cell end,
+                                                    const kt_options *run);
 
 KTI_HIDDEN kt_status kti_splan_build(kti_splan *p, const kt_graph *g, bool open, kt_cell start,
                                      kt_cell end, const kt_allocator *al);
