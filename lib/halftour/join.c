@@ -470,7 +470,8 @@ typedef struct shared {
     const uint8_t *weight;       /* per work item: 1 or 2 */
     bool flip;                   /* halves equal: weigh (lower, upper) type pairs by orbit */
     bool open;                   /* open tours: structures hold 0-2 tour ends (TERM) */
-    const uint32_t *lmirror;     /* flip: mirror image of each lower type */
+    const uint32_t *orank;       /* flip: per type, its rank and its mirror image's
+                                  * (join_ranks) */
     atomic_size_t next, done;
     atomic_bool cancel;
     kti_hprogress *prog;
@@ -493,6 +494,7 @@ typedef struct worker {
     uint64_t polls;
     /* the current upper type and its mirror image */
     uint32_t t, mt;
+    uint32_t rt, mrt;            /* flip: their ranks */
     uint8_t udig[NC];            /* upper type digit per cell */
     uint8_t eidx[NC];            /* upper end index per cell */
     uint8_t ucell[NC];           /* upper end -> its cell */
@@ -582,7 +584,7 @@ static bool tab_add(worker *w, unsigned j, uint64_t key, uint64_t cnt)
  * each orbit is counted, times the orbit's size (0: not the least). */
 static uint64_t orbit_weight(const worker *w, size_t gi)
 {
-    uint32_t tl = w->sh->lower->type[gi], tu = w->t, mtl = w->sh->lmirror[gi], mtu = w->mt;
+    uint32_t tl = w->sh->orank[2 * gi], tu = w->rt, mtl = w->sh->orank[2 * gi + 1], mtu = w->mrt;
     uint64_t orbit[4] = {(uint64_t)tu << 32 | tl, (uint64_t)mtu << 32 | mtl,
                          (uint64_t)tl << 32 | tu, (uint64_t)mtl << 32 | mtu};
     unsigned distinct = 0;
@@ -1129,6 +1131,10 @@ static void set_type(worker *w, size_t ti)
     uint32_t t = sh->upper->type[ti];
     w->t = t;
     w->mt = mirror_type(g, t, g->nu);
+    if (sh->orank != NULL) {
+        w->rt = sh->orank[2 * ti];
+        w->mrt = sh->orank[2 * ti + 1];
+    }
     w->k = 0;
     for (unsigned c = 0; c < g->nu; c++) {
         w->udig[c] = (uint8_t)((t >> (2 * c)) & 3u);
@@ -1325,7 +1331,7 @@ typedef struct join_state {
     bool noflip;                 /* count every tour once, not by up-down orbits */
     kti_half_view uview;         /* the upper view (mirror lookups) */
     prefixes pre;
-    uint32_t *lmirror;           /* mirror image of each lower type */
+    uint32_t *orank;             /* flip: per type, its rank and its mirror image's */
     bool sym;                    /* the halves have the board's left-right mirror */
     size_t *work;                /* this shard's upper types, heaviest first */
     uint8_t *weight;
@@ -1359,18 +1365,66 @@ static void join_state_free(join_state *js)
     join_workers_free(js);
     kti_free(al, js->work);
     kti_free(al, js->weight);
-    kti_free(al, js->lmirror);
+    kti_free(al, js->orank);
     prefixes_free(al, &js->pre);
     half_free(al, &js->hl);
     half_free(al, &js->hu);
     js->w = NULL;
     js->work = NULL;
     js->weight = NULL;
-    js->lmirror = NULL;
+    js->orank = NULL;
+}
+
+typedef struct rank_item {
+    size_t size;
+    uint32_t type, idx;
+} rank_item;
+
+static int cmp_rank_item(const void *x, const void *y)
+{
+    const rank_item *a = x, *b = y;
+    if (a->size != b->size) return a->size < b->size ? 1 : -1;
+    return (a->type > b->type) - (a->type < b->type);
+}
+
+/* The order in which the up-down flip picks the (upper, lower) type pair
+ * of an orbit (orbit_weight): types with more structures first, then by
+ * value.  The pair counted then has the larger type above and the smaller
+ * below, and the join walks every lower structure per step set but meets
+ * the upper ones only through the table: 8x8 walks 3.3 times fewer
+ * (step set, lower structure) pairs than with the order by value.  A type
+ * and its mirror image have as many structures, so the one of each mirror
+ * pair that join_plan keeps (the lesser value) is also the lesser rank. */
+static kt_status join_ranks(join_state *js)
+{
+    const kt_allocator *al = js->al;
+    const half *h = &js->hl;
+    size_t nt = h->ntypes;
+    rank_item *it = kti_alloc(al, (nt ? nt : 1) * sizeof *it);
+    js->orank = kti_alloc(al, (nt ? nt : 1) * 2 * sizeof *js->orank);
+    if (it == NULL || js->orank == NULL) {
+        kti_free(al, it);
+        return KT_ENOMEM;
+    }
+    for (size_t i = 0; i < nt; i++) {
+        it[i].size = h->first[i + 1] - h->first[i];
+        it[i].type = h->type[i];
+        it[i].idx = (uint32_t)i;
+    }
+    qsort(it, nt, sizeof *it, cmp_rank_item);
+    for (size_t r = 0; r < nt; r++) js->orank[2 * it[r].idx] = (uint32_t)r;
+    kti_free(al, it);
+    for (size_t i = 0; i < nt; i++) {
+        size_t m;
+        /* The flip is used only for halves with the left-right mirror. */
+        if (!type_find(h, mirror_type(&js->g, h->type[i], js->g.nl), &m)) return KT_EUNSUPPORTED;
+        js->orank[2 * i + 1] = js->orank[2 * m];
+    }
+    return KT_OK;
 }
 
 /* Both halves grouped by type, the crossing geometry, the lower-type
- * prefixes and the mirror images of the lower types. */
+ * prefixes and (for the flip) the types' ranks. */
 static kt_status join_prepare(join_state *js, const kti_half_view *lower,
                               const kti_half_view *upper)
 {
@@ -1385,11 +1439,7 @@ static kt_status join_prepare(join_state *js, const kti_half_view *lower,
         js->U = &js->hu;
     }
     KTI_TRY(prefixes_build(al, &js->g, &js->hl, lower->open, &js->pre));
-    js->lmirror = kti_alloc(al, (js->hl.ntypes ? js->hl.ntypes : 1) * sizeof *js->lmirror);
-    if (js->lmirror == NULL) return KT_ENOMEM;
-    for (size_t i = 0; i < js->hl.ntypes; i++)
-        js->lmirror[i] = mirror_type(&js->g, js->hl.type[i], js->g.nl);
-    return KT_OK;
+    return js->same && !js->noflip ? join_ranks(js) : KT_OK;
 }
 
 /* The upper types of shard `shard` of `nshards`, one of each mirror pair
@@ -1449,7 +1499,7 @@ static kt_status join_run(join_state *js, const kti_run *run, kti_hprogress *pro
     sh.open = js->open;
     sh.parts = parts;
     sh.uview = &js->uview;
-    sh.lmirror = js->lmirror;
+    sh.orank = js->orank;
     atomic_init(&sh.next, 0);
     atomic_init(&sh.done, 0);
     atomic_init(&sh.cancel, false);
