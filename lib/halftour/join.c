@@ -45,13 +45,18 @@ static inline unsigned digit_of_code(unsigned v)
 
 /* ---- one half, grouped by type ---- */
 
+typedef struct pcount {
+    uint64_t partner;    /* 4 bits per cell: the other end of its path */
+    uint64_t count;
+} pcount;
+
 typedef struct half {
     size_t ntypes, n;
     uint32_t *type;      /* increasing; 2 bits per cell */
     size_t *first;       /* structures of type i: first[i] .. first[i+1]-1 */
     uint64_t *key;       /* per structure, in type order */
-    uint64_t *partner;   /* 4 bits per cell: the other end of its path */
-    uint64_t *count;
+    pcount *pc;          /* per structure: its pairing and half-tours, side by
+                          * side (the join reads both, type by type) */
     size_t *orig;        /* per structure: its index in the view (key order) */
     uint8_t *nterm;      /* open: per structure, its tour ends (TERM codes, 0-2) */
     size_t *ends_at;     /* open: per type i, its first structures with 1 and with 2
@@ -85,8 +90,7 @@ static void half_free(const kt_allocator *al, half *h)
     kti_free(al, h->type);
     kti_free(al, h->first);
     kti_free(al, h->key);
-    kti_free(al, h->partner);
-    kti_free(al, h->count);
+    kti_free(al, h->pc);
     kti_free(al, h->orig);
     kti_free(al, h->nterm);
     kti_free(al, h->ends_at);
@@ -202,10 +206,9 @@ static kt_status half_build(const kt_allocator *al, const kti_half_view *v, half
     h->n = n;
     kti_hent *ord = kti_alloc(al, (n ? n : 1) * sizeof *ord);
     h->key = kti_alloc(al, (n ? n : 1) * sizeof *h->key);
-    h->partner = kti_alloc(al, (n ? n : 1) * sizeof *h->partner);
-    h->count = kti_alloc(al, (n ? n : 1) * sizeof *h->count);
+    h->pc = kti_alloc(al, (n ? n : 1) * sizeof *h->pc);
     h->orig = kti_alloc(al, (n ? n : 1) * sizeof *h->orig);
-    if (ord == NULL || h->key == NULL || h->partner == NULL || h->count == NULL || h->orig == NULL)
+    if (ord == NULL || h->key == NULL || h->pc == NULL || h->orig == NULL)
         goto nomem;
     if (v->open && (h->nterm = kti_alloc(al, n ? n : 1)) == NULL) goto nomem;
     for (size_t i = 0; i < n; i++) {
@@ -250,8 +253,8 @@ static kt_status half_build(const kt_allocator *al, const kti_half_view *v, half
             t++;
         }
         h->key[i] = v->keys[src];
-        h->partner[i] = partner_of_key(v->keys[src], v->ncb);
-        h->count[i] = v->counts[src];
+        h->pc[i].partner = partner_of_key(v->keys[src], v->ncb);
+        h->pc[i].count = v->counts[src];
         h->orig[i] = src;
         if (h->nterm != NULL) h->nterm[i] = (uint8_t)ord[i].cnt;
         if (v->wt != NULL) weights_copy(&h->wt, i, v->wt, src);
@@ -322,29 +325,96 @@ static uint32_t mirror_type(const geom *g, uint32_t t, unsigned ncb)
     return m;
 }
 
-/* Lower-type prefixes in the order lower cells become final: bits[f] has
- * bit v set when some lower type's first f final digits read v in base 3. */
+/* Lower-type prefixes in the order lower cells become final: bits[j][f]
+ * has bit v set when some lower type of level j has first f final digits
+ * that read v in base 3.  Level 0 holds every lower type; with the flip,
+ * level j > 0 only those whose rank and mirror image's rank are at least
+ * from[j] (orbit_weight counts no other type below an upper type of that
+ * rank or more), so the search for a small upper type leaves out the step
+ * sets that would meet only larger lower types. */
+#define PRE_LEVELS 6
+
+typedef struct ltype {
+    uint32_t first, end;         /* its structures */
+    uint32_t rank, mrank;        /* flip: its rank and its mirror image's */
+} ltype;
+
 typedef struct prefixes {
-    uint8_t *bits[NC + 1];
-    /* Open tours (whose step sets are many): the lower type of each whole
-     * vector, index + 1 (0: none), or NULL; saves a hash probe per step set. */
-    uint32_t *index;
+    uint64_t *bits[PRE_LEVELS][NC + 1];
+    uint32_t from[PRE_LEVELS];
+    unsigned nlevels, n;
+    /* The whole vectors ranked, to find a step set's lower type without a
+     * hash probe: cum[i] is the number of bits set in the words of
+     * bits[0][n] before word i, byrank[r] the lower type of the r-th bit
+     * set and rec[r] what the leaf reads of it, in one cache line (leaves
+     * are many and far apart: a hash probe and four arrays read per leaf
+     * were half the search's time). */
+    uint32_t *cum, *byrank;
+    ltype *rec;
 } prefixes;
 
 /* Safe to call twice: a failed build frees what it made and the caller's
  * cleanup frees again (that was a double free once). */
 static void prefixes_free(const kt_allocator *al, prefixes *p)
 {
-    for (unsigned f = 0; f <= NC; f++) {
-        kti_free(al, p->bits[f]);
-        p->bits[f] = NULL;
-    }
-    kti_free(al, p->index);
-    p->index = NULL;
+    for (unsigned j = 0; j < PRE_LEVELS; j++)
+        for (unsigned f = 0; f <= NC; f++) {
+            kti_free(al, p->bits[j][f]);
+            p->bits[j][f] = NULL;
+        }
+    kti_free(al, p->cum);
+    kti_free(al, p->byrank);
+    kti_free(al, p->rec);
+    p->cum = p->byrank = NULL;
+    p->rec = NULL;
 }
 
+static inline bool has_prefix(uint64_t *const *bits, unsigned f, size_t v)
+{
+    return (bits[f][v >> 6] >> (v & 63)) & 1u;
+}
+
+/* The vector of lower type t, its digits in final order. */
+static size_t type_vector(const uint8_t *order, unsigned n, uint32_t t)
+{
+    size_t v = 0;
+    for (unsigned f = 0; f < n; f++) v = v * 3 + ((t >> (2 * order[f])) & 3u);
+    return v;
+}
+
+/* The rank/select tables of the whole vectors (prefixes::cum, byrank). */
+static kt_status prefixes_rank(const kt_allocator *al, const uint8_t *order, const half *lower,
+                               const uint32_t *orank, size_t words, prefixes *p)
+{
+    const uint64_t *b = p->bits[0][p->n];
+    size_t nt = lower->ntypes ? lower->ntypes : 1;
+    if (lower->n > UINT32_MAX) return KT_EOVERFLOW;
+    p->cum = kti_alloc(al, words * sizeof *p->cum);
+    p->byrank = kti_alloc(al, nt * sizeof *p->byrank);
+    p->rec = kti_alloc(al, nt * sizeof *p->rec);
+    if (p->cum == NULL || p->byrank == NULL || p->rec == NULL) return KT_ENOMEM;
+    uint32_t c = 0;
+    for (size_t i = 0; i < words; i++) {
+        p->cum[i] = c;
+        c += (uint32_t)__builtin_popcountll(b[i]);
+    }
+    for (size_t i = 0; i < lower->ntypes; i++) {
+        size_t v = type_vector(order, p->n, lower->type[i]);
+        uint64_t below = b[v >> 6] & ((UINT64_C(1) << (v & 63)) - 1);
+        uint32_t r = p->cum[v >> 6] + (uint32_t)__builtin_popcountll(below);
+        p->byrank[r] = (uint32_t)i;
+        p->rec[r].first = (uint32_t)lower->first[i];
+        p->rec[r].end = (uint32_t)lower->first[i + 1];
+        p->rec[r].rank = orank != NULL ? orank[2 * i] : 0;
+        p->rec[r].mrank = orank != NULL ? orank[2 * i + 1] : 0;
+    }
+    return KT_OK;
+}
+
+/* orank: per lower type its rank and its mirror image's (join_ranks), or
+ * NULL for one level. */
 static kt_status prefixes_build(const kt_allocator *al, const geom *g, const half *lower,
-                                bool with_index, prefixes *p)
+                                const uint32_t *orank, prefixes *p)
 {
     memset(p, 0, sizeof *p);
     uint8_t order[NC];
@@ -352,36 +422,50 @@ static kt_status prefixes_build(const kt_allocator *al, const geom *g, const hal
     for (unsigned i = 0; i < g->nfin0; i++) order[n++] = g->fin0[i];
     for (unsigned s = 0; s < g->nu; s++)
         for (unsigned i = 0; i < g->nfin[s]; i++) order[n++] = g->fin[s][i];
-    size_t pow3 = 1;
-    for (unsigned f = 0; f <= n; f++) {
-        p->bits[f] = kti_calloc(al, pow3 / 8 + 1, 1);
-        if (p->bits[f] == NULL) {
-            prefixes_free(al, p);
-            return KT_ENOMEM;
+    p->n = n;
+    p->nlevels = orank != NULL ? PRE_LEVELS : 1;
+    size_t nt = lower->ntypes, words = 1;
+    /* Level j from rank nt (1 - 2^-j): most types are small, and the small
+     * upper types are the many whose searches the levels cut. */
+    for (unsigned j = 0; j < p->nlevels; j++) p->from[j] = (uint32_t)(nt - (nt >> j));
+    for (unsigned j = 0; j < p->nlevels; j++) {
+        size_t pow3 = 1;
+        for (unsigned f = 0; f <= n; f++, pow3 *= 3) {
+            words = pow3 / 64 + 1;
+            p->bits[j][f] = kti_calloc(al, words, sizeof(uint64_t));
+            if (p->bits[j][f] == NULL) goto nomem;
+            p->bits[j][f][0] = f == 0;
         }
-        pow3 *= 3;
     }
-    /* pow3 is now 3^(n+1); the index has 3^n entries (172 MB for 16 cells). */
-    if (with_index && (p->index = kti_calloc(al, pow3 / 3, sizeof *p->index)) == NULL) {
-        prefixes_free(al, p);
-        return KT_ENOMEM;
-    }
-    for (size_t i = 0; i < lower->ntypes; i++) {
+    for (size_t i = 0; i < nt; i++) {
         uint32_t t = lower->type[i];
-        size_t v = 0;
-        p->bits[0][0] = 1;
-        for (unsigned f = 0; f < n; f++) {
-            v = v * 3 + ((t >> (2 * order[f])) & 3u);
-            p->bits[f + 1][v >> 3] |= (uint8_t)(1u << (v & 7));
+        for (unsigned j = 0; j < p->nlevels; j++) {
+            if (j > 0 && (orank[2 * i] < p->from[j] || orank[2 * i + 1] < p->from[j])) break;
+            size_t v = 0;
+            for (unsigned f = 0; f < n; f++) {
+                v = v * 3 + ((t >> (2 * order[f])) & 3u);
+                p->bits[j][f + 1][v >> 6] |= UINT64_C(1) << (v & 63);
+            }
         }
-        if (p->index != NULL) p->index[v] = (uint32_t)(i + 1);
     }
-    return KT_OK;
+    kt_status rc = prefixes_rank(al, order, lower, orank, words, p);
+    if (rc != KT_OK) prefixes_free(al, p);
+    return rc;
+nomem:
+    prefixes_free(al, p);
+    return KT_ENOMEM;
 }
 
-static inline bool has_prefix(const prefixes *p, unsigned f, size_t v)
+/* The rank among the whole vectors of v (see prefixes::rec); false when
+ * no lower type has it. */
+static inline bool prefix_type(const prefixes *p, size_t v, size_t *r)
 {
-    return (p->bits[f][v >> 3] >> (v & 7)) & 1u;
+    uint64_t word = p->bits[0][p->n][v >> 6];
+    unsigned b = (unsigned)(v & 63);
+    if (!((word >> b) & 1u)) return false;
+    uint64_t below = word & ((UINT64_C(1) << b) - 1);
+    *r = p->cum[v >> 6] + (uint32_t)__builtin_popcountll(below);
+    return true;
 }
 
 /* ---- the pairings of one upper type ---- */
@@ -495,6 +579,7 @@ typedef struct worker {
     /* the current upper type and its mirror image */
     uint32_t t, mt;
     uint32_t rt, mrt;            /* flip: their ranks */
+    uint64_t *const *pbits;      /* the prefixes of the lower types it may meet */
     uint8_t udig[NC];            /* upper type digit per cell */
     uint8_t eidx[NC];            /* upper end index per cell */
     uint8_t ucell[NC];           /* upper end -> its cell */
@@ -582,9 +667,9 @@ static bool tab_add(worker *w, unsigned j, uint64_t key, uint64_t cnt)
  * one set: the board's left-right mirror and its up-down flip (which swaps
  * the halves) act on (upper, lower) type pairs; only the least pair of
  * each orbit is counted, times the orbit's size (0: not the least). */
-static uint64_t orbit_weight(const worker *w, size_t gi)
+static uint64_t orbit_weight(const worker *w, const ltype *lt)
 {
-    uint32_t tl = w->sh->orank[2 * gi], tu = w->rt, mtl = w->sh->orank[2 * gi + 1], mtu = w->mrt;
+    uint32_t tl = lt->rank, tu = w->rt, mtl = lt->mrank, mtu = w->mrt;
     uint64_t orbit[4] = {(uint64_t)tu << 32 | tl, (uint64_t)mtu << 32 | mtl,
                          (uint64_t)tl << 32 | tu, (uint64_t)mtl << 32 | mtu};
     unsigned distinct = 0;
@@ -649,12 +734,12 @@ static bool cycle_is_all(const worker *w, const segments *sg)
     return n == sg->m;
 }
 
-static void leaf_cycle_only(worker *w, size_t gi, const segments *sg, uint64_t mult)
+static void leaf_cycle_only(worker *w, const ltype *lt, const segments *sg, uint64_t mult)
 {
     if (!cycle_is_all(w, sg)) return;
     const half *L = w->sh->lower;
-    for (size_t s = L->first[gi]; s < L->first[gi + 1]; s++)
-        if (!tab_add(w, 0, 0, L->count[s] * mult)) return;
+    for (size_t s = lt->first; s < lt->end; s++)
+        if (!tab_add(w, 0, 0, L->pc[s].count * mult)) return;
 }
 
 /* The pairing of the upper ends that lower structure pw realises with the
@@ -737,9 +822,9 @@ static void leaf_open(worker *w, size_t gi, const segments *sg, uint64_t mult)
         if (!((w->need >> ends) & 1u)) continue;
         for (size_t s = lim[ends]; s < lim[ends + 1]; s++) {
             uint64_t key = 0;
-            bool ok = w->k == 0 ? realise(w, sg, L->partner[s], &key)
-                                : realise_open(w, sg, L->partner[s], &key);
-            if (ok && !tab_add(w, ends, key, L->count[s] * mult)) return;
+            bool ok = w->k == 0 ? realise(w, sg, L->pc[s].partner, &key)
+                                : realise_open(w, sg, L->pc[s].partner, &key);
+            if (ok && !tab_add(w, ends, key, L->pc[s].count * mult)) return;
         }
     }
 }
@@ -822,19 +907,19 @@ static void seek_leaf(worker *w, size_t gi)
     }
     bool here = sk->rank && sk->cmask == w->cmask;
     for (size_t s = L->first[gi], s1 = L->first[gi + 1]; s < s1; s++) {
-        if (!all && !seek_cycle(q, L->partner[s], l0, sg.jl)) continue;
+        if (!all && !seek_cycle(q, L->pc[s].partner, l0, sg.jl)) continue;
         if (here && L->orig[s] == sk->lower) {
             sk->done = true;
             return;
         }
-        if (!sk->rank && sk->target < sk->cum + L->count[s]) {
+        if (!sk->rank && sk->target < sk->cum + L->pc[s].count) {
             sk->cmask = w->cmask;
             sk->lower = L->orig[s];
             sk->target -= sk->cum;
             sk->done = true;
             return;
         }
-        sk->cum += L->count[s];
+        sk->cum += L->pc[s].count;
     }
 }
 
@@ -903,7 +988,7 @@ static uint64_t *val_row(worker *w, size_t row)
 static void add_pair(worker *w, size_t s, uint64_t key, uint64_t mult)
 {
     const half *L = w->sh->lower;
-    uint64_t nl = L->count[s];
+    uint64_t nl = L->pc[s].count;
     size_t before = w->tab[0].n;
     size_t row = tab_put(w, 0, key, nl * mult);
     if (row == SIZE_MAX) return;
@@ -947,7 +1032,7 @@ static void leaf_w(worker *w, size_t gi, uint64_t mult)
     prepare_c(w);
     for (size_t s = L->first[gi], s1 = L->first[gi + 1]; s < s1; s++) {
         uint64_t key = 0;
-        if (!cycle && !realise(w, &sg, L->partner[s], &key)) continue;
+        if (!cycle && !realise(w, &sg, L->pc[s].partner, &key)) continue;
         add_pair(w, s, key, mult);
         if (w->oom || w->limit) return;
     }
@@ -956,34 +1041,40 @@ static void leaf_w(worker *w, size_t gi, uint64_t mult)
 /* Step set C (in w) is complete and leaves the lower cells lower type gi:
  * add the pairing of the upper ends that each lower structure of that
  * type realises with C. */
-static void leaf(worker *w, size_t gi)
+static void leaf(worker *w, size_t r)
 {
+    const prefixes *pre = w->sh->pre;
+    const ltype *lt = &pre->rec[r];
     if (w->sk != NULL) {
-        seek_leaf(w, gi);
+        seek_leaf(w, pre->byrank[r]);
         return;
     }
     const half *L = w->sh->lower;
-    uint64_t mult = w->sh->flip ? orbit_weight(w, gi) : 1;
-    if (mult != 0 && w->sh->weighted) {
-        leaf_w(w, gi, mult);
+    uint64_t mult = w->sh->flip ? orbit_weight(w, lt) : 1;
+    if (mult == 0) return;
+    /* The structures lie far from the last leaf's: fetch them while the
+     * segments are worked out. */
+    __builtin_prefetch(&L->pc[lt->first]);
+    __builtin_prefetch(&L->pc[lt->first] + 4);
+    if (w->sh->weighted) {
+        leaf_w(w, pre->byrank[r], mult);
         return;
     }
-    if (mult == 0) return;
     segments sg;
     segments_build(w, &sg);
     if (sg.covered < sg.m) {
         /* A cycle of crossing steps and trivial cells: never in an open tour. */
-        if (!w->sh->open) leaf_cycle_only(w, gi, &sg, mult);
+        if (!w->sh->open) leaf_cycle_only(w, lt, &sg, mult);
         return;
     }
     if (w->sh->open) {
-        leaf_open(w, gi, &sg, mult);
+        leaf_open(w, pre->byrank[r], &sg, mult);
         return;
     }
-    for (size_t s = L->first[gi], s1 = L->first[gi + 1]; s < s1; s++) {
+    for (size_t s = lt->first, s1 = lt->end; s < s1; s++) {
         uint64_t key;
-        if (!realise(w, &sg, L->partner[s], &key)) continue;
-        if (!tab_add(w, 0, key, L->count[s] * mult)) return;
+        if (!realise(w, &sg, L->pc[s].partner, &key)) continue;
+        if (!tab_add(w, 0, key, L->pc[s].count * mult)) return;
     }
 }
 
@@ -1013,7 +1104,7 @@ static void finish_step(worker *w, unsigned s, unsigned f, size_t pv)
     const geom *g = w->sh->g;
     for (unsigned i = 0; i < g->nfin[s]; i++) {
         pv = pv * 3 + w->ldeg[g->fin[s][i]];
-        if (!has_prefix(w->sh->pre, ++f, pv)) return;
+        if (!has_prefix(w->pbits, ++f, pv)) return;
     }
     dfs(w, s + 1, f, pv);
 }
@@ -1032,15 +1123,8 @@ static void dfs(worker *w, unsigned s, unsigned f, size_t pv)
     if (s == g->nu) {
         if ((++w->polls & 0xFFFFu) == 0 && stopped(w)) return;
         /* Every lower cell is final here, and pv is its whole vector. */
-        if (w->sh->pre->index != NULL) {
-            uint32_t gi1 = w->sh->pre->index[pv];
-            if (gi1 != 0) leaf(w, gi1 - 1);
-            return;
-        }
-        uint32_t lt = 0;
-        for (unsigned l = 0; l < g->nl; l++) lt |= (uint32_t)w->ldeg[l] << (2 * l);
-        size_t gi;
-        if (type_find(w->sh->lower, lt, &gi)) leaf(w, gi);
+        size_t r;
+        if (prefix_type(w->sh->pre, pv, &r)) leaf(w, r);
         return;
     }
     if (w->oom || w->limit || atomic_load_explicit(&w->sh->cancel, memory_order_relaxed)) return;
@@ -1097,7 +1181,7 @@ static void combine_w(worker *w, size_t ti, unsigned weight, size_t n)
     unsigned k = w->k, st = w->stride;
     kti_u128 S[1 + KTI_TURN_CLASSES * (NC + 1)];
     for (size_t s = U->first[ti]; s < U->first[ti + 1]; s++) {
-        uint64_t pu = end_pairing(U->partner[s], w->udig, w->eidx, w->sh->g->nu);
+        uint64_t pu = end_pairing(U->pc[s].partner, w->udig, w->eidx, w->sh->g->nu);
         memset(S, 0, (1 + st) * sizeof *S);
         for (size_t i = 0; i < n; i++) {
             if (k != 0 && !one_cycle(w->ck[i], pu, k)) continue;
@@ -1106,7 +1190,7 @@ static void combine_w(worker *w, size_t ti, unsigned weight, size_t n)
             for (unsigned q = 0; q < st; q++) S[1 + q] += v[q];
         }
         if (S[0] == 0) continue;
-        uint64_t nu = U->count[s];
+        uint64_t nu = U->pc[s].count;
         kti_u128 add[KTI_TURN_CLASSES + 1]; /* + class 4, never met (see prepare_c) */
         for (unsigned c = 0; c < KTI_TURN_CLASSES; c++)
             add[c] = (kti_u128)nu * S[1 + c] + S[0] * wt->turn[KTI_TURN_CLASSES * s + c];
@@ -1131,10 +1215,13 @@ static void set_type(worker *w, size_t ti)
     uint32_t t = sh->upper->type[ti];
     w->t = t;
     w->mt = mirror_type(g, t, g->nu);
+    unsigned lev = 0;
     if (sh->orank != NULL) {
         w->rt = sh->orank[2 * ti];
         w->mrt = sh->orank[2 * ti + 1];
+        while (lev + 1 < sh->pre->nlevels && sh->pre->from[lev + 1] <= w->rt) lev++;
     }
+    w->pbits = sh->pre->bits[lev];
     w->k = 0;
     for (unsigned c = 0; c < g->nu; c++) {
         w->udig[c] = (uint8_t)((t >> (2 * c)) & 3u);
@@ -1153,7 +1240,7 @@ static void set_type(worker *w, size_t ti)
 static void search_type(worker *w)
 {
     const geom *g = w->sh->g;
-    if (has_prefix(w->sh->pre, g->nfin0, 0)) dfs(w, 0, g->nfin0, 0);
+    if (has_prefix(w->pbits, g->nfin0, 0)) dfs(w, 0, g->nfin0, 0);
 }
 
 /* The index of key among the view's (increasing) keys. */
@@ -1250,7 +1337,7 @@ static bool compact_tables(worker *w)
 static kti_u128 matches(const worker *w, size_t s)
 {
     const half *U = w->sh->upper;
-    uint64_t pu = end_pairing(U->partner[s], w->udig, w->eidx, w->sh->g->nu);
+    uint64_t pu = end_pairing(U->pc[s].partner, w->udig, w->eidx, w->sh->g->nu);
     unsigned ends = U->nterm != NULL ? U->nterm[s] : 0, j = w->sh->open ? 2 - ends : 0;
     kti_u128 part = 0;
     if (j > 2) return 0;
@@ -1287,7 +1374,7 @@ static void run_type(worker *w, size_t ti, unsigned weight)
     for (size_t s = U->first[ti]; s < U->first[ti + 1]; s++) {
         kti_u128 part = matches(w, s);
         if (sh->parts != NULL) store_part(w, s, part, weight);
-        kti_u128 c = (kti_u128)U->count[s] * weight;
+        kti_u128 c = (kti_u128)U->pc[s].count * weight;
         if (part != 0 && c > ~(kti_u128)0 / part) w->ovf = true;
         kti_u128 add = part * c;
         if (w->sum + add < w->sum) w->ovf = true;
@@ -1438,8 +1525,8 @@ static kt_status join_prepare(join_state *js, const kti_half_view *lower,
         KTI_TRY(half_build(al, upper, &js->hu));
         js->U = &js->hu;
     }
-    KTI_TRY(prefixes_build(al, &js->g, &js->hl, lower->open, &js->pre));
-    return js->same && !js->noflip ? join_ranks(js) : KT_OK;
+    if (js->same && !js->noflip) KTI_TRY(join_ranks(js));
+    return prefixes_build(al, &js->g, &js->hl, js->orank, &js->pre);
 }
 
 /* The upper types of shard `shard` of `nshards`, one of each mirror pair
@@ -1654,7 +1741,7 @@ static bool seek_run(const kti_hjoin *j, size_t upper, seek *sk)
     sk->cum = 0;
     sk->done = false;
     set_type(&w, ti);
-    sk->pu = end_pairing(U->partner[s], w.udig, w.eidx, js->g.nu);
+    sk->pu = end_pairing(U->pc[s].partner, w.udig, w.eidx, js->g.nu);
     search_type(&w);
     return true;
 }
