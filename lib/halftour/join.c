@@ -20,10 +20,11 @@
  * to tours and t to its mirror image), so only one of each pair is run.
  * When the two halves are one set, the up-down flip swaps them too: then
  * each step set's (upper, lower) type pair is counted only when it is the
- * least of its orbit under both symmetries, times the orbit's size;
- * otherwise a mirror pair of upper types is counted twice.  The table of
- * step 2 holds one type's pairings, so memory stays small; the work is the
- * number of (C, SL) pairs.
+ * least of its orbit under both symmetries (types ordered by their number
+ * of structures, largest first: the walks then meet the smaller type),
+ * times the orbit's size; otherwise a mirror pair of upper types is counted
+ * twice.  The table of step 2 holds one type's pairings, so memory stays
+ * small; the work is the number of (C, SL) pairs and of step sets.
  */
 #include "halftour_internal.h"
 
