@@ -705,6 +705,11 @@ int main(void)
     kt_options *two = with_threads(2);
     CHECK(kt_halftours_count_closed(6, 6, 3, two, &n) == KT_OK);
     CHECK(u128_is(n, 9862));
+    /* 7x6, the published 1,067,638: equal halves of 10,511 types, enough
+     * for the join's order of types by size under the up-down flip and its
+     * prefix levels to matter. */
+    CHECK(kt_halftours_count_closed(7, 6, 3, two, &n) == KT_OK);
+    CHECK(u128_is(n, 1067638));
     kt_options_free(two);
 
     test_compat();
