@@ -16,7 +16,7 @@
  * half-tours win on 5x8 open (0.12 s against 0.53 s), 5x12 open (30-cell
  * halves, 2.5 s against 3.9 s), 6x8 open (6.6 s against 31 s), 6x9 closed
  * (1.4 s against 3.0 s), 7x8 closed (8.6 s against 42 s) and 8x8 closed
- * (7 min and 1.4 GiB against 21 min and 10 GiB); 7x7 open (28-cell
+ * (2.5 min and 1.4 GiB against 21 min and 10 GiB); 7x7 open (28-cell
  * halves) is beyond the frontier.  The number of half structures grows
  * about tenfold per row of the half, the frontier's work only linearly
  * with the board's length, so long boards go back to the frontier. */

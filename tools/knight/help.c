@@ -219,7 +219,7 @@ const help_cmd help_cmds[] = {
     {"count", "[options] WxH", "exact number of closed (default) or open tours",
      "Counts the knight's tours of the W x H board exactly (128-bit).  Limits: closed, directed, "
      "symmetric and class counts need boards whose narrow side is at most 8, open tours at most 7; "
-     "the other side may be any length (time and memory grow quickly: 8x8 takes 7 minutes and 1.4 GiB by half-tours, 10 GiB by the frontier).  "
+     "the other side may be any length (time and memory grow quickly: 8x8 takes 2.5 minutes and 1.4 GiB by half-tours, 10 GiB by the frontier).  "
      "Progress with an estimate of the time left is shown on a terminal.",
      count_opts, "size"},
     {"reduce", "FILE...", "check a set of shard results and print their exact sum",
