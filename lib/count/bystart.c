@@ -160,8 +160,7 @@ static kt_status bs_run(bs_table *t, const kt_options *run)
     const kt_allocator *al = &t->g->alloc;
     const kti_run *r = t->run;
     /* the conditions under which kt_count_open_tours takes the search */
-    bool one_thread = t->method == 0 && kti_small_suits(t->g, true) && r->nshards <= 1 && r->budget == 0 &&
-                      r->checkpoint == NULL && r->trace == NULL;
+    bool one_thread = t->method == 0 && kti_small_suits(t->g, true) && kti_run_plain(r);
     /* up to 25 cells the whole table takes less time than starting a
      * thread (5x5: 0.2 ms of CPU) */
     unsigned n = one_thread && t->g->nverts > 25 ? r->threads : 1u;

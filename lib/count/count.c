@@ -550,12 +550,10 @@ static bool knight_fits(const kt_graph *g)
 }
 
 /* Whether the count goes to the depth-first search of small.c: a board it
- * suits, and a run that asks for none of the frontier's own settings
- * (layer budget, checkpoint, layer trace, shards). */
+ * suits and a plain run. */
 static bool use_small(const ctx *c, const kt_graph *g, bool open)
 {
-    return !c->frontier_only && c->run.nshards <= 1 && c->run.budget == 0 && c->run.checkpoint == NULL &&
-           c->run.trace == NULL && kti_small_suits(g, open);
+    return !c->frontier_only && kti_run_plain(&c->run) && kti_small_suits(g, open);
 }
 
 /* Whether the count goes to McKay's half-tours (halves.c), on the same

@@ -60,6 +60,14 @@ KTI_HIDDEN kt_status kti_tour_exists(const kt_graph *g, uint64_t max_states, boo
  * tours with given ends on narrow boards (generate/open.c). */
 KTI_HIDDEN kt_status kti_path_exists(const kt_graph *g, kt_cell a, kt_cell b, uint64_t max_states,
                                      bool *yes);
+/* Whether a run asks for none of the frontier's own settings (shards,
+ * layer budget, checkpoint, layer trace): only then may a count leave the
+ * frontier for the search of small.c or McKay's half-tours, which honour
+ * none of them. */
+static inline bool kti_run_plain(const kti_run *run)
+{
+    return run->nshards <= 1 && run->budget == 0 && run->checkpoint == NULL && run->trace == NULL;
+}
 /* Whether the depth-first search of small.c counts g's tours (open or
  * closed) faster than the frontier: a knight board without holes, both
  * sides at least 3, at most 32 cells, or when at least 5 wide 36 (open) or

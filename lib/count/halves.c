@@ -39,7 +39,7 @@ static halves halves_of(const kt_graph *g)
 bool kti_halves_suit(const kt_graph *g, const kti_run *run)
 {
     if (g->mask != NULL || g->a != 2 || g->b != 1) return false;
-    if (run->nshards > 1 || run->budget != 0 || run->checkpoint != NULL || run->trace != NULL) return false;
+    if (!kti_run_plain(run)) return false;
     halves v = halves_of(g);
     /* Narrower boards are the frontier's (4 x n: a few milliseconds). */
     return v.w >= 5 && v.w <= KT_HALFTOUR_MAX_WIDTH && v.w * ((v.h + 1) / 2) <= HALF_CELLS_MAX;
