@@ -11,6 +11,13 @@
  *                                            join (upper half SPLIT rows), run
  *                                            as SHARDS shards one after another
  *                                            (only FIRST..LAST when given)
+ *   bench_halftour half W D OTHER [THREADS [BUDGET]]
+ *                                            one half (W columns, D rows, the
+ *                                            other half OTHER rows): its states
+ *                                            after each cell and its closed-tour
+ *                                            path structures; BUDGET (states
+ *                                            in a layer, 0 = none) stops a half
+ *                                            too large for the machine
  *   bench_halftour open W H SPLIT [THREADS [SHARDS [FIRST LAST]]]
  *                                            open tours of W x H by half-tours
  *                                            with tour ends
@@ -106,6 +113,41 @@ static int bench_enum(unsigned threads)
     printf("  time: %.2f s wall, %.2f s CPU; peak RSS %.0f MiB\n", w1 - w0, c1 - c0, bench_peak_rss_mib());
     kt_halftours_free(h);
     return bad ? 1 : 0;
+}
+
+static void trace_layer(void *user, uint64_t step, uint64_t size)
+{
+    const double *w0 = user;
+    printf("  cell %2llu: %12llu states  %8.1f s\n", (unsigned long long)step, (unsigned long long)size,
+           bench_now() - *w0);
+    fflush(stdout);
+}
+
+/* One half with its layer sizes: how a deeper half grows (8x5, the lower
+ * half of 8x9) before it is enumerated whole. */
+static int bench_half(uint32_t w, uint32_t d, uint32_t other, unsigned threads, uint64_t budget)
+{
+    kt_options *run = run_with(threads);
+    double w0 = bench_now(), c0 = bench_cpu();
+    if (run == NULL || kt_options_set_budget(run, budget) != KT_OK ||
+        kt_options_set_trace(run, trace_layer, &w0) != KT_OK) {
+        fprintf(stderr, "bad thread count %u or budget\n", threads);
+        kt_options_free(run);
+        return 1;
+    }
+    printf("%ux%u half (other half %u rows), %u threads, budget %llu states\n", w, d, other,
+           kt_options_thread_count(run), (unsigned long long)budget);
+    kt_halftours *h = NULL;
+    kt_status st = kt_halftours_enumerate(&h, w, d, other, run);
+    double w1 = bench_now(), c1 = bench_cpu();
+    kt_options_free(run);
+    kt_halftour_stats s = {0};
+    if (st == KT_OK) kt_halftours_stats(h, &s);
+    printf("  %s: %llu path structures, %llu half-tours, %llu types\n", kt_strerror(st),
+           (unsigned long long)s.structures, (unsigned long long)s.halftours, (unsigned long long)s.types);
+    printf("  time: %.2f s wall, %.2f s CPU; peak RSS %.0f MiB\n", w1 - w0, c1 - c0, bench_peak_rss_mib());
+    kt_halftours_free(h);
+    return st == KT_OK ? 0 : 1;
 }
 
 static int bench_join(uint32_t w, uint32_t hgt, uint32_t split, unsigned threads,
@@ -238,6 +280,12 @@ int main(int argc, char **argv)
         uint32_t last = argc >= 9 ? (uint32_t)atoi(argv[8]) : shards - 1;
         return bench_open((uint32_t)atoi(argv[2]), (uint32_t)atoi(argv[3]),
                           (uint32_t)atoi(argv[4]), threads, shards, first, last);
+    }
+    if (argc >= 5 && strcmp(argv[1], "half") == 0) {
+        unsigned threads = argc >= 6 ? (unsigned)atoi(argv[5]) : 2;
+        uint64_t budget = argc >= 7 ? strtoull(argv[6], NULL, 10) : 0;
+        return bench_half((uint32_t)atoi(argv[2]), (uint32_t)atoi(argv[3]), (uint32_t)atoi(argv[4]),
+                          threads, budget);
     }
     if (argc >= 5 && strcmp(argv[1], "join") == 0) {
         unsigned threads = argc >= 6 ? (unsigned)atoi(argv[5]) : 2;
