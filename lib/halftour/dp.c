@@ -4,23 +4,49 @@
  *
  * One layer of states per step.  With T threads a step has two phases:
  * (A) each thread expands a share of the input states into its own hash
- * tables, one per hash partition; (B) thread p gathers from every thread
- * the keys of partition p, sums equal keys and compacts them into its
- * share of the next layer.  Partitions are balanced by the hash, so the
- * next phase A again gives thread t partition t.  Each thread keeps T
- * tables, so tables start small and grow on demand.
+ * tables, one per hash partition, releasing the input as it goes; (B)
+ * thread p gathers from every thread the keys of partition p, sums equal
+ * keys and compacts them into its share of the next layer.  Partitions
+ * are balanced by the hash, so the next phase A again gives thread t
+ * about a T-th of the states.
+ *
+ * Memory is the limit of deep halves (8x5: hundreds of millions of states
+ * a layer), so a table is split into segments by the key's hash, the same
+ * way in every table of a step.  A segment grows by half, not by
+ * doubling, so the load stays between 0.53 and 0.8, and its growth (old
+ * and new arrays at once) costs a few megabytes, not the table's size.
+ * Phase B merges and compacts segment by segment, each into an array of
+ * exactly its states, freeing the tables as it goes: a layer is a list of
+ * such arrays, and phase A frees each one once it is expanded.
  */
 #include "halftour_internal.h"
 
 #define EMPTY UINT64_MAX
-/* First capacity of a table: small, because a run keeps threads^2 of them. */
-#define HT_FIRST_CAP ((size_t)1 << 8)
+/* Loads above 4/5 make linear probing's runs long. */
+#define LOAD_NUM 4u
+#define LOAD_DEN 5u
+#define SEG_FIRST_CAP ((size_t)16)
+/* The states a segment should hold at the end of a step: about 6 MB, big
+ * enough for huge pages, small enough that growing one is cheap. */
+#define SEG_TARGET ((size_t)1 << 21)
+#define SEG_MAX ((size_t)1 << 16)
 
-typedef struct htab {
+/* Open addressing with linear probing, at any capacity below 2^32: the
+ * slot is a multiply-shift of the hash (seg_slot), not a mask. */
+typedef struct seg {
     kti_hent *e;
-    size_t cap;      /* power of two, or 0 */
-    size_t n;
-    unsigned salt;   /* selects the index function (see ht_index) */
+    size_t cap, n;
+} seg;
+
+/* A table of nseg segments (a power of two); the key of hash h lives in
+ * segment h mod nseg.  Also a layer's share: then every segment is full
+ * (cap == n). */
+typedef struct htab {
+    seg *s;
+    size_t nseg;
+    size_t n;        /* keys in all segments */
+    uint64_t salt;   /* selects the slot function (see ht_queue) */
+    uint64_t seen, share;   /* phase A: input states expanded so far, of share */
 } htab;
 
 static inline uint64_t hmix(uint64_t lo, uint64_t hi)
@@ -28,16 +54,9 @@ static inline uint64_t hmix(uint64_t lo, uint64_t hi)
     return kti_mix64(lo ^ kti_mix64(hi + 0x9E3779B97F4A7C15u));
 }
 
-/* Keys often reach a table in the slot order of another table: phase B
- * reads thread t's table and inserts into thread p's, and phase A expands
- * the states of the previous step in slot order, where many successors
- * keep their key.  If both tables indexed by the same hash bits, keys would
- * arrive sorted by home slot and pile into vast clusters behind the insert
- * front.  So every table of every step indexes by its own re-mix. */
-static inline size_t ht_index(const htab *t, uint64_t h)
+static inline size_t seg_slot(uint64_t z, size_t cap)
 {
-    uint64_t x = kti_mix64(h ^ ((uint64_t)t->salt * 0xD1B54A32D192ED03u));
-    return (size_t)x & (t->cap - 1);
+    return (size_t)(((z >> 32) * (uint64_t)cap) >> 32);
 }
 
 /* Large tables are probed at random: ask for huge pages (fewer TLB misses). */
@@ -48,40 +67,79 @@ static void *big_alloc(const kt_allocator *al, size_t bytes)
     return p;
 }
 
-/* Empty the table and give it a new index function (salt). */
-static void ht_clear(htab *t, unsigned salt)
+static void ht_release(const kt_allocator *al, htab *t)
 {
-    if (t->e != NULL && t->n != 0) memset(t->e, 0xFF, t->cap * sizeof(kti_hent));
-    t->n = 0;
-    t->salt = salt;
+    if (t->s != NULL)
+        for (size_t j = 0; j < t->nseg; j++) kti_free(al, t->s[j].e);
+    kti_free(al, t->s);
+    memset(t, 0, sizeof *t);
 }
 
-static inline kti_hent *ht_slot(kti_hent *e, size_t mask, size_t i, uint64_t lo, uint64_t hi)
+/* An empty table of nseg segments whose slots follow the salt. */
+static bool ht_init(htab *t, const kt_allocator *al, size_t nseg, uint64_t salt)
+{
+    t->s = kti_calloc(al, nseg, sizeof *t->s);
+    t->nseg = t->s != NULL ? nseg : 0;
+    t->n = 0;
+    t->salt = salt;
+    return t->s != NULL;
+}
+
+/* Keys often reach a table in the slot order of another table: phase B
+ * reads thread t's table and inserts into thread p's, and phase A expands
+ * the states of the previous step in slot order, where many successors
+ * keep their key.  If both tables used the same slot function, keys would
+ * arrive sorted by home slot and pile into vast clusters behind the insert
+ * front.  So every table of every step slots by its own re-mix z of the
+ * hash. */
+static inline uint64_t slot_mix(const htab *t, uint64_t h)
+{
+    return kti_mix64(h ^ t->salt);
+}
+
+static inline kti_hent *seg_find(const seg *s, size_t i, uint64_t lo, uint64_t hi)
 {
     for (;;) {
-        kti_hent *x = &e[i];
+        kti_hent *x = &s->e[i];
         if ((x->lo == lo && x->hi == hi) || (x->lo == EMPTY && x->hi == EMPTY)) return x;
-        i = (i + 1) & mask;
+        if (++i == s->cap) i = 0;
     }
 }
 
-static bool ht_grow(htab *t, const kt_allocator *al)
+/* The next capacity of a full segment.  In phase A it aims at the keys the
+ * segment will hold at the end of the step, projected from the share of
+ * the input expanded so far (an overestimate, as later states meet more
+ * known keys), with 5% to spare; between 5/4 and twice the capacity, so
+ * early growth is quick and late growth lands near the final size. */
+static uint64_t seg_next_cap(const htab *t, const seg *s)
 {
-    size_t ncap = t->cap ? t->cap * 2 : HT_FIRST_CAP;
-    size_t bytes;
-    if (ncap < t->cap || !kti_mul_ok(ncap, sizeof(kti_hent), &bytes)) return false;
+    if (s->cap == 0) return SEG_FIRST_CAP;
+    uint64_t lo = (uint64_t)s->cap + s->cap / 4, hi = (uint64_t)s->cap * 2;
+    if (t->seen == 0 || t->seen >= t->share) return (uint64_t)s->cap + s->cap / 2;
+    double want = (double)s->n * (double)t->share / (double)t->seen * 1.05 * LOAD_DEN / LOAD_NUM;
+    if (want <= (double)lo) return lo;
+    if (want >= (double)hi) return hi;
+    return (uint64_t)want;
+}
+
+/* Rehash the segment into ncap slots (more than its keys). */
+static bool seg_grow(const htab *t, seg *s, const kt_allocator *al, uint64_t ncap64)
+{
+    size_t ncap = (size_t)ncap64, bytes;
+    if (ncap64 > UINT32_MAX || ncap != ncap64 || !kti_mul_ok(ncap, sizeof(kti_hent), &bytes))
+        return false;
     kti_hent *e = big_alloc(al, bytes);
     if (e == NULL) return false;
     memset(e, 0xFF, bytes);
-    htab nt = {e, ncap, 0, t->salt};
-    for (size_t i = 0; i < t->cap; i++) {
-        kti_hent *x = &t->e[i];
+    seg ns = {e, ncap, s->n};
+    for (size_t i = 0; i < s->cap; i++) {
+        kti_hent *x = &s->e[i];
         if (x->lo == EMPTY && x->hi == EMPTY) continue;
-        *ht_slot(e, ncap - 1, ht_index(&nt, hmix(x->lo, x->hi)), x->lo, x->hi) = *x;
+        uint64_t z = slot_mix(t, hmix(x->lo, x->hi));
+        *seg_find(&ns, seg_slot(z, ncap), x->lo, x->hi) = *x;
     }
-    kti_free(al, t->e);
-    t->e = e;
-    t->cap = ncap;
+    kti_free(al, s->e);
+    *s = ns;
     return true;
 }
 
@@ -92,7 +150,8 @@ static bool ht_grow(htab *t, const kt_allocator *al)
 
 typedef struct batch {
     kti_hent e[BATCH];
-    uint64_t h[BATCH];
+    uint64_t z[BATCH];
+    size_t j[BATCH];
     unsigned n;
 } batch;
 
@@ -100,18 +159,17 @@ typedef struct batch {
  * dropped, so later queues stay in bounds while the pass winds down). */
 static bool ht_flush(htab *t, const kt_allocator *al, batch *b, bool *ovf)
 {
-    while ((t->n + b->n) * 4 > t->cap * 3) {
-        if (!ht_grow(t, al)) {
+    for (unsigned k = 0; k < b->n; k++) {
+        seg *s = &t->s[b->j[k]];
+        if ((s->n + 1) * LOAD_DEN > s->cap * LOAD_NUM && !seg_grow(t, s, al, seg_next_cap(t, s))) {
             b->n = 0;
             return false;
         }
-    }
-    size_t mask = t->cap - 1;
-    for (unsigned k = 0; k < b->n; k++) {
         const kti_hent *y = &b->e[k];
-        kti_hent *x = ht_slot(t->e, mask, ht_index(t, b->h[k]), y->lo, y->hi);
+        kti_hent *x = seg_find(s, seg_slot(b->z[k], s->cap), y->lo, y->hi);
         if (x->lo == EMPTY && x->hi == EMPTY) {
             *x = *y;
+            s->n++;
             t->n++;
         } else if (__builtin_add_overflow(x->cnt, y->cnt, &x->cnt)) {
             *ovf = true;
@@ -121,60 +179,89 @@ static bool ht_flush(htab *t, const kt_allocator *al, batch *b, bool *ovf)
     return true;
 }
 
-static inline bool ht_queue(htab *t, const kt_allocator *al, batch *b, uint64_t lo, uint64_t hi,
-                            uint64_t cnt, bool *ovf)
+static inline bool ht_queue(htab *t, const kt_allocator *al, batch *b, uint64_t h, uint64_t lo,
+                            uint64_t hi, uint64_t cnt, bool *ovf)
 {
-    uint64_t h = hmix(lo, hi);
-    if (t->cap) __builtin_prefetch(&t->e[ht_index(t, h)], 1, 0);
+    uint64_t z = slot_mix(t, h);
+    size_t j = (size_t)h & (t->nseg - 1);
+    const seg *s = &t->s[j];
+    if (s->cap) __builtin_prefetch(&s->e[seg_slot(z, s->cap)], 1, 0);
     unsigned k = b->n++;
     b->e[k].lo = lo;
     b->e[k].hi = hi;
     b->e[k].cnt = cnt;
-    b->h[k] = h;
+    b->z[k] = z;
+    b->j[k] = j;
     if (b->n == BATCH) return ht_flush(t, al, b, ovf);
     return true;
 }
 
-/* LSD radix sort of (key, value) pairs by key, 16 bits a pass. */
-bool kti_hdp_sort(const kt_allocator *al, kti_hent *a, size_t n)
+/* The segment's keys moved into an array of exactly their number. */
+static bool seg_compact(seg *s, const kt_allocator *al)
+{
+    kti_hent *e = NULL;
+    if (s->n != 0) {
+        e = big_alloc(al, s->n * sizeof *e);   /* no overflow: cap >= n entries fit */
+        if (e == NULL) return false;
+        size_t k = 0;
+        for (size_t i = 0; i < s->cap; i++) {
+            const kti_hent *x = &s->e[i];
+            if (x->lo == EMPTY && x->hi == EMPTY) continue;
+            e[k++] = *x;
+        }
+    }
+    kti_free(al, s->e);
+    s->e = e;
+    s->cap = s->n;
+    return true;
+}
+
+/* LSD radix sort of keys carrying values, 16 bits a pass (passes where
+ * every key has the same digit are skipped).  Two arrays of 8 bytes, not
+ * one of (lo, hi, cnt): the sorts run on the largest sets (8x5: ~100 M
+ * structures), where a 24-byte copy was half of the peak. */
+bool kti_hdp_sort(const kt_allocator *al, uint64_t *key, uint64_t *val, size_t n)
 {
     if (n < 2) return true;
-    kti_hent *tmp = kti_alloc(al, n * sizeof *tmp);
+    uint64_t *tk = kti_alloc(al, n * sizeof *tk);
+    uint64_t *tv = kti_alloc(al, n * sizeof *tv);
     size_t *cnt = kti_alloc(al, 65536 * sizeof *cnt);
-    if (tmp == NULL || cnt == NULL) {
-        kti_free(al, tmp);
-        kti_free(al, cnt);
-        return false;
-    }
-    kti_hent *src = a, *dst = tmp;
-    for (unsigned pass = 0; pass < 4; pass++) {
+    bool ok = tk != NULL && tv != NULL && cnt != NULL;
+    uint64_t *sk = key, *sv = val, *dk = tk, *dv = tv;
+    for (unsigned pass = 0; ok && pass < 4; pass++) {
         unsigned sh = 16 * pass;
         memset(cnt, 0, 65536 * sizeof *cnt);
-        for (size_t i = 0; i < n; i++) cnt[(src[i].lo >> sh) & 0xFFFF]++;
-        if (cnt[(src[0].lo >> sh) & 0xFFFF] == n) continue;
+        for (size_t i = 0; i < n; i++) cnt[(sk[i] >> sh) & 0xFFFF]++;
+        if (cnt[(sk[0] >> sh) & 0xFFFF] == n) continue;
         size_t sum = 0;
         for (size_t b = 0; b < 65536; b++) {
             size_t c = cnt[b];
             cnt[b] = sum;
             sum += c;
         }
-        for (size_t i = 0; i < n; i++) dst[cnt[(src[i].lo >> sh) & 0xFFFF]++] = src[i];
-        kti_hent *t = src;
-        src = dst;
-        dst = t;
+        for (size_t i = 0; i < n; i++) {
+            size_t d = cnt[(sk[i] >> sh) & 0xFFFF]++;
+            dk[d] = sk[i];
+            dv[d] = sv[i];
+        }
+        uint64_t *t = sk;
+        sk = dk;
+        dk = t;
+        t = sv;
+        sv = dv;
+        dv = t;
     }
-    if (src != a) memcpy(a, src, n * sizeof *a);
-    kti_free(al, tmp);
+    if (ok && sk != key) {
+        memcpy(key, sk, n * sizeof *key);
+        memcpy(val, sv, n * sizeof *val);
+    }
+    kti_free(al, tk);
+    kti_free(al, tv);
     kti_free(al, cnt);
-    return true;
+    return ok;
 }
 
 /* ---- the engine ---- */
-
-typedef struct part {
-    kti_hent *e;
-    size_t n, cap;
-} part;
 
 typedef struct shared {
     const kti_hprob *prob;
@@ -182,9 +269,8 @@ typedef struct shared {
     unsigned nthreads;
     uint64_t budget;           /* states of one layer; 0 = no bound */
     size_t step;
-    const part *in;            /* nthreads input parts (or 1) */
+    htab *in;                  /* nin input parts (segments freed once expanded) */
     unsigned nin;
-    size_t total_in;
     atomic_bool cancel;
     kti_hprogress *prog;
 } shared;
@@ -194,7 +280,6 @@ typedef struct worker {
     unsigned id;
     htab *tab;                 /* phase A: nthreads tables, one per hash partition */
     batch *bt;                 /* nthreads insert batches */
-    part outp;                 /* compacted partition */
     uint64_t closed;
     bool ovf, oom, lbl, limit;
 } worker;
@@ -229,8 +314,9 @@ static void queue_state(worker *w, const kti_hstep *st, const uint8_t *t, uint64
         else hi |= (uint64_t)v << (4 * (s - 16));
     }
     unsigned nt = w->sh->nthreads;
-    unsigned p = nt == 1 ? 0u : (unsigned)((hmix(lo, hi) >> 40) % nt);
-    if (!ht_queue(&w->tab[p], w->sh->al, &w->bt[p], lo, hi, cnt, &w->ovf)) w->oom = true;
+    uint64_t h = hmix(lo, hi);
+    unsigned p = nt == 1 ? 0u : (unsigned)((h >> 40) % nt);
+    if (!ht_queue(&w->tab[p], w->sh->al, &w->bt[p], h, lo, hi, cnt, &w->ovf)) w->oom = true;
 }
 
 static void emit(worker *w, const kti_hstep *st, uint8_t *t, bool closed, uint64_t cnt)
@@ -382,30 +468,17 @@ static bool over_budget(const worker *w)
     return n > sh->budget;
 }
 
-static void phase_a(void *arg)
+/* The states of one input segment; false when the thread must stop. */
+static bool expand_seg(worker *w, const kti_hstep *st, bool closing_ok, const seg *s, size_t *done)
 {
-    worker *w = arg;
     shared *sh = w->sh;
-    const kti_hstep *st = &sh->prob->steps[sh->step];
-    bool closing_ok = sh->prob->allow_close && sh->step + 1 == sh->prob->nsteps;
-    for (unsigned p = 0; p < sh->nthreads; p++)
-        ht_clear(&w->tab[p], (unsigned)(sh->step * KT_THREADS_MAX + w->id + 1));
-    /* This thread's share of the concatenated input. */
-    size_t beg, end;
-    if (sh->nin == sh->nthreads && sh->nin > 1) {
-        beg = 0;
-        end = sh->in[w->id].n;
-    } else {
-        beg = sh->total_in / sh->nthreads * w->id;
-        end = w->id + 1 == sh->nthreads ? sh->total_in : sh->total_in / sh->nthreads * (w->id + 1);
-    }
-    const part *in = sh->nin == sh->nthreads && sh->nin > 1 ? &sh->in[w->id] : &sh->in[0];
-    for (size_t i = beg; i < end; i++) {
-        if ((i & 4095u) == 0) {
-            if (atomic_load_explicit(&sh->cancel, memory_order_relaxed) || w->oom) return;
+    for (size_t i = 0; i < s->n; i++) {
+        if ((++*done & 4095u) == 0) {
+            for (unsigned p = 0; p < sh->nthreads; p++) w->tab[p].seen = *done;
+            if (atomic_load_explicit(&sh->cancel, memory_order_relaxed) || w->oom) return false;
             if (over_budget(w)) {
                 w->limit = true;
-                return;
+                return false;
             }
             /* Thread 0 is the calling thread (kti_parallel): the only one
              * that may call the progress callback. */
@@ -413,65 +486,85 @@ static void phase_a(void *arg)
                 kti_progress_tick(&sh->prog->p, sh->prog->done, sh->prog->total))
                 atomic_store(&sh->cancel, true);
         }
-        const kti_hent *x = &in->e[i];
+        const kti_hent *x = &s->e[i];
         expand_one(w, st, closing_ok, x->lo, x->hi, x->cnt);
     }
+    return true;
+}
+
+static void phase_a(void *arg)
+{
+    worker *w = arg;
+    shared *sh = w->sh;
+    const kti_hstep *st = &sh->prob->steps[sh->step];
+    bool closing_ok = sh->prob->allow_close && sh->step + 1 == sh->prob->nsteps;
+    /* This thread's share: every nthreads-th segment of the input. */
+    size_t g = 0, done = 0, share = 0;
+    for (unsigned q = 0; q < sh->nin; q++)
+        for (size_t j = 0; j < sh->in[q].nseg; j++, g++)
+            if (g % sh->nthreads == w->id) share += sh->in[q].s[j].n;
+    for (unsigned p = 0; p < sh->nthreads; p++) w->tab[p].share = share;
+    g = 0;
+    for (unsigned q = 0; q < sh->nin; q++)
+        for (size_t j = 0; j < sh->in[q].nseg; j++, g++) {
+            if (g % sh->nthreads != w->id) continue;
+            seg *s = &sh->in[q].s[j];
+            if (!expand_seg(w, st, closing_ok, s, &done)) return;
+            /* Each state is expanded once: its memory can go to the tables. */
+            kti_free(sh->al, s->e);
+            s->e = NULL;
+        }
     for (unsigned p = 0; p < sh->nthreads; p++)
         if (!ht_flush(&w->tab[p], sh->al, &w->bt[p], &w->ovf)) w->oom = true;
 }
 
-static bool compact(worker *w, htab *t)
+/* Segment j of every other thread's table for this partition, into this
+ * thread's (each freed once read). */
+static bool gather_seg(worker *w, size_t j)
 {
-    part *o = &w->outp;
-    o->n = 0;
-    if (o->cap < t->n || o->e == NULL) {
-        kti_free(w->sh->al, o->e);
-        o->cap = t->n + t->n / 4 + 16;
-        o->e = big_alloc(w->sh->al, o->cap * sizeof(kti_hent));
-        if (o->e == NULL) {
-            o->cap = 0;
-            return false;
+    shared *sh = w->sh;
+    worker *all = w - w->id;
+    htab *base = &w->tab[w->id];
+    /* Room for every key at once: one rehash, and the segment is
+     * compacted right after. */
+    uint64_t most = base->s[j].n;
+    for (unsigned t = 0; t < sh->nthreads; t++)
+        if (t != w->id) most += all[t].tab[w->id].s[j].n;
+    uint64_t need = most / LOAD_NUM * LOAD_DEN + LOAD_DEN;
+    if (most > base->s[j].n && need > base->s[j].cap && !seg_grow(base, &base->s[j], sh->al, need))
+        return false;
+    for (unsigned t = 0; t < sh->nthreads; t++) {
+        if (t == w->id) continue;
+        seg *src = &all[t].tab[w->id].s[j];
+        for (size_t i = 0; i < src->cap; i++) {
+            const kti_hent *x = &src->e[i];
+            if (x->lo == EMPTY && x->hi == EMPTY) continue;
+            if (!ht_queue(base, sh->al, &w->bt[0], hmix(x->lo, x->hi), x->lo, x->hi, x->cnt,
+                          &w->ovf))
+                return false;
         }
+        kti_free(sh->al, src->e);
+        src->e = NULL;
     }
-    for (size_t i = 0; i < t->cap; i++) {
-        kti_hent *x = &t->e[i];
-        if (x->lo == EMPTY && x->hi == EMPTY) continue;
-        o->e[o->n++] = *x;
-    }
-    return true;
+    return ht_flush(base, sh->al, &w->bt[0], &w->ovf);
 }
 
 static void phase_b(void *arg)
 {
     worker *w = arg;
-    shared *sh = w->sh;
-    worker *all = w - w->id;
     htab *base = &w->tab[w->id];
-    for (unsigned t = 0; t < sh->nthreads; t++) {
-        if (t == w->id) continue;
-        const htab *src = &all[t].tab[w->id];
-        if (src->n == 0) continue;
-        for (size_t i = 0; i < src->cap; i++) {
-            const kti_hent *x = &src->e[i];
-            if (x->lo == EMPTY && x->hi == EMPTY) continue;
-            if (!ht_queue(base, sh->al, &w->bt[0], x->lo, x->hi, x->cnt, &w->ovf)) {
-                w->oom = true;
-                return;
-            }
+    for (size_t j = 0; j < base->nseg; j++)
+        if (!gather_seg(w, j) || !seg_compact(&base->s[j], w->sh->al)) {
+            w->oom = true;
+            return;
         }
-    }
-    if (!ht_flush(base, sh->al, &w->bt[0], &w->ovf)) {
-        w->oom = true;
-        return;
-    }
-    if (!compact(w, base)) w->oom = true;
 }
 
 /* The workers and layer parts of one run. */
 typedef struct engine {
     shared sh;
     worker *w;
-    part *parts;               /* the current layer: nparts parts */
+    htab *parts;               /* the current layer: nparts parts */
     unsigned nparts;
 } engine;
 
@@ -480,14 +573,13 @@ static void engine_free(engine *en)
     const kt_allocator *al = en->sh.al;
     unsigned T = en->sh.nthreads;
     if (en->parts != NULL)
-        for (unsigned i = 0; i < T; i++) kti_free(al, en->parts[i].e);
+        for (unsigned i = 0; i < T; i++) ht_release(al, &en->parts[i]);
     if (en->w != NULL)
         for (unsigned i = 0; i < T; i++) {
             if (en->w[i].tab != NULL)
-                for (unsigned p = 0; p < T; p++) kti_free(al, en->w[i].tab[p].e);
+                for (unsigned p = 0; p < T; p++) ht_release(al, &en->w[i].tab[p]);
             kti_free(al, en->w[i].tab);
             kti_free(al, en->w[i].bt);
-            kti_free(al, en->w[i].outp.e);
         }
     kti_free(al, en->parts);
     kti_free(al, en->w);
@@ -511,13 +603,12 @@ static kt_status engine_init(engine *en, const kti_hprob *prob, const kti_run *r
     atomic_init(&en->sh.cancel, false);
     en->w = kti_calloc(al, T, sizeof *en->w);
     en->parts = kti_calloc(al, T, sizeof *en->parts);
-    if (en->w == NULL || en->parts == NULL) {
+    if (en->w == NULL || en->parts == NULL || !ht_init(&en->parts[0], al, 1, 0)) {
         kti_free(al, init);
         return KT_ENOMEM;
     }
-    en->parts[0].e = init;
+    en->parts[0].s[0] = (seg){init, ninit, ninit};
     en->parts[0].n = ninit;
-    en->parts[0].cap = ninit;
     en->nparts = 1;
     for (unsigned i = 0; i < T; i++) {
         en->w[i].sh = &en->sh;
@@ -543,17 +634,37 @@ static kt_status engine_status(const engine *en)
     return rc;
 }
 
+/* Empty tables for a step from a layer of n states: segments enough that
+ * each ends near SEG_TARGET states (a layer seldom grows more than 3/2),
+ * and a salt of its own for each table. */
+static bool engine_tables(engine *en, size_t step, uint64_t n)
+{
+    unsigned T = en->sh.nthreads;
+    uint64_t per = n / 2 * 3 / ((uint64_t)T * T);
+    size_t nseg = 1;
+    while (nseg < SEG_MAX && per / nseg > SEG_TARGET) nseg *= 2;
+    for (unsigned i = 0; i < T; i++)
+        for (unsigned p = 0; p < T; p++) {
+            uint64_t salt = ((uint64_t)step * KT_THREADS_MAX * KT_THREADS_MAX + (uint64_t)i * T + p + 1) *
+                            0xD1B54A32D192ED03u;
+            if (!ht_init(&en->w[i].tab[p], en->sh.al, nseg, salt)) return false;
+        }
+    return true;
+}
+
 /* One step: expand the layer (phase A), merge the partitions (phase B);
  * the new layer replaces the old one.  *nstates receives its size. */
 static kt_status engine_step(engine *en, size_t step, uint64_t *nstates)
 {
     shared *sh = &en->sh;
+    const kt_allocator *al = sh->al;
     unsigned T = sh->nthreads;
     sh->step = step;
     sh->in = en->parts;
     sh->nin = en->nparts;
-    sh->total_in = 0;
-    for (unsigned i = 0; i < en->nparts; i++) sh->total_in += en->parts[i].n;
+    uint64_t total_in = 0;
+    for (unsigned i = 0; i < en->nparts; i++) total_in += en->parts[i].n;
+    if (!engine_tables(en, step, total_in)) return KT_ENOMEM;
     kti_parallel(T, phase_a, en->w, sizeof *en->w);
     kt_status rc = engine_status(en);
     if (rc == KT_OK && atomic_load(&sh->cancel)) rc = KT_ECANCELED;
@@ -561,10 +672,13 @@ static kt_status engine_step(engine *en, size_t step, uint64_t *nstates)
     kti_parallel(T, phase_b, en->w, sizeof *en->w);
     uint64_t n = 0;
     for (unsigned i = 0; i < T; i++) {
-        part t = en->parts[i];
-        en->parts[i] = en->w[i].outp;
-        en->w[i].outp = t;   /* reused as the next output buffer */
+        /* The input's segments are gone (phase A); partition i of the
+         * tables is the new layer's part i. */
+        ht_release(al, &en->parts[i]);
+        en->parts[i] = en->w[i].tab[i];
+        memset(&en->w[i].tab[i], 0, sizeof en->w[i].tab[i]);
         n += en->parts[i].n;
+        for (unsigned p = 0; p < T; p++) ht_release(al, &en->w[i].tab[p]);
     }
     en->nparts = T;
     rc = engine_status(en);
@@ -573,8 +687,9 @@ static kt_status engine_step(engine *en, size_t step, uint64_t *nstates)
     return rc;
 }
 
-/* The last layer as one array, and the total of closed cycles. */
-static kt_status engine_result(const engine *en, kti_hent **out, size_t *nout, uint64_t *closed)
+/* The last layer as one array (its segments freed as they are copied),
+ * and the total of closed cycles. */
+static kt_status engine_result(engine *en, kti_hent **out, size_t *nout, uint64_t *closed)
 {
     const kt_allocator *al = en->sh.al;
     uint64_t closed_total = 0;
@@ -588,10 +703,14 @@ static kt_status engine_result(const engine *en, kti_hent **out, size_t *nout, u
     kti_hent *res = kti_alloc(al, (n ? n : 1) * sizeof *res);
     if (res == NULL) return KT_ENOMEM;
     size_t k = 0;
-    for (unsigned i = 0; i < en->nparts; i++) {
-        if (en->parts[i].n) memcpy(res + k, en->parts[i].e, en->parts[i].n * sizeof *res);
-        k += en->parts[i].n;
-    }
+    for (unsigned i = 0; i < en->nparts; i++)
+        for (size_t j = 0; j < en->parts[i].nseg; j++) {
+            seg *s = &en->parts[i].s[j];
+            if (s->n) memcpy(res + k, s->e, s->n * sizeof *res);
+            k += s->n;
+            kti_free(al, s->e);
+            s->e = NULL;
+        }
     *out = res;
     *nout = n;
     *closed = closed_total;

@@ -316,26 +316,25 @@ static kt_status make_set(kt_halftours **out, const kt_allocator *al, uint32_t W
     h->other = O;
     h->ncb = W * (D >= 2 ? 2u : 1u);
     h->open = open;
-    /* Re-key by boundary cell. */
+    h->n = nfin;
+    h->keys = kti_alloc(al, (nfin ? nfin : 1) * sizeof *h->keys);
+    h->counts = kti_alloc(al, (nfin ? nfin : 1) * sizeof *h->counts);
+    if (h->keys == NULL || h->counts == NULL) goto nomem;
+    /* Re-key by boundary cell, into the set's own arrays: fin goes before
+     * the sort needs its room. */
     for (size_t i = 0; i < nfin; i++) {
         uint8_t code[KT_HALFTOUR_MAX_CELLS];
         for (unsigned c = 0; c < h->ncb; c++)
             code[c] = (uint8_t)kti_hdp_nib(fin[i].lo, fin[i].hi, bslot[c]);
-        fin[i].lo = pack_boundary(code, h->ncb, open);
-        fin[i].hi = 0;
-    }
-    if (!kti_hdp_sort(al, fin, nfin)) goto nomem;
-    h->n = nfin;
-    h->keys = kti_alloc(al, (nfin ? nfin : 1) * sizeof *h->keys);
-    h->counts = kti_alloc(al, (nfin ? nfin : 1) * sizeof *h->counts);
-    types = kti_alloc(al, (nfin ? nfin : 1) * 2 * sizeof *types);
-    cnt = kti_alloc(al, 65536 * sizeof *cnt);
-    if (h->keys == NULL || h->counts == NULL || types == NULL || cnt == NULL) goto nomem;
-    for (size_t i = 0; i < nfin; i++) {
-        h->keys[i] = fin[i].lo;
+        h->keys[i] = pack_boundary(code, h->ncb, open);
         h->counts[i] = fin[i].cnt;
     }
     kti_free(al, fin);
+    fin = NULL;
+    if (!kti_hdp_sort(al, h->keys, h->counts, nfin)) goto nomem;
+    types = kti_alloc(al, (nfin ? nfin : 1) * 2 * sizeof *types);
+    cnt = kti_alloc(al, 65536 * sizeof *cnt);
+    if (types == NULL || cnt == NULL) goto nomem;
     /* McKay's type figures describe closed half-tours only. */
     compute_stats(h, open ? NULL : types, types + (nfin ? nfin : 1), cnt);
     kti_free(al, types);

@@ -82,8 +82,9 @@ KTI_HIDDEN kt_status kti_hdp_run(const kti_hprob *prob, const kti_run *run, kti_
                                  size_t ninit, kti_hprogress *prog, kti_hent **out, size_t *nout,
                                  uint64_t *closed);
 
-/* Sort by lo (radix, stable); false when out of memory. */
-KTI_HIDDEN bool kti_hdp_sort(const kt_allocator *al, kti_hent *a, size_t n);
+/* Sort key[0..n) increasing, val[] along (radix, stable); false when out
+ * of memory (the arrays are then unchanged). */
+KTI_HIDDEN bool kti_hdp_sort(const kt_allocator *al, uint64_t *key, uint64_t *val, size_t n);
 
 static inline unsigned kti_hdp_nib(uint64_t lo, uint64_t hi, unsigned s)
 {
