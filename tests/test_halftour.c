@@ -277,6 +277,25 @@ static uint64_t brute_closed(int W, int H)
     return b.found / 2; /* each cycle in both directions */
 }
 
+/* kt_halftours_count_closed() puts the deeper half above; the public join
+ * takes the halves either way round, and both must give the count. */
+static void test_unequal_halves(uint32_t W, uint32_t H, uint64_t want)
+{
+    uint32_t D = H / 2;
+    kt_halftours *shallow = NULL, *deep = NULL;
+    CHECK(kt_halftours_enumerate(&shallow, W, D, H - D, NULL) == KT_OK);
+    CHECK(kt_halftours_enumerate(&deep, W, H - D, D, NULL) == KT_OK);
+    kt_u128 below = {0, 1}, above = {0, 1}, whole = {0, 1};
+    CHECK(kt_halftours_join(deep, shallow, NULL, &below) == KT_OK);
+    CHECK(kt_halftours_join(shallow, deep, NULL, &above) == KT_OK);
+    CHECK(kt_halftours_count_closed(W, H, D, NULL, &whole) == KT_OK);
+    CHECK(u128_is(below, want));
+    CHECK(u128_is(above, want));
+    CHECK(u128_is(whole, want));
+    kt_halftours_free(shallow);
+    kt_halftours_free(deep);
+}
+
 static void test_join_vs_brute(int W, int H)
 {
     uint64_t want = brute_closed(W, H);
@@ -711,6 +730,9 @@ int main(void)
     CHECK(kt_halftours_count_closed(7, 6, 3, two, &n) == KT_OK);
     CHECK(u128_is(n, 1067638));
     kt_options_free(two);
+
+    test_unequal_halves(5, 8, 44202);
+    test_unequal_halves(6, 7, 1067638);
 
     test_compat();
     test_api();

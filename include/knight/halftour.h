@@ -261,7 +261,10 @@ KT_EXPORT kt_status kt_halftours_join(const kt_halftours *lower, const kt_halfto
  *
  * Enumerates both halves (once when they are equal) with
  * kt_halftours_enumerate() and joins them with kt_halftours_join().  6x6
- * has 9,862 closed tours, 8x8 13,267,364,410,532 (McKay 1997).
+ * has 9,862 closed tours, 8x8 13,267,364,410,532 (McKay 1997).  When the
+ * halves differ in depth, the board is turned upside down if that puts the
+ * deeper half above (the join costs less that way; the count is the same),
+ * so @p split and @p height - @p split give the same run.
  *
  * Settings read from @p run: threads; progress (the enumerations' cells,
  * then the join; may cancel); shard i of N (the join's shard: both halves

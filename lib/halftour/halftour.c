@@ -617,6 +617,13 @@ static kt_status count_closed(uint32_t width, uint32_t height, uint32_t split,
 {
     if (width == 0 || height < 2 || split == 0 || split >= height) return KT_EINVAL;
     KTI_TRY(check_geometry(width, height));
+    /* As for open tours (kt_halftours_count_open): the join walks the lower
+     * structures but meets the upper ones only through their type's table
+     * of pairings, so the deeper half goes above (8x7 cut 4 above 3: 23.7 s
+     * of join CPU, against 79.5 s cut 3 above 4; 6x9: 0.44 s against
+     * 0.82 s).  The up-down flip maps closed tours to closed tours and turn
+     * classes to turn classes. */
+    if (height - split > split) split = height - split;
     kti_run r;
     kti_run_resolve(&r, run);
     uint32_t DU = split, DL = height - split;
