@@ -563,7 +563,7 @@ typedef struct shared {
     const kt_allocator *al;
     uint64_t budget;             /* pairings of one upper type; 0 = no bound */
     bool weighted;               /* also sum the turn classes */
-    bool vec;                    /* the processor has the vector pairing test */
+    unsigned vec;                /* the processor's vector pairing test (VEC_*), 0: none */
     kti_u128 *parts;             /* optional: per upper view index, its partners' weight */
     const kti_half_view *uview;  /* parts: to find mirror images */
 } shared;
@@ -859,35 +859,97 @@ static void pairing_bytes(uint64_t p, unsigned k, uint8_t *out)
 #if KTI_JOIN_SSSE3
 /* The combine step's inner loop: the counts of the n pairings (16 bytes
  * each at pv, counts at cnt) that form one cycle with pairing pu of the
- * k > 0 ends.  With sigma(v) = pu(pa(v)), the two pairings form one cycle
+ * k > 2 ends.  With sigma(v) = pu(pa(v)), the two pairings form one cycle
  * exactly when the orbit of end 0 under sigma has k / 2 ends (one_cycle
- * walks it end by end).  Here sigma is one shuffle, and the orbit is
+ * walks it end by end).  Here sigma is one byte shuffle, and the orbit is
  * followed by shuffling a vector that holds sigma^j(0) in every byte: k/2
  * shuffles with no loads and no branches per pairing, against k dependent
- * nibble lookups.  When 8x9 is cut with its 5-row half above, this loop
- * was nearly all of the join (upper types of up to thousands of
- * structures, each against thousands of pairings). */
-__attribute__((target("ssse3"))) static kti_u128 cycles_vec(const uint8_t *pv, const uint64_t *cnt,
-                                                            size_t n, uint64_t pu, unsigned k)
+ * nibble lookups.  The orbit's length is a constant of each case below,
+ * so the compiler unrolls it.  With AVX2 one instruction takes two
+ * pairings, one per 16-byte lane (the shuffle stays within a lane).  When
+ * 8x9 is cut with its 5-row half above, this loop is most of the join
+ * (upper types of thousands of structures, each against thousands of
+ * pairings). */
+#define KTI_ORBIT_OK(T, shuffle, or, eq, andnot, sigma, H, zero, out)                    \
+    do {                                                                                 \
+        T x_ = (zero), early_ = (zero);                                                  \
+        for (unsigned j_ = 1; j_ < (H); j_++) {                                          \
+            x_ = shuffle((sigma), x_);                                                   \
+            early_ = or(early_, eq(x_, (zero)));                                         \
+        }                                                                                \
+        x_ = shuffle((sigma), x_);                                                       \
+        (out) = andnot(early_, eq(x_, (zero)));                                          \
+    } while (0)
+
+__attribute__((target("ssse3"))) static inline kti_u128 cycles_ssse3_h(const uint8_t *pv,
+                                                                       const uint64_t *cnt, size_t n,
+                                                                       __m128i u, unsigned H)
+{
+    const __m128i zero = _mm_setzero_si128();
+    kti_u128 sum = 0;
+    for (size_t i = 0; i < n; i++) {
+        __m128i sigma = _mm_shuffle_epi8(u, _mm_loadu_si128((const __m128i *)(const void *)(pv + 16 * i))), ok;
+        KTI_ORBIT_OK(__m128i, _mm_shuffle_epi8, _mm_or_si128, _mm_cmpeq_epi8, _mm_andnot_si128, sigma, H,
+                     zero, ok);
+        sum += cnt[i] & (0 - (uint64_t)(_mm_cvtsi128_si32(ok) & 1));
+    }
+    return sum;
+}
+
+__attribute__((target("avx2"))) static inline kti_u128 cycles_avx2_h(const uint8_t *pv,
+                                                                     const uint64_t *cnt, size_t n,
+                                                                     __m128i u1, unsigned H)
+{
+    const __m256i zero = _mm256_setzero_si256(), u = _mm256_broadcastsi128_si256(u1);
+    kti_u128 sum = 0;
+    size_t i = 0;
+    for (; i + 2 <= n; i += 2) {
+        __m256i sigma = _mm256_shuffle_epi8(u, _mm256_loadu_si256((const __m256i *)(const void *)(pv + 16 * i))), ok;
+        KTI_ORBIT_OK(__m256i, _mm256_shuffle_epi8, _mm256_or_si256, _mm256_cmpeq_epi8, _mm256_andnot_si256,
+                     sigma, H, zero, ok);
+        unsigned m = (unsigned)_mm256_movemask_epi8(ok);
+        sum += cnt[i] & (0 - (uint64_t)(m & 1u));
+        sum += cnt[i + 1] & (0 - (uint64_t)((m >> 16) & 1u));
+    }
+    if (i < n) sum += cycles_ssse3_h(pv + 16 * i, cnt + i, n - i, u1, H);
+    return sum;
+}
+
+/* One case per orbit length, so that each is unrolled. */
+#define KTI_CYCLES_CASES(fn)                                                             \
+    switch (k / 2) {                                                                     \
+    case 2: return fn(pv, cnt, n, u, 2);                                                 \
+    case 3: return fn(pv, cnt, n, u, 3);                                                 \
+    case 4: return fn(pv, cnt, n, u, 4);                                                 \
+    case 5: return fn(pv, cnt, n, u, 5);                                                 \
+    case 6: return fn(pv, cnt, n, u, 6);                                                 \
+    case 7: return fn(pv, cnt, n, u, 7);                                                 \
+    default: return fn(pv, cnt, n, u, 8);                                                \
+    }
+
+__attribute__((target("ssse3"))) static kti_u128 cycles_ssse3(const uint8_t *pv, const uint64_t *cnt,
+                                                              size_t n, const uint8_t *ub, unsigned k)
+{
+    __m128i u = _mm_loadu_si128((const __m128i *)(const void *)ub);
+    KTI_CYCLES_CASES(cycles_ssse3_h)
+}
+
+__attribute__((target("avx2"))) static kti_u128 cycles_avx2(const uint8_t *pv, const uint64_t *cnt,
+                                                            size_t n, const uint8_t *ub, unsigned k)
+{
+    __m128i u = _mm_loadu_si128((const __m128i *)(const void *)ub);
+    KTI_CYCLES_CASES(cycles_avx2_h)
+}
+
+/* The instruction sets of the vector test (shared::vec). */
+enum { VEC_NONE, VEC_SSSE3, VEC_AVX2 };
+
+static kti_u128 cycles_vec(unsigned vec, const uint8_t *pv, const uint64_t *cnt, size_t n, uint64_t pu,
+                           unsigned k)
 {
     uint8_t ub[16];
     pairing_bytes(pu, k, ub);
-    const __m128i u = _mm_loadu_si128((const __m128i *)(const void *)ub), zero = _mm_setzero_si128();
-    unsigned half = k / 2;
-    kti_u128 sum = 0;
-    for (size_t i = 0; i < n; i++) {
-        __m128i sigma = _mm_shuffle_epi8(u, _mm_loadu_si128((const __m128i *)(const void *)(pv + 16 * i)));
-        __m128i x = zero, early = zero;
-        for (unsigned j = 1; j < half; j++) {
-            x = _mm_shuffle_epi8(sigma, x);
-            early = _mm_or_si128(early, _mm_cmpeq_epi8(x, zero));
-        }
-        x = _mm_shuffle_epi8(sigma, x);
-        /* byte 0: sigma^(k/2)(0) is 0 and no earlier power was */
-        unsigned ok = (unsigned)_mm_cvtsi128_si32(_mm_andnot_si128(early, _mm_cmpeq_epi8(x, zero))) & 1u;
-        sum += cnt[i] & (0 - (uint64_t)ok);
-    }
-    return sum;
+    return vec == VEC_AVX2 ? cycles_avx2(pv, cnt, n, ub, k) : cycles_ssse3(pv, cnt, n, ub, k);
 }
 #endif
 
@@ -1495,8 +1557,8 @@ static kti_u128 matches(const worker *w, size_t s)
     if (j > 2) return 0;
 #if KTI_JOIN_SSSE3
     if (w->use_vec && j != 1)
-        return cycles_vec(w->cv + 16 * w->coff[j], w->cc + w->coff[j], w->coff[j + 1] - w->coff[j],
-                          pu, w->k);
+        return cycles_vec(w->sh->vec, w->cv + 16 * w->coff[j], w->cc + w->coff[j],
+                          w->coff[j + 1] - w->coff[j], pu, w->k);
 #endif
     for (size_t i = w->coff[j]; i < w->coff[j + 1]; i++) {
         bool ok = w->k == 0 ? true : j == 1 ? one_path(w->ck[i], pu, w->k)
@@ -1757,9 +1819,9 @@ static kt_status join_run(join_state *js, const kti_run *run, kti_hprogress *pro
     sh.budget = run->budget;
     sh.weighted = turns != NULL;
 #if KTI_JOIN_SSSE3
-    sh.vec = __builtin_cpu_supports("ssse3");
+    sh.vec = __builtin_cpu_supports("avx2") ? VEC_AVX2 : __builtin_cpu_supports("ssse3") ? VEC_SSSE3 : 0;
 #else
-    sh.vec = false;
+    sh.vec = 0;
 #endif
     for (unsigned i = 0; i < T; i++) {
         js->w[i].sh = &sh;
