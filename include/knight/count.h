@@ -67,6 +67,9 @@
  * half-tours (halftour.h: kt_halftours_count_closed(),
  * kt_halftours_count_open()), which are faster there: 5 x 8 open 4 times,
  * 6 x 8 open 5 times, 8 x 8 closed 3 times (and in 1.4 GiB instead of 10).
+ * Closed tours of 8 x 9 and 8 x 10, beyond the frontier's reach in 20
+ * GiB, go to half-tours as well (a half of 8 x 5: about 15 GiB at the
+ * peak of its enumeration).
  * The two methods share no code; ::KT_COUNT_FRONTIER keeps a count on the
  * frontier, for a check of one against the other.  Statistics are zero
  * then too, and progress is that of the half-tour count.

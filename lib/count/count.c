@@ -558,9 +558,9 @@ static bool use_small(const ctx *c, const kt_graph *g, bool open)
 
 /* Whether the count goes to McKay's half-tours (halves.c), on the same
  * conditions, for boards past the search's. */
-static bool use_halves(const ctx *c, const kt_graph *g)
+static bool use_halves(const ctx *c, const kt_graph *g, bool open)
 {
-    return !c->frontier_only && kti_halves_suit(g, &c->run);
+    return !c->frontier_only && kti_halves_suit(g, open, &c->run);
 }
 
 kt_status kt_count_tours(const kt_graph *g, unsigned flags, const kt_options *run, kt_u128 *out,
@@ -593,7 +593,7 @@ kt_status kt_count_tours(const kt_graph *g, unsigned flags, const kt_options *ru
         r = open && !sym && !classes && c.run.shard == 0 ? 1 : 0;
     } else if (!sym && !classes && use_small(&c, g, open)) {
         st = kti_small_count(g, open, KT_CELL_NONE, KT_CELL_NONE, &c.run, &r);
-    } else if (!sym && !classes && use_halves(&c, g)) {
+    } else if (!sym && !classes && use_halves(&c, g, open)) {
         st = kti_halves_count(g, open, KT_CELL_NONE, KT_CELL_NONE, &c.run, &r);
     } else if (classes) {
         st = count_classes(&c, sym, &r);
@@ -660,7 +660,7 @@ kt_status kt_count_open_tours(const kt_graph *g, kt_cell start, kt_cell end, uns
     if (g->nverts == 1) r = c.run.shard == 0 ? 1 : 0;    /* the one-cell tour */
     else if (c.fo.known_zero && knight_fits(g)) r = 0;
     else if (use_small(&c, g, true)) st = kti_small_count(g, true, start, end, &c.run, &r);
-    else if (use_halves(&c, g)) st = kti_halves_count(g, true, start, end, &c.run, &r);
+    else if (use_halves(&c, g, true)) st = kti_halves_count(g, true, start, end, &c.run, &r);
     else if (start == KT_CELL_NONE) st = count_ends(&c, end, KT_CELL_NONE, &r);
     else st = count_ends(&c, start, end, &r);
     if (stats != NULL) *stats = c.stats;

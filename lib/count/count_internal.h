@@ -82,9 +82,10 @@ KTI_HIDDEN bool kti_small_suits(const kt_graph *g, bool open);
 KTI_HIDDEN kt_status kti_small_count(const kt_graph *g, bool open, kt_cell start, kt_cell end,
                                      const kti_run *run, kti_u128 *out);
 /* Whether kti_halves_count() suits g (halves.c): a knight board without
- * holes 5 to 8 cells wide whose halves hold at most 32 cells, and a run
- * that asks for none of the frontier's own settings. */
-KTI_HIDDEN bool kti_halves_suit(const kt_graph *g, const kti_run *run);
+ * holes 5 to 8 cells wide whose halves hold at most 32 cells (40 for
+ * closed tours 8 wide), and a run that asks for none of the frontier's own
+ * settings. */
+KTI_HIDDEN bool kti_halves_suit(const kt_graph *g, bool open, const kti_run *run);
 /* g's undirected closed tours, or open tours (from start, to end, as
  * kti_small_count()), by the public half-tour counts of halftour.h. */
 KTI_HIDDEN kt_status kti_halves_count(const kt_graph *g, bool open, kt_cell start, kt_cell end,

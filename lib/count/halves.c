@@ -22,6 +22,12 @@
  * with the board's length, so long boards go back to the frontier. */
 #define HALF_CELLS_MAX 32u
 
+/* Closed tours of boards 8 wide take halves of up to 40 cells (8x9 and
+ * 8x10, cut into 8x5 halves or an 8x5 and an 8x4): the frontier needs
+ * more than 20 GiB there (8x9 stopped at 19.1 GB, layer 40 of 72), the
+ * 8x5 half 15.2 GiB at its peak (BENCHMARKS.md "Closed tours"). */
+#define HALF_CELLS_MAX_8_CLOSED 40u
+
 /* The half-tour engine's board: w columns along the cut (the narrow side),
  * h rows; transposed when the graph's rows are the long side. */
 typedef struct halves {
@@ -36,13 +42,14 @@ static halves halves_of(const kt_graph *g)
     return v;
 }
 
-bool kti_halves_suit(const kt_graph *g, const kti_run *run)
+bool kti_halves_suit(const kt_graph *g, bool open, const kti_run *run)
 {
     if (g->mask != NULL || g->a != 2 || g->b != 1) return false;
     if (!kti_run_plain(run)) return false;
     halves v = halves_of(g);
+    uint32_t most = !open && v.w == 8 ? HALF_CELLS_MAX_8_CLOSED : HALF_CELLS_MAX;
     /* Narrower boards are the frontier's (4 x n: a few milliseconds). */
-    return v.w >= 5 && v.w <= KT_HALFTOUR_MAX_WIDTH && v.w * ((v.h + 1) / 2) <= HALF_CELLS_MAX;
+    return v.w >= 5 && v.w <= KT_HALFTOUR_MAX_WIDTH && v.w * ((v.h + 1) / 2) <= most;
 }
 
 static kt_cell turned(const kt_graph *g, const halves *v, kt_cell c)

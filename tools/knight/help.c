@@ -149,7 +149,8 @@ static const help_opt count_opts[] = {
     {"--classes", NULL, NULL, "Classes of tours under the symmetries of the board.", NULL},
     {"--method", NULL, "M", "auto (the default: the library's choice, within the frontier's limits: a depth-first "
      "search on boards of at most 32 cells, or at least 5 wide and at most 36 cells for open tours, 40 for closed; "
-     "half-tours on boards 5 to 8 wide whose halves hold at most 32 cells; the frontier otherwise, and always "
+     "half-tours on boards 5 to 8 wide whose halves hold at most 32 cells, and closed tours of 8x9 and 8x10; "
+     "the frontier otherwise, and always "
      "with --shard, --checkpoint, --max-states or --trace), frontier (the frontier method only) or halftours "
      "(McKay's join of half-tours; closed or open tours, --start/--end too; narrow side at most 8).",
      "auto frontier halftours"},
