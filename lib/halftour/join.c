@@ -30,9 +30,9 @@
 
 #include <stdlib.h> /* qsort */
 
-/* The pairing test of the combine step (cycles_vec) uses SSSE3's byte
- * shuffle where the processor has it, chosen at run time: the portable
- * build targets plain x86-64, which lacks it. */
+/* The pairing test of the combine step (cycles_vec) uses SSSE3's or
+ * AVX2's byte shuffle where the processor has it, chosen at run time: the
+ * portable build targets plain x86-64, which lacks both. */
 #if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 #define KTI_JOIN_SSSE3 1
