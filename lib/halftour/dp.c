@@ -293,6 +293,13 @@ static void queue_state(worker *w, const kti_hstep *st, const uint8_t *t, uint64
 {
     const kti_hprob *pr = w->sh->prob;
     if (pr->filter != NULL && !pr->filter(pr->filter_ctx, w->sh->step, t)) return;
+    uint8_t merged[KTI_HDP_SLOTS];
+    if (pr->merge_ends) {
+        /* On a copy: the callers restore t by the entries they changed. */
+        memcpy(merged, t, sizeof merged);
+        kti_hdp_merge_ends(merged, st->out, st->nout);
+        t = merged;
+    }
     uint8_t map[32];
     memset(map, 0, sizeof map);
     unsigned next = 2, last = pr->open ? KTI_HDP_TERM - 1 : 15;

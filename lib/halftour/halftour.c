@@ -280,11 +280,13 @@ static void compute_stats(kt_halftours *h, uint32_t *types, uint32_t *tmp, size_
 }
 
 /* The key of boundary codes code[0..n): labels renumbered in cell order
- * (kti_pack_codes), keeping the open mode's TERM. */
-static uint64_t pack_boundary(const uint8_t *code, unsigned n, bool open)
+ * (kti_pack_codes), keeping the open mode's TERM; merge: two TERMs moved
+ * to the first path in cell order (kti_hdp_merge_ends; code[] changes). */
+static uint64_t pack_boundary(uint8_t *code, unsigned n, bool open, bool merge)
 {
     if (!open) return kti_pack_codes(code, n);
-    uint8_t map[16] = {0};
+    if (merge) kti_hdp_merge_ends(code, NULL, n);
+    uint8_t map[32] = {0};   /* the merge's passing label 30 included */
     unsigned next = 2;
     uint64_t key = 0;
     for (unsigned i = 0; i < n; i++) {
@@ -301,7 +303,8 @@ static uint64_t pack_boundary(const uint8_t *code, unsigned n, bool open)
 /* A new set of geometry (W, D, O) holding the final states of the
  * enumeration, re-keyed by boundary cell and sorted; fin is consumed. */
 static kt_status make_set(kt_halftours **out, const kt_allocator *al, uint32_t W, uint32_t D,
-                          uint32_t O, bool open, const uint8_t *bslot, kti_hent *fin, size_t nfin)
+                          uint32_t O, bool open, bool merge, const uint8_t *bslot, kti_hent *fin,
+                          size_t nfin)
 {
     kt_halftours *h = kti_calloc(al, 1, sizeof *h);
     uint32_t *types = NULL;
@@ -323,15 +326,32 @@ static kt_status make_set(kt_halftours **out, const kt_allocator *al, uint32_t W
     /* Re-key by boundary cell, into the set's own arrays: fin goes before
      * the sort needs its room. */
     for (size_t i = 0; i < nfin; i++) {
-        uint8_t code[KT_HALFTOUR_MAX_CELLS];
+        uint8_t code[KTI_HDP_SLOTS];   /* kti_hdp_merge_ends' bound */
         for (unsigned c = 0; c < h->ncb; c++)
             code[c] = (uint8_t)kti_hdp_nib(fin[i].lo, fin[i].hi, bslot[c]);
-        h->keys[i] = pack_boundary(code, h->ncb, open);
+        h->keys[i] = pack_boundary(code, h->ncb, open, merge);
         h->counts[i] = fin[i].cnt;
     }
     kti_free(al, fin);
     fin = NULL;
     if (!kti_hdp_sort(al, h->keys, h->counts, nfin)) goto nomem;
+    if (merge) {
+        /* The engine's canonical path is the first in slot order, the
+         * key's the first in cell order: equal keys can remain. */
+        size_t m = 0;
+        for (size_t i = 0; i < nfin; i++) {
+            if (m > 0 && h->keys[m - 1] == h->keys[i]) {
+                if (__builtin_add_overflow(h->counts[m - 1], h->counts[i], &h->counts[m - 1])) {
+                    kt_halftours_free(h);
+                    return KT_EOVERFLOW;
+                }
+                continue;
+            }
+            h->keys[m] = h->keys[i];
+            h->counts[m++] = h->counts[i];
+        }
+        h->n = nfin = m;
+    }
     types = kti_alloc(al, (nfin ? nfin : 1) * 2 * sizeof *types);
     cnt = kti_alloc(al, 65536 * sizeof *cnt);
     if (types == NULL || cnt == NULL) goto nomem;
@@ -352,14 +372,15 @@ nomem:
 /* The path structures of a half (W, D, O); rule: NULL for closed tours,
  * else the open mode's tour-end rule of each local cell (kti_halftour_steps). */
 static kt_status enumerate(kt_halftours **out, uint32_t W, uint32_t D, uint32_t O,
-                           const uint8_t *rule, const kti_run *run, kti_hprogress *prog)
+                           const uint8_t *rule, bool merge, const kti_run *run,
+                           kti_hprogress *prog)
 {
     const kt_allocator *al = run->alloc;
     kti_hstep *steps = NULL;
     size_t nsteps = 0;
     uint8_t bslot[KT_HALFTOUR_MAX_CELLS];
     KTI_TRY(kti_halftour_steps(al, W, D, O, rule, &steps, &nsteps, bslot));
-    kti_hprob prob = {nsteps, steps, false, rule != NULL, NULL, NULL};
+    kti_hprob prob = {nsteps, steps, false, rule != NULL, merge && rule != NULL, NULL, NULL};
     kti_hent *init = kti_alloc(al, sizeof *init);
     if (init == NULL) {
         kti_free(al, steps);
@@ -374,7 +395,7 @@ static kt_status enumerate(kt_halftours **out, uint32_t W, uint32_t D, uint32_t 
     kt_status rc = kti_hdp_run(&prob, run, init, 1, prog, &fin, &nfin, &closed);
     kti_free(al, steps);
     if (rc != KT_OK) return rc;
-    return make_set(out, al, W, D, O, rule != NULL, bslot, fin, nfin);
+    return make_set(out, al, W, D, O, rule != NULL, merge && rule != NULL, bslot, fin, nfin);
 }
 
 /* Progress over `total` steps, or NULL when the run has no callback. */
@@ -408,7 +429,7 @@ kt_status kt_halftours_enumerate(kt_halftours **out, uint32_t width, uint32_t de
     KTI_TRY(check_geometry(width, depth));
     kti_hprogress prog;
     kti_hprogress *pp = progress_start(&prog, &r, (uint64_t)width * depth);
-    return enumerate(out, width, depth, other_depth, NULL, &r, pp);
+    return enumerate(out, width, depth, other_depth, NULL, false, &r, pp);
 }
 
 void kt_halftours_free(kt_halftours *h)
@@ -565,7 +586,7 @@ kt_status kti_halftours_make(kt_halftours **out, uint32_t width, uint32_t depth,
                              const kti_run *run, kti_hprogress *prog)
 {
     KTI_TRY(check_geometry(width, depth));
-    return enumerate(out, width, depth, other, NULL, run, prog);
+    return enumerate(out, width, depth, other, NULL, false, run, prog);
 }
 
 static kt_status join(const kt_halftours *lower, const kt_halftours *upper, bool sym,
@@ -635,8 +656,8 @@ static kt_status count_closed(uint32_t width, uint32_t height, uint32_t split,
     kti_half_weights wl, wu;
     memset(&wl, 0, sizeof wl);
     memset(&wu, 0, sizeof wu);
-    kt_status rc = enumerate(&lower, width, DL, DU, NULL, &r, pp);
-    if (rc == KT_OK && DL != DU) rc = enumerate(&upper, width, DU, DL, NULL, &r, pp);
+    kt_status rc = enumerate(&lower, width, DL, DU, NULL, false, &r, pp);
+    if (rc == KT_OK && DL != DU) rc = enumerate(&upper, width, DU, DL, NULL, false, &r, pp);
     if (rc == KT_OK && turns != NULL) rc = weigh(lower, &r, &wl);
     if (rc == KT_OK && turns != NULL && upper != NULL) rc = weigh(upper, &r, &wu);
     if (rc == KT_OK && turns == NULL) rc = join(lower, upper ? upper : lower, true, &r, pp, count);
@@ -709,7 +730,7 @@ kt_status kti_halftours_make_open(kt_halftours **out, uint32_t width, uint32_t d
                                   kti_hprogress *prog)
 {
     KTI_TRY(check_geometry(width, depth));
-    return enumerate(out, width, depth, other, rule, run, prog);
+    return enumerate(out, width, depth, other, rule, false, run, prog);
 }
 
 /* Enumerate the open halves and join them.  Without given ends the halves
@@ -731,9 +752,9 @@ static kt_status count_open_halves(uint32_t W, uint32_t H, uint32_t DU, const kt
         /* Board rows DU .. H-1 are the lower half, DU-1 .. 0 the upper one. */
         open_rules(rl, W, DL, H, DU, 1, given, ngiven);
         open_rules(ru, W, DU, H, DU - 1, -1, given, ngiven);
-        rc = enumerate(&lower, W, DL, DU, rl, r, pp);
+        rc = enumerate(&lower, W, DL, DU, rl, true, r, pp);
     }
-    if (rc == KT_OK && !shared_set) rc = enumerate(&upper, W, DU, DL, ru, r, pp);
+    if (rc == KT_OK && !shared_set) rc = enumerate(&upper, W, DU, DL, ru, true, r, pp);
     if (rc == KT_OK) rc = join(lower, upper ? upper : lower, ngiven == 0, r, pp, n);
     kt_halftours_free(lower);
     kt_halftours_free(upper);

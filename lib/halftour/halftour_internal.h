@@ -54,11 +54,40 @@ typedef struct kti_hstep {
  * tour and is dropped. */
 #define KTI_HDP_TERM 15u
 
+/* Open counts only: a half with two tour ends is read as if the tour
+ * closed between them (the join pairs its two TERM ends and makes the
+ * closed test), so the futures of a state, and the tours a structure
+ * joins, depend on its pairing alone, not on which of its paths leads to
+ * the tour ends.  So move the two TERM codes onto the path of the first
+ * labelled entry (code[at[0]], code[at[1]], ...; at NULL: code[0], ...):
+ * states and structures that differ only in that choice become one (8x8:
+ * the two-end states were most of an open half's).  The uniform sampler
+ * must not do this: it looks its half-tours' own structures up. */
+static inline void kti_hdp_merge_ends(uint8_t *code, const uint8_t *at, unsigned n)
+{
+    unsigned nterm = 0;
+    if (n > KTI_HDP_SLOTS) return;   /* never: tells the compiler the bound */
+    for (unsigned i = 0; i < n; i++) nterm += code[at ? at[i] : i] == KTI_HDP_TERM;
+    if (nterm != 2) return;
+    /* 30 is no label: labels stop at 15, and the engine's fresh one is 31. */
+    unsigned first = 0;
+    for (unsigned i = 0; i < n; i++) {
+        uint8_t *c = &code[at ? at[i] : i];
+        if (*c == KTI_HDP_TERM) *c = 30;
+        if (first == 0 && *c >= 2) first = *c;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        uint8_t *c = &code[at ? at[i] : i];
+        if (*c == first) *c = KTI_HDP_TERM;
+    }
+}
+
 typedef struct kti_hprob {
     size_t nsteps;
     const kti_hstep *steps;
     bool allow_close;                  /* a single cycle may close at the last step */
     bool open;                         /* paths may end inside: KTI_FIN_END*, KTI_HDP_TERM */
+    bool merge_ends;                   /* open: two TERMs kept on a canonical path (kti_hdp_merge_ends) */
     /* Optional: called for each new state (codes by slot) after step `step`;
      * false drops it. */
     bool (*filter)(const void *ctx, size_t step, const uint8_t *codes);
