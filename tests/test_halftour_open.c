@@ -11,11 +11,15 @@
  *  - published numbers: OEIS A390833 (undirected open tours), the 6x6
  *    directed count 6,637,920, and boards cut along 7 and 8 columns;
  *  - run settings: threads, shards summing to the whole, cancellation,
- *    the budget, and argument checks.
+ *    the budget, and argument checks;
+ *  - large halves enumerated in shards by type digits (the 8x4 halves of
+ *    8x8), forced on small ones: the published counts, the same as one
+ *    pass with given ends.
  */
 #include <knight/knight.h>
 
 #include "check.h"
+#include "halftour/halftour_internal.h" /* kti_halftours_count_open_shards */
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -264,6 +268,48 @@ static void test_settings(void)
     CHECK(v.lo == 5 && v.hi == 6);
 }
 
+/* ---- halves in shards by type digits ---- */
+
+static uint64_t sharded(uint32_t w, uint32_t h, uint32_t split, kt_cell start, kt_cell end,
+                        unsigned flags, unsigned threads)
+{
+    kt_options *o = with_threads(threads);
+    kt_u128 n = {0, 0};
+    CHECK(kti_halftours_count_open_shards(w, h, split, start, end, 1, flags, o, &n) == KT_OK);
+    kt_options_free(o);
+    CHECK(n.hi == 0);
+    return n.lo;
+}
+
+/* Halves of 8x4 are enumerated in shards, each keeping the states whose
+ * first cells of the row at the cut have its type digits (too large for
+ * the tests); forced on every half of 4 rows or more, the counts equal the
+ * published ones, directed and undirected, with one and two threads, and
+ * the counts with given ends equal those of one pass. */
+static void test_digit_shards(void)
+{
+    static const struct { uint32_t w, h, split; uint64_t n; } b[] = {
+        {5, 7, 4, 622868}, {5, 7, 3, 622868}, {3, 10, 5, 3048}, {4, 10, 5, 1213112},
+        {3, 12, 6, 57248}, {4, 8, 4, 0}};
+    for (size_t i = 0; i < sizeof b / sizeof b[0]; i++) {
+        if (light && b[i].n > 100000) continue;
+        uint64_t n = sharded(b[i].w, b[i].h, b[i].split, NONE, NONE, 0, 1 + i % 2);
+        if (b[i].n != 0) CHECK_EQ_U64(n, b[i].n);
+        else CHECK_EQ_U64(n, halves(b[i].w, b[i].h, b[i].split, NONE, NONE, 0, 2));
+        CHECK_EQ_U64(sharded(b[i].w, b[i].h, b[i].split, NONE, NONE, KT_HALFTOUR_DIRECTED, 2),
+                     2 * n);
+    }
+    /* Given ends: a start, an end, both (cells of the larger colour of 5x7
+     * in either half, and one on the smaller colour: no tour). */
+    static const kt_cell ends[][2] = {{0, NONE}, {NONE, 34}, {2, 32}, {16, 22}, {10, 1}};
+    for (size_t i = 0; i < sizeof ends / sizeof ends[0]; i++) {
+        if (light && i > 1) break;
+        CHECK_EQ_U64(sharded(5, 7, 3, ends[i][0], ends[i][1], 0, 2),
+                     halves(5, 7, 3, ends[i][0], ends[i][1], 0, 2));
+    }
+    printf("halves in shards by type digits: the same counts\n");
+}
+
 int main(void)
 {
     light = getenv("KT_TEST_LIGHT") != NULL;
@@ -282,5 +328,6 @@ int main(void)
     test_published();
     test_threads_agree();
     test_settings();
+    test_digit_shards();
     return check_failures ? 1 : 0;
 }

@@ -371,16 +371,32 @@ nomem:
 
 /* The path structures of a half (W, D, O); rule: NULL for closed tours,
  * else the open mode's tour-end rule of each local cell (kti_halftour_steps). */
+typedef struct digit_shard digit_shard;
+static bool digit_filter(const void *ctx, size_t step, const uint8_t *codes);
+
+static kt_status enumerate_in(kt_halftours **out, uint32_t W, uint32_t D, uint32_t O,
+                              const uint8_t *rule, bool merge, const digit_shard *ds,
+                              const kti_run *run, kti_hprogress *prog);
+
 static kt_status enumerate(kt_halftours **out, uint32_t W, uint32_t D, uint32_t O,
                            const uint8_t *rule, bool merge, const kti_run *run,
                            kti_hprogress *prog)
+{
+    return enumerate_in(out, W, D, O, rule, merge, NULL, run, prog);
+}
+
+/* The path structures of a half (W, D, O) whose states pass ds (or all). */
+static kt_status enumerate_in(kt_halftours **out, uint32_t W, uint32_t D, uint32_t O,
+                              const uint8_t *rule, bool merge, const digit_shard *ds,
+                              const kti_run *run, kti_hprogress *prog)
 {
     const kt_allocator *al = run->alloc;
     kti_hstep *steps = NULL;
     size_t nsteps = 0;
     uint8_t bslot[KT_HALFTOUR_MAX_CELLS];
     KTI_TRY(kti_halftour_steps(al, W, D, O, rule, &steps, &nsteps, bslot));
-    kti_hprob prob = {nsteps, steps, false, rule != NULL, merge && rule != NULL, NULL, NULL};
+    kti_hprob prob = {nsteps, steps, false, rule != NULL, merge && rule != NULL,
+                      ds != NULL ? digit_filter : NULL, ds};
     kti_hent *init = kti_alloc(al, sizeof *init);
     if (init == NULL) {
         kti_free(al, steps);
@@ -733,10 +749,146 @@ kt_status kti_halftours_make_open(kt_halftours **out, uint32_t width, uint32_t d
     return enumerate(out, width, depth, other, rule, false, run, prog);
 }
 
+/* ---- large open halves in shards by type digits ---- */
+
+/* Open halves of at least this many cells (and 4 rows or more) are
+ * enumerated in shards: the 8x4 half of 8x8 holds 254 M states after 28
+ * of its 32 cells in one pass, 19 GB, and passes 20 GiB in the next. */
+#define OPEN_SHARDS_FROM 32u
+/* The cells of row 0 whose digits split the shards: 3^2 shards. */
+#define SHARD_CELLS 2u
+
+/* A cell of row 0 (at the cut) is added after every neighbour it has in
+ * its half (rows 1 and 2, added row by row before it), so its degree, and
+ * with it its digit of the type (crossing steps: 2 for code 0, 0 for code
+ * 1, 1 for a path end), is final at its own step and never changes after.
+ * A shard keeps the states whose first SHARD_CELLS cells of row 0 have the
+ * shard's digits, dropping the others at those cells' steps: the shards'
+ * structures are the half's, split by type, and each shard's layers past
+ * row 0's first cells hold only its own states. */
+struct digit_shard {
+    unsigned n;
+    size_t step[SHARD_CELLS];
+    uint8_t slot[SHARD_CELLS];
+    uint8_t want[SHARD_CELLS];
+};
+
+static unsigned code_class(unsigned v)
+{
+    return v == 0 ? 0u : v == 1 ? 1u : 2u;
+}
+
+static bool digit_filter(const void *ctx, size_t step, const uint8_t *codes)
+{
+    const digit_shard *ds = ctx;
+    for (unsigned i = 0; i < ds->n; i++)
+        if (ds->step[i] == step && code_class(codes[ds->slot[i]]) != ds->want[i]) return false;
+    return true;
+}
+
+/* Merge the sorted structures (bk, bc)[0..nb) into the sorted *ak, *ac
+ * (na of them), summing the counts of equal keys; the old arrays are
+ * freed.  On failure *ak, *ac are as they were. */
+static kt_status merge_sorted(const kt_allocator *al, uint64_t **ak, uint64_t **ac, size_t *na,
+                              const uint64_t *bk, const uint64_t *bc, size_t nb)
+{
+    size_t n = *na, m = n + nb, i = 0, j = 0, k = 0;
+    uint64_t *nk = kti_alloc(al, (m ? m : 1) * sizeof *nk);
+    uint64_t *nc = kti_alloc(al, (m ? m : 1) * sizeof *nc);
+    if (nk == NULL || nc == NULL) {
+        kti_free(al, nk);
+        kti_free(al, nc);
+        return KT_ENOMEM;
+    }
+    const uint64_t *xk = *ak, *xc = *ac;
+    while (i < n || j < nb) {
+        uint64_t key, c;
+        if (j == nb || (i < n && xk[i] < bk[j])) {
+            key = xk[i];
+            c = xc[i++];
+        } else if (i == n || bk[j] < xk[i]) {
+            key = bk[j];
+            c = bc[j++];
+        } else {
+            key = xk[i];
+            c = xc[i++];
+            if (__builtin_add_overflow(c, bc[j++], &c)) {
+                kti_free(al, nk);
+                kti_free(al, nc);
+                return KT_EOVERFLOW;
+            }
+        }
+        nk[k] = key;
+        nc[k++] = c;
+    }
+    kti_free(al, *ak);
+    kti_free(al, *ac);
+    *ak = nk;
+    *ac = nc;
+    *na = k;
+    return KT_OK;
+}
+
+/* The shards enumerate_open makes: 0 for one pass. */
+static size_t open_shards(uint32_t W, uint32_t D, uint32_t from)
+{
+    if (D < 4 || (uint64_t)W * D < from || W < SHARD_CELLS) return 0;
+    size_t n = 1;
+    for (unsigned i = 0; i < SHARD_CELLS; i++) n *= 3;
+    return n;
+}
+
+/* One open half, in shards by type digits when open_shards() says so. */
+static kt_status enumerate_open(kt_halftours **out, uint32_t W, uint32_t D, uint32_t O,
+                                const uint8_t *rule, uint32_t from, const kti_run *run,
+                                kti_hprogress *prog)
+{
+    size_t nsh = open_shards(W, D, from);
+    if (nsh == 0) return enumerate(out, W, D, O, rule, true, run, prog);
+    const kt_allocator *al = run->alloc;
+    /* The steps of row 0's first cells (rows farthest first, 4 or more of
+     * them: row by row, as kti_halftour_steps orders them) and their slots. */
+    kti_hstep *steps = NULL;
+    size_t nsteps = 0;
+    uint8_t bslot[KT_HALFTOUR_MAX_CELLS];
+    KTI_TRY(kti_halftour_steps(al, W, D, O, rule, &steps, &nsteps, bslot));
+    digit_shard ds;
+    ds.n = SHARD_CELLS;
+    for (unsigned i = 0; i < SHARD_CELLS; i++) {
+        ds.step[i] = (size_t)(D - 1) * W + i;
+        ds.slot[i] = steps[ds.step[i]].slot;
+    }
+    kti_free(al, steps);
+    kt_halftours *set = kti_calloc(al, 1, sizeof *set);
+    if (set == NULL) return KT_ENOMEM;
+    set->al = *al;
+    set->width = W;
+    set->depth = D;
+    set->other = O;
+    set->ncb = W * 2u;
+    set->open = true;
+    kt_status rc = KT_OK;
+    for (size_t j = 0; rc == KT_OK && j < nsh; j++) {
+        for (unsigned i = 0, v = (unsigned)j; i < SHARD_CELLS; i++, v /= 3) ds.want[i] = (uint8_t)(v % 3);
+        kt_halftours *h = NULL;
+        rc = enumerate_in(&h, W, D, O, rule, true, &ds, run, prog);
+        if (rc == KT_OK)
+            rc = merge_sorted(al, &set->keys, &set->counts, &set->n, h->keys, h->counts, h->n);
+        kt_halftours_free(h);
+    }
+    if (rc == KT_OK) {
+        compute_stats(set, NULL, NULL, NULL);
+        *out = set;
+        return KT_OK;
+    }
+    kt_halftours_free(set);
+    return rc;
+}
+
 /* Enumerate the open halves and join them.  Without given ends the halves
  * are symmetric: one set serves both when they have the same depth. */
 static kt_status count_open_halves(uint32_t W, uint32_t H, uint32_t DU, const kt_cell *given,
-                                   unsigned ngiven, const kti_run *r, kti_u128 *n)
+                                   unsigned ngiven, uint32_t from, const kti_run *r, kti_u128 *n)
 {
     const kt_allocator *al = r->alloc;
     uint32_t DL = H - DU;
@@ -744,17 +896,19 @@ static kt_status count_open_halves(uint32_t W, uint32_t H, uint32_t DU, const kt
     uint8_t *rl = kti_alloc(al, (size_t)W * DL), *ru = kti_alloc(al, (size_t)W * DU);
     kt_halftours *lower = NULL, *upper = NULL;
     kt_status rc = rl != NULL && ru != NULL ? KT_OK : KT_ENOMEM;
+    size_t sl = open_shards(W, DL, from), su = open_shards(W, DU, from);
     kti_hprogress prog;
-    kti_hprogress *pp = progress_start(
-        &prog, r,
-        (uint64_t)W * DL + (shared_set ? 0 : (uint64_t)W * DU) + KTI_HALFTOUR_JOIN_UNITS);
+    kti_hprogress *pp = progress_start(&prog, r,
+                                       (uint64_t)W * DL * (sl ? sl : 1) +
+                                           (shared_set ? 0 : (uint64_t)W * DU * (su ? su : 1)) +
+                                           KTI_HALFTOUR_JOIN_UNITS);
     if (rc == KT_OK) {
         /* Board rows DU .. H-1 are the lower half, DU-1 .. 0 the upper one. */
         open_rules(rl, W, DL, H, DU, 1, given, ngiven);
         open_rules(ru, W, DU, H, DU - 1, -1, given, ngiven);
-        rc = enumerate(&lower, W, DL, DU, rl, true, r, pp);
+        rc = enumerate_open(&lower, W, DL, DU, rl, from, r, pp);
     }
-    if (rc == KT_OK && !shared_set) rc = enumerate(&upper, W, DU, DL, ru, true, r, pp);
+    if (rc == KT_OK && !shared_set) rc = enumerate_open(&upper, W, DU, DL, ru, from, r, pp);
     if (rc == KT_OK) rc = join(lower, upper ? upper : lower, ngiven == 0, r, pp, n);
     kt_halftours_free(lower);
     kt_halftours_free(upper);
@@ -763,9 +917,9 @@ static kt_status count_open_halves(uint32_t W, uint32_t H, uint32_t DU, const kt
     return rc;
 }
 
-kt_status kt_halftours_count_open(uint32_t width, uint32_t height, uint32_t split, kt_cell start,
-                                  kt_cell end, unsigned flags, const kt_options *run,
-                                  kt_u128 *count)
+static kt_status count_open(uint32_t width, uint32_t height, uint32_t split, kt_cell start,
+                            kt_cell end, unsigned flags, uint32_t from, const kt_options *run,
+                            kt_u128 *count)
 {
     if (count == NULL || width == 0 || height < 2 || split == 0 || split >= height ||
         (flags & ~(unsigned)KT_HALFTOUR_DIRECTED) != 0)
@@ -792,7 +946,7 @@ kt_status kt_halftours_count_open(uint32_t width, uint32_t height, uint32_t spli
     kti_run r;
     kti_run_resolve(&r, run);
     kti_u128 n = 0;
-    KTI_TRY(count_open_halves(width, height, split, given, ngiven, &r, &n));
+    KTI_TRY(count_open_halves(width, height, split, given, ngiven, from, &r, &n));
     /* With an end given, each tour is counted once, from that end. */
     if ((flags & KT_HALFTOUR_DIRECTED) && ngiven == 0) {
         if (n >> 127) return KT_EOVERFLOW;
@@ -800,4 +954,18 @@ kt_status kt_halftours_count_open(uint32_t width, uint32_t height, uint32_t spli
     }
     *count = kti_u128_to(n);
     return KT_OK;
+}
+
+kt_status kt_halftours_count_open(uint32_t width, uint32_t height, uint32_t split, kt_cell start,
+                                  kt_cell end, unsigned flags, const kt_options *run,
+                                  kt_u128 *count)
+{
+    return count_open(width, height, split, start, end, flags, OPEN_SHARDS_FROM, run, count);
+}
+
+kt_status kti_halftours_count_open_shards(uint32_t width, uint32_t height, uint32_t split,
+                                          kt_cell start, kt_cell end, uint32_t from,
+                                          unsigned flags, const kt_options *run, kt_u128 *count)
+{
+    return count_open(width, height, split, start, end, flags, from, run, count);
 }

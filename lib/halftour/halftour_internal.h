@@ -275,6 +275,13 @@ KTI_HIDDEN kti_half_view kti_halftours_view(const kt_halftours *h);
 KTI_HIDDEN kt_status kti_halftours_make_open(kt_halftours **out, uint32_t width, uint32_t depth,
                                              uint32_t other, const uint8_t *rule,
                                              const kti_run *run, kti_hprogress *prog);
+/* kt_halftours_count_open() whose halves of at least `from` cells and 4
+ * rows are enumerated in shards by type digits (the public call: from 32,
+ * the 8x4 halves of 8x8), for the tests. */
+KTI_HIDDEN kt_status kti_halftours_count_open_shards(uint32_t width, uint32_t height,
+                                                     uint32_t split, kt_cell start, kt_cell end,
+                                                     uint32_t from, unsigned flags,
+                                                     const kt_options *run, kt_u128 *count);
 KTI_HIDDEN void kti_halftours_open_rules(uint8_t *rule, uint32_t W, uint32_t D, uint32_t H,
                                          uint32_t first, int dir, const kt_cell *given,
                                          unsigned ngiven);
