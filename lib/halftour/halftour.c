@@ -369,8 +369,7 @@ nomem:
     return KT_ENOMEM;
 }
 
-/* The path structures of a half (W, D, O); rule: NULL for closed tours,
- * else the open mode's tour-end rule of each local cell (kti_halftour_steps). */
+/* Shards of a large open half by type digits (enumerate_open, below). */
 typedef struct digit_shard digit_shard;
 static bool digit_filter(const void *ctx, size_t step, const uint8_t *codes);
 
@@ -378,6 +377,9 @@ static kt_status enumerate_in(kt_halftours **out, uint32_t W, uint32_t D, uint32
                               const uint8_t *rule, bool merge, const digit_shard *ds,
                               const kti_run *run, kti_hprogress *prog);
 
+/* The path structures of a half (W, D, O); rule: NULL for closed tours,
+ * else the open mode's tour-end rule of each local cell (kti_halftour_steps);
+ * merge: two tour ends on a canonical path (kti_hdp_merge_ends). */
 static kt_status enumerate(kt_halftours **out, uint32_t W, uint32_t D, uint32_t O,
                            const uint8_t *rule, bool merge, const kti_run *run,
                            kti_hprogress *prog)
