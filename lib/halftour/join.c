@@ -324,24 +324,35 @@ static uint32_t mirror_type(const geom *g, uint32_t t, unsigned ncb)
     return m;
 }
 
-/* Lower-type prefixes in the order lower cells become final: bits[j][f]
- * has bit v set when some lower type of level j has first f final digits
- * that read v in base 3.  Level 0 holds every lower type; with the flip,
- * level j > 0 only those whose rank and mirror image's rank are at least
- * from[j] (orbit_weight counts no other type below an upper type of that
- * rank or more), so the search for a small upper type leaves out the step
- * sets that would meet only larger lower types. */
+/* Lower-type prefixes in the order lower cells become final:
+ * bits[c][j][f] has bit v set when some lower type of class c and level j
+ * has first f final digits that read v in base 3.  Level 0 holds every
+ * lower type; with the flip, level j > 0 only those whose rank and mirror
+ * image's rank are at least from[j] (orbit_weight counts no other type
+ * below an upper type of that rank or more), so the search for a small
+ * upper type leaves out the step sets that would meet only larger lower
+ * types.  Class 0 holds every lower type; open halves also have class 1,
+ * the types with a structure of no tour end, and class 2, those with one
+ * of two: an upper type whose structures all hold both tour ends meets
+ * only class 1 (and one whose structures hold none only class 2).  On
+ * 7x6, 65 % of the open join's step sets met a lower type without the
+ * tour ends they needed: most upper types hold both ends, most lower
+ * types that fit them do too, and only the few types of closed-tour
+ * structures complete them. */
 #define PRE_LEVELS 12
+#define PRE_CLASSES 3
 
 typedef struct ltype {
     uint32_t first, end;         /* its structures */
     uint32_t rank, mrank;        /* flip: its rank and its mirror image's */
+    uint32_t end1, end2;         /* open: its first structures with 1 and with 2
+                                  * tour ends (half::ends_at) */
 } ltype;
 
 typedef struct prefixes {
-    uint64_t *bits[PRE_LEVELS][NC + 1];
+    uint64_t *bits[PRE_CLASSES][PRE_LEVELS][NC + 1];
     uint32_t from[PRE_LEVELS];
-    unsigned nlevels, n;
+    unsigned nlevels, nclasses, n;
     /* The whole vectors ranked, to find a step set's lower type without a
      * hash probe: cum[i] is the number of bits set in the words of
      * bits[0][n] before word i, byrank[r] the lower type of the r-th bit
@@ -356,11 +367,12 @@ typedef struct prefixes {
  * cleanup frees again (that was a double free once). */
 static void prefixes_free(const kt_allocator *al, prefixes *p)
 {
-    for (unsigned j = 0; j < PRE_LEVELS; j++)
-        for (unsigned f = 0; f <= NC; f++) {
-            kti_free(al, p->bits[j][f]);
-            p->bits[j][f] = NULL;
-        }
+    for (unsigned c = 0; c < PRE_CLASSES; c++)
+        for (unsigned j = 0; j < PRE_LEVELS; j++)
+            for (unsigned f = 0; f <= NC; f++) {
+                kti_free(al, p->bits[c][j][f]);
+                p->bits[c][j][f] = NULL;
+            }
     kti_free(al, p->cum);
     kti_free(al, p->byrank);
     kti_free(al, p->rec);
@@ -385,7 +397,7 @@ static size_t type_vector(const uint8_t *order, unsigned n, uint32_t t)
 static kt_status prefixes_rank(const kt_allocator *al, const uint8_t *order, const half *lower,
                                const uint32_t *orank, size_t words, prefixes *p)
 {
-    const uint64_t *b = p->bits[0][p->n];
+    const uint64_t *b = p->bits[0][0][p->n];
     size_t nt = lower->ntypes ? lower->ntypes : 1;
     if (lower->n > UINT32_MAX) return KT_EOVERFLOW;
     p->cum = kti_alloc(al, words * sizeof *p->cum);
@@ -406,6 +418,8 @@ static kt_status prefixes_rank(const kt_allocator *al, const uint8_t *order, con
         p->rec[r].end = (uint32_t)lower->first[i + 1];
         p->rec[r].rank = orank != NULL ? orank[2 * i] : 0;
         p->rec[r].mrank = orank != NULL ? orank[2 * i + 1] : 0;
+        p->rec[r].end1 = (uint32_t)(lower->ends_at != NULL ? lower->ends_at[2 * i] : lower->first[i + 1]);
+        p->rec[r].end2 = (uint32_t)(lower->ends_at != NULL ? lower->ends_at[2 * i + 1] : lower->first[i + 1]);
     }
     return KT_OK;
 }
@@ -428,23 +442,30 @@ static kt_status prefixes_build(const kt_allocator *al, const geom *g, const hal
      * with these 12 levels, 34 % with 6 levels from nt (1 - 2^-j), 49 %
      * with one). */
     for (unsigned j = 0; j < p->nlevels; j++) p->from[j] = (uint32_t)(nt * j / p->nlevels);
-    for (unsigned j = 0; j < p->nlevels; j++) {
-        size_t pow3 = 1;
-        for (unsigned f = 0; f <= n; f++, pow3 *= 3) {
-            words = pow3 / 64 + 1;
-            p->bits[j][f] = kti_calloc(al, words, sizeof(uint64_t));
-            if (p->bits[j][f] == NULL) goto nomem;
-            p->bits[j][f][0] = f == 0;
+    p->nclasses = lower->ends_at != NULL ? PRE_CLASSES : 1;
+    for (unsigned c = 0; c < p->nclasses; c++)
+        for (unsigned j = 0; j < p->nlevels; j++) {
+            size_t pow3 = 1;
+            for (unsigned f = 0; f <= n; f++, pow3 *= 3) {
+                words = pow3 / 64 + 1;
+                p->bits[c][j][f] = kti_calloc(al, words, sizeof(uint64_t));
+                if (p->bits[c][j][f] == NULL) goto nomem;
+                p->bits[c][j][f][0] = f == 0;
+            }
         }
-    }
     for (size_t i = 0; i < nt; i++) {
         uint32_t t = lower->type[i];
-        for (unsigned j = 0; j < p->nlevels; j++) {
-            if (j > 0 && (orank[2 * i] < p->from[j] || orank[2 * i + 1] < p->from[j])) break;
-            size_t v = 0;
-            for (unsigned f = 0; f < n; f++) {
-                v = v * 3 + ((t >> (2 * order[f])) & 3u);
-                p->bits[j][f + 1][v >> 6] |= UINT64_C(1) << (v & 63);
+        for (unsigned c = 0; c < p->nclasses; c++) {
+            /* Class 1: a structure with no tour end; class 2: one with two. */
+            if (c == 1 && lower->ends_at[2 * i] == lower->first[i]) continue;
+            if (c == 2 && lower->ends_at[2 * i + 1] == lower->first[i + 1]) continue;
+            for (unsigned j = 0; j < p->nlevels; j++) {
+                if (j > 0 && (orank[2 * i] < p->from[j] || orank[2 * i + 1] < p->from[j])) break;
+                size_t v = 0;
+                for (unsigned f = 0; f < n; f++) {
+                    v = v * 3 + ((t >> (2 * order[f])) & 3u);
+                    p->bits[c][j][f + 1][v >> 6] |= UINT64_C(1) << (v & 63);
+                }
             }
         }
     }
@@ -460,7 +481,7 @@ nomem:
  * no lower type has it. */
 static inline bool prefix_type(const prefixes *p, size_t v, size_t *r)
 {
-    uint64_t word = p->bits[0][p->n][v >> 6];
+    uint64_t word = p->bits[0][0][p->n][v >> 6];
     unsigned b = (unsigned)(v & 63);
     if (!((word >> b) & 1u)) return false;
     uint64_t below = word & ((UINT64_C(1) << b) - 1);
@@ -588,7 +609,7 @@ typedef struct pending {
     uint64_t mult;
 } pending;
 
-#define LEAF_BATCH 16
+#define LEAF_BATCH 32
 
 typedef struct worker {
     shared *sh;
@@ -612,6 +633,7 @@ typedef struct worker {
     unsigned k;                  /* upper ends */
     unsigned need;               /* open: bit j when some upper structure of the type
                                   * matches lower ones with j tour ends */
+    unsigned open_from;          /* open: the least such j that leaf_open walks */
     /* the current step set */
     uint8_t ldeg[NC];
     uint8_t lup[NC][2];          /* lower cell -> its upper cells */
@@ -635,7 +657,7 @@ typedef struct worker {
     uint64_t cmask;              /* the step set: bit 4 * step + neighbour */
     seek *sk;                    /* not NULL: a seek instead of a join */
     bool bad;                    /* parts: a mirror image not in the set */
-    pending batch[LEAF_BATCH];   /* closed join: leaves not yet walked */
+    pending batch[LEAF_BATCH];   /* closed and open join: leaves not yet walked */
     unsigned nbatch;
 } worker;
 
@@ -818,16 +840,15 @@ static inline bool realise_open(const worker *w, const segments *sg, uint64_t pw
     return visited == sg->jl;
 }
 
-/* Open tours: the pairings realised by each lower structure of type gi,
+/* Open tours: the pairings realised by each lower structure of type lt,
  * filed by its number of tour ends. */
-static void leaf_open(worker *w, size_t gi, const segments *sg, uint64_t mult)
+static void leaf_open(worker *w, const ltype *lt, const segments *sg, uint64_t mult)
 {
     const half *L = w->sh->lower;
-    const size_t lim[4] = {L->first[gi], L->ends_at[2 * gi], L->ends_at[2 * gi + 1],
-                           L->first[gi + 1]};
+    const uint32_t lim[4] = {lt->first, lt->end1, lt->end2, lt->end};
     /* No upper ends: the lower half holds both tour ends, and its paths
      * closed between them must make one cycle with C. */
-    for (unsigned ends = w->k == 0 ? 2 : 0; ends <= 2; ends++) {
+    for (unsigned ends = w->open_from; ends <= 2; ends++) {
         if (!((w->need >> ends) & 1u)) continue;
         for (size_t s = lim[ends]; s < lim[ends + 1]; s++) {
             uint64_t key = 0;
@@ -856,6 +877,22 @@ static inline bool one_cycle(uint64_t pa, uint64_t pb, unsigned k)
 static void pairing_bytes(uint64_t p, unsigned k, uint8_t *out)
 {
     for (unsigned e = 0; e < 16; e++) out[e] = (uint8_t)(e < k ? nib(p, e) : e);
+}
+
+/* An open pairing (one end its own partner: its path stops at a tour end)
+ * as the bytes of a pairing of k + 1 ends, that end paired with a virtual
+ * end k.  Two such pairings make one path through all k ends exactly when
+ * the extended ones make one cycle through k + 1 (the virtual end joins
+ * the path's two ends), so the cycle test below serves open tours too. */
+static void pairing_bytes_open(uint64_t p, unsigned k, uint8_t *out)
+{
+    pairing_bytes(p, k, out);
+    for (unsigned e = 0; e < k; e++)
+        if (out[e] == e) {
+            out[e] = (uint8_t)k;
+            out[k] = (uint8_t)e;
+            break;
+        }
 }
 
 #if KTI_JOIN_SSSE3
@@ -946,11 +983,10 @@ __attribute__((target("avx2"))) static kti_u128 cycles_avx2(const uint8_t *pv, c
 /* The instruction sets of the vector test (shared::vec). */
 enum { VEC_NONE, VEC_SSSE3, VEC_AVX2 };
 
-static kti_u128 cycles_vec(unsigned vec, const uint8_t *pv, const uint64_t *cnt, size_t n, uint64_t pu,
-                           unsigned k)
+/* pu's pairing in bytes, ub (pairing_bytes or pairing_bytes_open), of k ends. */
+static kti_u128 cycles_vec(unsigned vec, const uint8_t *pv, const uint64_t *cnt, size_t n,
+                           const uint8_t *ub, unsigned k)
 {
-    uint8_t ub[16];
-    pairing_bytes(pu, k, ub);
     return vec == VEC_AVX2 ? cycles_avx2(pv, cnt, n, ub, k) : cycles_ssse3(pv, cnt, n, ub, k);
 }
 #endif
@@ -1203,21 +1239,12 @@ static void leaf_w(worker *w, size_t gi, uint64_t mult)
     }
 }
 
-/* The open and the weighted join's leaf (see leaf()). */
+/* The weighted join's leaf (see leaf()). */
 static void leaf_now(worker *w, size_t r)
 {
     const prefixes *pre = w->sh->pre;
     uint64_t mult = w->sh->flip ? orbit_weight(w, &pre->rec[r]) : 1;
-    if (mult == 0) return;
-    size_t gi = pre->byrank[r];
-    if (w->sh->weighted) {
-        leaf_w(w, gi, mult);
-        return;
-    }
-    segments sg;
-    segments_build(w, &sg);
-    /* A cycle of crossing steps and trivial cells: never in an open tour. */
-    if (sg.covered == sg.m) leaf_open(w, gi, &sg, mult);
+    if (mult != 0) leaf_w(w, pre->byrank[r], mult);
 }
 
 /* Walk the batch: each lower structure of each leaf's type with its step
@@ -1233,13 +1260,22 @@ static void flush_leaves(worker *w)
         const ltype *lt = &pre->rec[p->r];
         p->mult = w->sh->flip ? orbit_weight(w, lt) : 1;
         if (p->mult == 0) continue;
-        __builtin_prefetch(&L->pc[lt->first]);
-        __builtin_prefetch(&L->pc[lt->first] + 4);
+        /* Open: where leaf_open starts, at the first structures with as
+         * many tour ends as the upper type needs. */
+        uint32_t at = lt->first;
+        if (w->sh->open) at = w->open_from == 0 ? lt->first : w->open_from == 1 ? lt->end1 : lt->end2;
+        __builtin_prefetch(&L->pc[at]);
+        __builtin_prefetch(&L->pc[at] + 4);
     }
     for (unsigned i = 0; i < n; i++) {
         const pending *p = &w->batch[i];
         if (p->mult == 0) continue;
         const ltype *lt = &pre->rec[p->r];
+        if (w->sh->open) {
+            leaf_open(w, lt, &p->sg, p->mult);
+            if (w->oom || w->limit) return;
+            continue;
+        }
         for (size_t s = lt->first, s1 = lt->end; s < s1; s++) {
             uint64_t key = 0;
             if (!p->cycle && !realise(w, &p->sg, L->pc[s].partner, &key)) continue;
@@ -1250,11 +1286,12 @@ static void flush_leaves(worker *w)
 
 /* Step set C (in w) is complete and leaves the lower cells the lower type
  * of rank r (prefixes::rec): add the pairing of the upper ends that each
- * lower structure of that type realises with C.  The closed join holds
- * the leaf in a batch, with C reduced to its segments, and walks the batch
+ * lower structure of that type realises with C.  The join holds the
+ * leaf in a batch, with C reduced to its segments, and walks the batch
  * when it is full: the leaves' types and structures lie far apart in
  * memory, and fetching a batch's of them together overlaps the waits
- * (two cache misses per leaf were 40 % of its time). */
+ * (two cache misses per leaf were 40 % of the closed join's time, and
+ * three a third of the open join's before it batched too). */
 static void leaf(worker *w, size_t r)
 {
     const prefixes *pre = w->sh->pre;
@@ -1262,16 +1299,16 @@ static void leaf(worker *w, size_t r)
         seek_leaf(w, pre->byrank[r]);
         return;
     }
-    if (w->sh->weighted || w->sh->open) {
+    if (w->sh->weighted) {
         leaf_now(w, r);
         return;
     }
     pending *p = &w->batch[w->nbatch];
     segments_build(w, &p->sg);
-    /* A cycle of crossing steps and trivial cells: a tour just when it is
-     * everything. */
+    /* A cycle of crossing steps and trivial cells: a closed tour just when
+     * it is everything; never part of an open tour. */
     p->cycle = p->sg.covered < p->sg.m;
-    if (p->cycle && !cycle_is_all(w, &p->sg)) return;
+    if (p->cycle && (w->sh->open || !cycle_is_all(w, &p->sg))) return;
     p->r = (uint32_t)r;
     __builtin_prefetch(&pre->rec[r]);
     if (++w->nbatch == LEAF_BATCH) flush_leaves(w);
@@ -1297,10 +1334,35 @@ static bool stopped(worker *w)
 
 static void dfs(worker *w, unsigned s, unsigned f, size_t pv);
 
-/* The lower cells whose last crossing neighbour was step s are final. */
-static void finish_step(worker *w, unsigned s, unsigned f, size_t pv)
+/* The final digits that the m <= 2 lower cells made final by step s may
+ * take after a prefix pv of f digits: bit 3 a + b (m = 2) or b (m = 1)
+ * set when some lower type's prefix goes on with digits a, b.  Read once
+ * per step from one word or two, not once per choice of its crossing
+ * steps: most choices fail there, and each test was a cache miss. */
+static inline uint32_t finals_allowed(const worker *w, unsigned m, unsigned f, size_t pv)
+{
+    if (m == 0) return 1;
+    unsigned len = m == 1 ? 3 : 9;
+    size_t base = pv * len;
+    const uint64_t *b = w->pbits[f + m];
+    unsigned off = (unsigned)(base & 63);
+    uint64_t v = b[base >> 6] >> off;
+    if (off + len > 64) v |= b[(base >> 6) + 1] << (64 - off);
+    return (uint32_t)(v & ((UINT64_C(1) << len) - 1));
+}
+
+/* The lower cells whose last crossing neighbour was step s are final;
+ * `allow` is finals_allowed's mask when there are at most two. */
+static void finish_step(worker *w, unsigned s, unsigned f, size_t pv, uint32_t allow)
 {
     const geom *g = w->sh->g;
+    unsigned m = g->nfin[s];
+    if (m <= 2) {
+        unsigned idx = 0;
+        for (unsigned i = 0; i < m; i++) idx = idx * 3 + w->ldeg[g->fin[s][i]];
+        if ((allow >> idx) & 1u) dfs(w, s + 1, f + m, pv * (m == 0 ? 1 : m == 1 ? 3 : 9) + idx);
+        return;
+    }
     for (unsigned i = 0; i < g->nfin[s]; i++) {
         pv = pv * 3 + w->ldeg[g->fin[s][i]];
         if (!has_prefix(w->pbits, ++f, pv)) return;
@@ -1319,6 +1381,16 @@ static void dfs(worker *w, unsigned s, unsigned f, size_t pv)
 {
     const geom *g = w->sh->g;
     if (w->sk != NULL && w->sk->done) return;
+    /* Upper cells of digit 0 take no crossing step and only make lower
+     * cells final: passed over here, not one call each (they were 40 % of
+     * the calls of the open join on 7x6). */
+    while (s < g->nu && w->udig[g->uorder[s]] == 0) {
+        for (unsigned i = 0; i < g->nfin[s]; i++) {
+            pv = pv * 3 + w->ldeg[g->fin[s][i]];
+            if (!has_prefix(w->pbits, ++f, pv)) return;
+        }
+        s++;
+    }
     if (s == g->nu) {
         if ((++w->polls & 0xFFFFu) == 0 && stopped(w)) return;
         /* Every lower cell is final here, and pv is its whole vector. */
@@ -1329,10 +1401,8 @@ static void dfs(worker *w, unsigned s, unsigned f, size_t pv)
     if (w->oom || w->limit || atomic_load_explicit(&w->sh->cancel, memory_order_relaxed)) return;
     unsigned u = g->uorder[s], d = w->udig[u], nn = g->nnb[s];
     const uint8_t *nb = g->nb[s];
-    if (d == 0) {
-        finish_step(w, s, f, pv);
-        return;
-    }
+    uint32_t allow = g->nfin[s] <= 2 ? finals_allowed(w, g->nfin[s], f, pv) : 0;
+    if (g->nfin[s] <= 2 && allow == 0) return;
     for (unsigned a = 0; a < nn; a++) {
         unsigned la = nb[a];
         if (w->ldeg[la] >= 2) continue;
@@ -1340,7 +1410,7 @@ static void dfs(worker *w, unsigned s, unsigned f, size_t pv)
         uint64_t ba = 1ull << (4 * s + a);
         w->cmask |= ba;
         if (d == 1) {
-            finish_step(w, s, f, pv);
+            finish_step(w, s, f, pv, allow);
         } else {
             for (unsigned b = a + 1; b < nn; b++) {
                 unsigned lb = nb[b];
@@ -1348,7 +1418,7 @@ static void dfs(worker *w, unsigned s, unsigned f, size_t pv)
                 link(w, lb, u, 1);
                 uint64_t bb = 1ull << (4 * s + b);
                 w->cmask |= bb;
-                finish_step(w, s, f, pv);
+                finish_step(w, s, f, pv, allow);
                 w->cmask &= ~bb;
                 w->ldeg[lb]--;
             }
@@ -1406,8 +1476,9 @@ static void combine_w(worker *w, size_t ti, unsigned weight, size_t n)
     }
 }
 
-/* Set the worker to upper type ti: its digits and ends. */
-static void set_type(worker *w, size_t ti)
+/* Set the worker to upper type ti: its digits and ends, and for open
+ * tours `need` (bit j: lower structures with j tour ends are wanted). */
+static void set_type(worker *w, size_t ti, unsigned need)
 {
     const shared *sh = w->sh;
     const geom *g = sh->g;
@@ -1420,7 +1491,11 @@ static void set_type(worker *w, size_t ti)
         w->mrt = sh->orank[2 * ti + 1];
         while (lev + 1 < sh->pre->nlevels && sh->pre->from[lev + 1] <= w->rt) lev++;
     }
-    w->pbits = sh->pre->bits[lev];
+    w->need = need;
+    /* Only lower types with a structure of the tour ends wanted, when
+     * only one number of ends is (prefixes). */
+    unsigned cls = sh->pre->nclasses == 1 ? 0 : need == 1u ? 1 : need == 4u ? 2 : 0;
+    w->pbits = sh->pre->bits[cls][lev];
     w->k = 0;
     for (unsigned c = 0; c < g->nu; c++) {
         w->udig[c] = (uint8_t)((t >> (2 * c)) & 3u);
@@ -1558,9 +1633,15 @@ static kti_u128 matches(const worker *w, size_t s)
     kti_u128 part = 0;
     if (j > 2) return 0;
 #if KTI_JOIN_SSSE3
-    if (w->use_vec && j != 1)
+    if (w->use_vec) {
+        /* An odd number of upper ends: open pairings, one end a tour end's. */
+        uint8_t ub[16];
+        unsigned odd = w->k & 1u;
+        if (odd) pairing_bytes_open(pu, w->k, ub);
+        else pairing_bytes(pu, w->k, ub);
         return cycles_vec(w->sh->vec, w->cv + 16 * w->coff[j], w->cc + w->coff[j],
-                          w->coff[j + 1] - w->coff[j], pu, w->k);
+                          w->coff[j + 1] - w->coff[j], ub, w->k + odd);
+    }
 #endif
     for (size_t i = w->coff[j]; i < w->coff[j + 1]; i++) {
         bool ok = w->k == 0 ? true : j == 1 ? one_path(w->ck[i], pu, w->k)
@@ -1574,11 +1655,13 @@ static void run_type(worker *w, size_t ti, unsigned weight)
 {
     const shared *sh = w->sh;
     const half *U = sh->upper;
-    set_type(w, ti);
     /* Only lower structures that some upper one of the type can complete. */
-    w->need = 0;
+    unsigned need = 0;
     for (size_t s = U->first[ti]; U->nterm != NULL && s < U->first[ti + 1]; s++)
-        w->need |= 4u >> U->nterm[s];
+        need |= 4u >> U->nterm[s];
+    set_type(w, ti, need);
+    w->open_from = w->k == 0 ? 2 : 0;
+    while (w->open_from < 2 && !((w->need >> w->open_from) & 1u)) w->open_from++;
     search_type(w);
     if (w->oom || w->limit || atomic_load(&w->sh->cancel)) return;
     /* Combine: every upper structure of type t with every pairing. */
@@ -1595,7 +1678,12 @@ static void run_type(worker *w, size_t ti, unsigned weight)
     /* The vector test pays for the conversion of the pairings from a few
      * upper structures on; with k <= 2 ends every test is trivial. */
     w->use_vec = sh->vec && w->k > 2 && U->first[ti + 1] - U->first[ti] >= 4;
-    for (size_t i = 0; w->use_vec && i < w->coff[3]; i++) pairing_bytes(w->ck[i], w->k, w->cv + 16 * i);
+    for (size_t i = 0; w->use_vec && i < w->coff[3]; i++) {
+        /* An odd number of upper ends: every pairing has one tour end's
+         * (tab[1] only) and takes the virtual end of pairing_bytes_open. */
+        if (w->k & 1u) pairing_bytes_open(w->ck[i], w->k, w->cv + 16 * i);
+        else pairing_bytes(w->ck[i], w->k, w->cv + 16 * i);
+    }
     for (size_t s = U->first[ti]; s < U->first[ti + 1]; s++) {
         kti_u128 part = matches(w, s);
         if (sh->parts != NULL) store_part(w, s, part, weight);
@@ -1991,9 +2079,11 @@ static bool seek_run(const kti_hjoin *j, size_t upper, seek *sk)
     w.sk = sk;
     sk->cum = 0;
     sk->done = false;
-    set_type(&w, ti);
-    sk->pu = end_pairing(U->pc[s].partner, w.udig, w.eidx, js->g.nu);
     sk->ends = js->open ? 2u - U->nterm[s] : 0u;
+    /* The seek walks only lower structures with sk->ends tour ends
+     * (seek_leaf_open): its search may leave out the types without. */
+    set_type(&w, ti, js->open ? 1u << sk->ends : 0u);
+    sk->pu = end_pairing(U->pc[s].partner, w.udig, w.eidx, js->g.nu);
     search_type(&w);
     return true;
 }
