@@ -241,7 +241,7 @@ expect "file error names path and reason" "nonexistent.txt: No such file or dire
 status 1 "unwritable output" "$knight" tour 6x6 -o "$tmp/no/such/dir/t.txt"
 expect "output error names path and reason" "dir/t.txt: No such file or directory" "$knight" tour 6x6 -o "$tmp/no/such/dir/t.txt"
 expect "count 9x9 names the limit" "boards whose narrow side is at most 8" "$knight" count 9x9
-expect "count 8x8 --open names the limit" "7 (open tours)" "$knight" count 8x8 --open
+expect "count 9x12 --open names the limit" "boards whose narrow side is at most 8" "$knight" count 9x12 --open
 expect "usage error points to help" "knight count --help" "$knight" count 6x6 --bogus
 # Shard results and knight reduce: the exact sum, and refusals naming the reason.
 for i in 0 1 2; do

@@ -30,10 +30,11 @@
  * (::kt_u128).
  *
  * What can be counted (any leaper graph, with or without holes, as long as
- * its frontier fits the state encoding: at most 17 cells for closed tours,
- * 16 for the rest, which means every full knight board whose smaller side
- * is at most 8, and the other side any length, for closed tours; smaller
- * side at most 7 for open tours; 8 for symmetric tours):
+ * its frontier fits the state encoding: at most 17 cells, which means every
+ * full knight board whose smaller side is at most 8, and the other side any
+ * length; since 1.1 open tours too, whose 17-cell frontiers take a packed
+ * key, although the open layers of a board 8 wide grow far past what a
+ * small machine holds unless both ends are given and the board is short):
  * - closed tours (Hamiltonian cycles), undirected or directed;
  * - open tours (Hamiltonian paths), undirected or directed;
  * - closed tours invariant under the 180-degree rotation of the board,
@@ -225,7 +226,10 @@ KT_EXPORT kt_status kt_count_tours(const kt_graph *g, unsigned flags, const kt_o
  * tour of the board so extended ends there); two become an apex joined to
  * both, whose closed tours are the open tours from one to the other, so
  * the closed count's lookahead applies.  The frontier is the same as for
- * the whole board.  On the small boards of kt_count_tours() the search
+ * the whole board, except that the apex keeps the earlier end in it until
+ * the later one: where that passes 17 cells (boards 8 wide), two given
+ * ends are counted in open mode instead, with only those two cells
+ * allowed to end a path (one lookahead set per cell instead of three).  On the small boards of kt_count_tours() the search
  * runs from the given start (or from the given end, the tours reversed)
  * instead, under the same conditions, and on the boards of half-tours
  * kt_halftours_count_open() with the same ends.  Run settings (threads, progress, shard, budget,

@@ -632,9 +632,25 @@ static kt_status count_ends(ctx *c, kt_cell a, kt_cell b, kti_u128 *out)
     st = cg_insert(&cg, m, ab, both ? 2u : 1u, al, &xg);
     cg_free(&cg, al);
     if (st != KT_OK) return st;
+    uint64_t base = c->fo.progress_base;
     c->fo.progress_total = (uint64_t)xg.n * KTI_FRONTIER_UNITS;
     st = run_cg(c, &xg, both ? 0x400u : 0x200u, "", out);
     cg_free(&xg, al);
+    if (both && st == KT_EUNSUPPORTED) {
+        /* The apex keeps the earlier end in the frontier until the later
+         * one is processed: on a board 8 wide that is one slot more than
+         * the 17 the closed encoding holds.  Open mode with a and b the
+         * only cells allowed to end a path counts the same paths within
+         * the board's own frontier (packed keys, frontier.c). */
+        c->fo.progress_base = base;
+        st = build_cg(o, SYM_ID, true, &cg, &loops);
+        if (st != KT_OK) return st;
+        memset(cg.end_ok, 0, cg.n);
+        cg.end_ok[ab[0]] = cg.end_ok[ab[1]] = 1;
+        c->fo.progress_total = (uint64_t)cg.n * KTI_FRONTIER_UNITS;
+        st = run_cg(c, &cg, 0x800u, "", out);
+        cg_free(&cg, al);
+    }
     return st;
 }
 

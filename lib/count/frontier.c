@@ -23,6 +23,14 @@
  * A frontier of 17 slots (8-wide boards) does not fit 64 bits; there the
  * oldest slot has at most one future neighbour, so it has degree 1 or 2,
  * and it is left implicit: it is a path end iff some digit is 15.
+ * Open tours break that rule (the oldest slot may still have degree 0, or
+ * lead to a finished tour end), so an open count whose frontier reaches
+ * 17 slots packs every key instead (the plan's `packed`, q = 1 only): a
+ * slot of an open count takes 12 values (0, 1, the opener 2, closers 3..10
+ * since 17 slots hold at most 8 paths, and 11 for the terminal-linked
+ * end), and three slots fit 11 bits (12^3 = 1728 < 2048), so 17 slots fit
+ * 5 x 11 + 8 = 63 bits.  The packed key is linear in the digits (slot j
+ * weighs 12^(j mod 3) << 11 (j / 3)), so encoding stays a sum.
  * The encoding is canonical (openers are numbered in slot order), so equal
  * frontiers give equal keys.
  *
@@ -47,6 +55,7 @@ _Static_assert(MAXS == KTI_FRONTIER_MAX_SLOTS, "count.c's early width check");
 #define DIG_TERM 14u
 #define DIG_IMPL 15u
 #define DIG_IMPL1 12u   /* the same with voltage 1 (q = 2; 7 explicit paths at most) */
+#define PK_TERM 11u     /* DIG_TERM in a packed key */
 #define EMPTY UINT64_MAX
 
 typedef struct step {
@@ -63,7 +72,8 @@ typedef struct step {
     uint8_t fut[MAXS];        /* future neighbours of each post slot */
     int8_t col[MAXS];         /* colour of each post slot, +1 or -1 (bipartite graphs) */
     int32_t bal;              /* twice (unprocessed +1 vertices - unprocessed -1 vertices) */
-    const uint64_t *feas;     /* realizable demand vectors (open: 3 sets), or NULL */
+    int8_t fix_r;             /* fixed ends: the path ends still to come after this step, else -1 */
+    const uint64_t *feas;     /* realizable demand vectors (open: 3 sets, 1 with fixed ends), or NULL */
     uint64_t *memo;           /* or, on small frontiers, their answers so far (la_solve) */
 } step;
 
@@ -76,6 +86,8 @@ typedef struct plan {
     uint32_t max_slots;
     unsigned maxsucc;
     bool bip;                 /* the graph is bipartite: col and bal are set */
+    bool packed;              /* keys packed 12 values a slot (open, 17 slots) */
+    bool fixed;               /* open, exactly two vertices may end a path: fix_r is set */
 } plan;
 
 static const uint32_t pow3[MAXS + 1] = {
@@ -148,7 +160,7 @@ static kt_status plan_build(const kti_cgraph *cg, const kt_allocator *al, plan *
     for (uint32_t t = 0; t < cg->n && st == KT_OK; t++) {
         step *s = &p->st[t];
         s->npre = (uint8_t)nf;
-        s->impl_pre = nf == MAXS;
+        s->impl_pre = nf == MAXS && !cg->open;
         s->last = t + 1 == cg->n;
         unsigned nb = 0;
         for (uint32_t e = cg->start[t]; e < cg->start[t + 1]; e++) {
@@ -184,12 +196,33 @@ static kt_status plan_build(const kti_cgraph *cg, const kt_allocator *al, plan *
         }
         if (st != KT_OK) break;
         s->npost = (uint8_t)np;
-        s->impl_post = np == MAXS;
-        if (s->impl_post && (cg->q > 2 || cg->open || s->fut[0] > 1)) st = KT_EUNSUPPORTED;
+        s->impl_post = np == MAXS && !cg->open;
+        if (np == MAXS && cg->open) {
+            if (cg->q != 1) st = KT_EUNSUPPORTED;
+            p->packed = true;
+        } else if (s->impl_post && (cg->q > 2 || s->fut[0] > 1)) {
+            st = KT_EUNSUPPORTED;
+        }
         if (np > p->max_slots) p->max_slots = np;
         uint32_t k = 0;
         for (uint32_t j = 0; j < np; j++) front[k++] = front[s->post[j]];
         nf = k;
+    }
+    /* With exactly two possible path ends (open tours between given
+     * cells), both are ends, so the ends still to come after step t are
+     * those of the two that have not left the frontier: one lookahead set
+     * per step instead of three, and a state whose terminal digits
+     * disagree is dead at once.  A vertex leaves at its last neighbour. */
+    unsigned nok = 0;
+    for (uint32_t v = 0; v < cg->n && cg->open; v++) nok += cg->end_ok == NULL || cg->end_ok[v];
+    p->fixed = cg->open && nok == 2;
+    for (uint32_t t = 0; t < cg->n && st == KT_OK; t++) {
+        int r = -1;
+        if (p->fixed) {
+            r = 0;
+            for (uint32_t v = 0; v < cg->n; v++) r += cg->end_ok[v] && last[v] > t;
+        }
+        p->st[t].fix_r = (int8_t)r;
     }
     if (p->bip && st == KT_OK) {
         int32_t bal = 0;
@@ -269,9 +302,11 @@ static void la_back(const step *s, const uint8_t *b, size_t base, unsigned k, ui
 }
 
 /* The predecessors of the vector d (after step s, r ends to come) in the
- * sets prev (rmax + 1 of them, words apart).  A vertex leaving at s keeps
- * demand 0, or 1 as a path end (open mode: one more end to come before s). */
-static void la_pred(const step *s, const uint8_t *d, unsigned r, unsigned rmax, uint64_t *prev,
+ * sets prev, which hold the ends to come clo..chi before s (words apart;
+ * closed mode 0..0, open 0..2, fixed ends one value).  A vertex leaving
+ * at s keeps demand 0, or 1 as a path end (open mode: one more end to
+ * come before s). */
+static void la_pred(const step *s, const uint8_t *d, unsigned r, unsigned clo, unsigned chi, uint64_t *prev,
                     size_t words)
 {
     unsigned np = s->npost, nw = s->npre, dt = 0, nl = 0;
@@ -288,23 +323,23 @@ static void la_pred(const step *s, const uint8_t *d, unsigned r, unsigned rmax, 
             base += d[j] * la_wt(s->post[j]);
         }
     }
-    if (rmax > 0)
+    if (chi > 0)
         for (unsigned w = 0; w < nw; w++)
             if (s->leave[w] && s->end_ok[w]) lv[nl++] = (uint8_t)w;
     for (unsigned m = 0; m < 1u << nl; m++) {
         unsigned c = r;
         for (unsigned i = 0; i < nl; i++) c += m >> i & 1u;
-        if (c > rmax) continue;
+        if (c > chi) continue;
         size_t bm = base;
         for (unsigned i = 0; i < nl; i++) {
             b[lv[i]] = (uint8_t)(m >> i & 1u);
             bm += b[lv[i]] * la_wt(lv[i]);
         }
         if (tin) {
-            la_back(s, b, bm, 2 - dt, prev + c * words);
+            if (c >= clo) la_back(s, b, bm, 2 - dt, prev + (c - clo) * words);
         } else {
-            la_back(s, b, bm, 2, prev + c * words);
-            if (c < rmax && s->end_ok[nw]) la_back(s, b, bm, 1, prev + (c + 1) * words);
+            if (c >= clo) la_back(s, b, bm, 2, prev + (c - clo) * words);
+            if (c < chi && c + 1 >= clo && s->end_ok[nw]) la_back(s, b, bm, 1, prev + (c + 1 - clo) * words);
         }
     }
 }
@@ -312,15 +347,25 @@ static void la_pred(const step *s, const uint8_t *d, unsigned r, unsigned rmax, 
 /* One backward step of the lookahead; true when the progress callback
  * asked to cancel (the build of a large board's tables takes seconds, so it
  * reports progress, with done = the count's start, on the calling thread). */
-static bool la_step(const step *s, unsigned rmax, const uint64_t *cur, size_t cwords, uint64_t *prev,
+/* The ends to come of the sets a step keeps after it (lo..hi). */
+static void la_range(const plan *p, const step *s, unsigned *lo, unsigned *hi)
+{
+    *lo = s->fix_r >= 0 ? (unsigned)s->fix_r : 0u;
+    *hi = s->fix_r >= 0 ? (unsigned)s->fix_r : p->open ? 2u : 0u;
+}
+
+static bool la_step(const plan *p, const step *s, const uint64_t *cur, size_t cwords, uint64_t *prev,
                     size_t pwords, kti_progress *pr, uint64_t done, uint64_t total)
 {
     unsigned np = s->npost;
     uint8_t d[MAXS];
     size_t nhi = np <= LA_LO ? 1u : pow3[np - LA_LO];
     unsigned nlo = np <= LA_LO ? pow3[np] : pow3[LA_LO];
-    for (unsigned r = 0; r <= rmax; r++) {
-        const uint64_t *set = cur + r * cwords;
+    unsigned rlo, rhi, clo, chi;
+    la_range(p, s, &rlo, &rhi);
+    la_range(p, s - 1, &clo, &chi);
+    for (unsigned r = rlo; r <= rhi; r++) {
+        const uint64_t *set = cur + (r - rlo) * cwords;
         uint8_t hd[MAXS];
         memset(hd, 0, sizeof hd);
         for (size_t hi = 0; hi < nhi; hi++) {
@@ -337,7 +382,7 @@ static bool la_step(const step *s, unsigned rmax, const uint64_t *cur, size_t cw
                 unsigned x = lo;
                 for (unsigned k = 0; k < LA_LO && k < np; k++, x /= 3) d[k] = (uint8_t)(x % 3);
                 for (unsigned k = LA_LO; k < np; k++) d[k] = hd[k];
-                la_pred(s, d, r, rmax, prev, pwords);
+                la_pred(s, d, r, clo, chi, prev, pwords);
             }
         }
     }
@@ -467,7 +512,7 @@ static kt_status la_build(plan *p, const kt_allocator *al, size_t budget, kti_pr
                           uint64_t done, uint64_t total)
 {
     if (p->n < 2 || la_memo(p, al, budget)) return KT_OK;
-    unsigned rmax = p->open ? 2u : 0u, nr = rmax + 1;
+    unsigned nr = p->open && !p->fixed ? 3u : 1u;   /* sets per step */
     size_t words = 0;
     uint32_t first = p->n;
     while (first > 1) {
@@ -503,7 +548,7 @@ static kt_status la_build(plan *p, const kt_allocator *al, size_t budget, kti_pr
         }
         off += w;
         p->feas_mem = mem; /* plan_free releases it, whatever happens next */
-        if (la_step(&p->st[t], rmax, cur, cw, prev, pw, pr, done, total)) return KT_ECANCELED;
+        if (la_step(p, &p->st[t], cur, cw, prev, pw, pr, done, total)) return KT_ECANCELED;
         p->st[t - 1].feas = prev;
         cur = prev;
         cw = pw;
@@ -521,14 +566,46 @@ static void plan_free(plan *p, const kt_allocator *al)
 
 /* ------------------------------------------------------------ encoding */
 
-static inline void decode(uint64_t key, unsigned n, bool impl, unsigned q, dstate *d)
+/* Weight of slot j in a packed key (see the top of the file). */
+#define PK_WT(j) ((uint64_t)((j) % 3 == 0 ? 1u : (j) % 3 == 1 ? 12u : 144u) << (11 * ((j) / 3)))
+static const uint64_t pk_wt[MAXS] = {PK_WT(0),  PK_WT(1),  PK_WT(2),  PK_WT(3),  PK_WT(4),  PK_WT(5),
+                                     PK_WT(6),  PK_WT(7),  PK_WT(8),  PK_WT(9),  PK_WT(10), PK_WT(11),
+                                     PK_WT(12), PK_WT(13), PK_WT(14), PK_WT(15), PK_WT(16)};
+
+/* The digits of a packed key's first n slots, in the unpacked digit
+ * values (DIG_TERM for PK_TERM); true if the key is exactly the packing
+ * of those digits (no slot past n, no group of 11 bits past 1727). */
+static inline bool pk_unpack(uint64_t key, unsigned n, uint8_t *dig)
+{
+    uint64_t back = 0;
+    unsigned grp = 0;
+    for (unsigned s = 0; s < n; s++) {
+        if (s % 3 == 0) grp = (unsigned)(key >> (11 * (s / 3))) & 2047u;
+        unsigned v = grp % 12u;
+        grp /= 12u;
+        back += pk_wt[s] * v;
+        dig[s] = (uint8_t)(v == PK_TERM ? DIG_TERM : v);
+    }
+    return back == key;
+}
+
+/* The digit of slot j as it goes into a key (packed or not). */
+static inline uint64_t key_part(unsigned dig, unsigned j, bool packed)
+{
+    if (packed) return pk_wt[j] * (dig == DIG_TERM ? PK_TERM : dig);
+    return (uint64_t)dig << (4 * j);
+}
+
+static inline void decode(uint64_t key, unsigned n, bool impl, unsigned q, bool packed, dstate *d)
 {
     int opener[MAXS];
     int nop = 0;
     unsigned base = impl ? 1u : 0u;
+    uint8_t pd[MAXS];
+    if (packed) (void)pk_unpack(key, n, pd);   /* never impl: open counts only */
     if (impl) d->deg[0] = 2;
     for (unsigned s = base; s < n; s++) {
-        unsigned dig = (unsigned)(key >> (4 * (s - base))) & 15u;
+        unsigned dig = packed ? pd[s] : (unsigned)(key >> (4 * (s - base))) & 15u;
         if (dig == 0) {
             d->deg[s] = 2;
             d->mate[s] = (int8_t)s; /* unused, but encode_q1 reads it branch-free */
@@ -562,7 +639,7 @@ static inline void decode(uint64_t key, unsigned n, bool impl, unsigned q, dstat
     }
 }
 
-static inline uint64_t encode(const dstate *d, const step *s, unsigned q)
+static inline uint64_t encode(const dstate *d, const step *s, unsigned q, bool packed)
 {
     int8_t pidx[MAXW];
     uint8_t opk[MAXS];
@@ -589,7 +666,7 @@ static inline uint64_t encode(const dstate *d, const step *s, unsigned q)
                 dig = 2u + q + opk[pm];
             }
         }
-        key |= (uint64_t)dig << (4 * (j - base));
+        key += key_part(dig, j - base, packed);
     }
     return key;
 }
@@ -600,7 +677,7 @@ static inline uint64_t encode(const dstate *d, const step *s, unsigned q)
  * small board's time): an opener is a path end whose mate comes later, a
  * closer's digit counts the openers before its mate.
  */
-static inline uint64_t encode_q1(const dstate *e, const step *s)
+static inline uint64_t encode_q1(const dstate *e, const step *s, bool packed)
 {
     static const uint8_t base_dig[5] = {0u, 1u, DIG_TERM, 2u, 3u};
     uint64_t key = 0;
@@ -618,7 +695,7 @@ static inline uint64_t encode_q1(const dstate *e, const step *s)
         unsigned k = opk[pm < j ? pm : j];
         unsigned type = (dg == 0) + one * (2u + !term * (1u + !later));
         unsigned dig = base_dig[type] + (type == 4u) * k;
-        key |= (uint64_t)dig << (4 * j);
+        key += key_part(dig, j, packed);
     }
     return key;
 }
@@ -693,28 +770,29 @@ static inline bool viable(const plan *p, const step *s, const dstate *e, bool op
     /* Each vertex's remaining neighbours, and (open mode) the ends: cheap,
      * in cache, and it spares most dead successors the dense lookahead's
      * lookup in a table of megabytes (7x8 closed: 44 s to 34 s). */
+    unsigned gone = 0;         /* path ends already left (terminal digits) */
     for (unsigned jj = 0; jj < np; jj++) {
         unsigned w = s->post[jj];
         unsigned need = (open && s->end_ok[w]) ? 1u : 2u;
         unsigned have = (unsigned)e->deg[w] + s->fut[jj];
         if (have < need) return false;
         if (open) {
-            if (e->deg[w] == 1 && e->mate[w] < 0) nt++;
+            if (e->deg[w] == 1 && e->mate[w] < 0) nt++, gone++;
             else if (have == 1) nt++;
         }
     }
     if (nt > 2) return false;
+    /* fixed ends: an end that left with degree 2 leaves one path end too few */
+    if (s->fix_r >= 0 && gone + (unsigned)s->fix_r != 2) return false;
     if (s->feas != NULL) {
         size_t lo = 0, hi = 0;
-        unsigned gone = 0;     /* at most nt, so at most 2 */
         for (unsigned jj = 0; jj < np; jj++) {
             unsigned w = s->post[jj], dem = 2u - (unsigned)e->deg[w];
             if (jj < LA_LO) lo += dem * pow3[jj];
             else hi += dem * pow3[jj - LA_LO];
-            gone += e->deg[w] == 1 && e->mate[w] < 0;
         }
         size_t bit = hi << 7 | lo;
-        const uint64_t *set = s->feas + (open ? (2 - gone) * la_words(np) : 0);
+        const uint64_t *set = s->feas + (open && s->fix_r < 0 ? (2 - gone) * la_words(np) : 0);
         return set[bit >> 6] >> (bit & 63) & 1u;
     }
     return true;
@@ -725,10 +803,10 @@ static inline bool viable(const plan *p, const step *s, const dstate *e, bool op
  * below, so that with q = 1 the voltage arithmetic folds away. */
 static inline __attribute__((always_inline)) unsigned expand_gen(const plan *p, const step *s, uint64_t key,
                                                                  uint64_t *out, unsigned *done,
-                                                                 unsigned q, bool open)
+                                                                 unsigned q, bool open, bool packed)
 {
     dstate d;
-    decode(key, s->npre, s->impl_pre, q, &d);
+    decode(key, s->npre, s->impl_pre, q, packed, &d);
     unsigned a = s->npre, nw = s->npre + 1u;
     d.deg[a] = 0;
     d.mate[a] = (int8_t)a;
@@ -801,11 +879,11 @@ static inline __attribute__((always_inline)) unsigned expand_gen(const plan *p, 
             }
             if (!ok) continue;
             if (fast) {
-                if (viable_memo(p, s, &e, ix, gone, open)) out[nout++] = encode_q1(&e, s);
+                if (viable_memo(p, s, &e, ix, gone, open)) out[nout++] = encode_q1(&e, s, packed);
                 continue;
             }
             if (!viable(p, s, &e, open)) continue;
-            out[nout++] = encode(&e, s, q);
+            out[nout++] = encode(&e, s, q, packed);
         }
     }
     return nout;
@@ -816,12 +894,19 @@ typedef unsigned (*expand_fn)(const plan *p, const step *s, uint64_t key, uint64
 
 static unsigned expand_q1(const plan *p, const step *s, uint64_t key, uint64_t *out, unsigned *done)
 {
-    return p->open ? expand_gen(p, s, key, out, done, 1u, true) : expand_gen(p, s, key, out, done, 1u, false);
+    if (!p->open) return expand_gen(p, s, key, out, done, 1u, false, false);
+    return expand_gen(p, s, key, out, done, 1u, true, false);
+}
+
+/* Open counts of 8-wide boards (packed keys). */
+static unsigned expand_packed(const plan *p, const step *s, uint64_t key, uint64_t *out, unsigned *done)
+{
+    return expand_gen(p, s, key, out, done, 1u, true, true);
 }
 
 static unsigned expand_any(const plan *p, const step *s, uint64_t key, uint64_t *out, unsigned *done)
 {
-    return expand_gen(p, s, key, out, done, p->q, p->open);
+    return expand_gen(p, s, key, out, done, p->q, p->open, false);
 }
 
 /* ---------------------------------------------------------- hash tables */
@@ -1070,7 +1155,7 @@ static void work(void *arg)
     pending pb[BATCH + MAXSUCC];
     bool has_side = r->src_side->n != 0;
     const table *dt = r->dst;
-    expand_fn ex = r->p->q == 1 ? expand_q1 : expand_any;
+    expand_fn ex = r->p->packed ? expand_packed : r->p->q == 1 ? expand_q1 : expand_any;
     for (;;) {
         if (__atomic_load_n(&r->stop, __ATOMIC_RELAXED)) break;
         if (__atomic_load_n(&r->used, __ATOMIC_RELAXED) > r->limit) break;
@@ -1236,18 +1321,24 @@ static size_t cap_for(uint64_t n, size_t floor)
 }
 
 /* Whether key is a state the encoder can produce for a frontier of np
- * slots (the first implicit if impl): no digit beyond the frontier, each
- * digit within the encoding, every closer naming an opener still open,
- * every opener closed, at most one closer of the implicit slot. */
-static bool key_valid(uint64_t key, unsigned np, bool impl, unsigned q, bool open)
+ * slots (the first implicit if impl; packed keys if packed): no digit
+ * beyond the frontier, each digit within the encoding, every closer naming
+ * an opener still open, every opener closed, at most one closer of the
+ * implicit slot. */
+static bool key_valid(uint64_t key, unsigned np, bool impl, unsigned q, bool open, bool packed)
 {
     unsigned base = impl ? 1u : 0u, nexp = np - base;
-    if (np < base || nexp > 16 || (nexp < 16 && key >> (4 * nexp) != 0)) return false;
+    uint8_t pd[MAXS];
+    if (packed) {
+        if (impl || np > MAXS || !pk_unpack(key, np, pd)) return false;
+    } else if (np < base || nexp > 16 || (nexp < 16 && key >> (4 * nexp) != 0)) {
+        return false;
+    }
     uint32_t closed = 0;
     unsigned nop = 0;
     bool implseen = false;
     for (unsigned s = 0; s < nexp; s++) {
-        unsigned dig = (unsigned)(key >> (4 * s)) & 15u;
+        unsigned dig = packed ? pd[s] : (unsigned)(key >> (4 * s)) & 15u;
         if (dig <= 1) continue;
         if (dig == DIG_TERM) {
             if (!open) return false;
@@ -1329,7 +1420,7 @@ static kt_status ck_load(ckio *io, const uint64_t *h, const plan *p, const ck_wa
         uint64_t r[2];
         KTI_TRY(ck_take(io, r, 2));
         if (i < h[CK_NSTATES]) {
-            if (!key_valid(r[0], sp->npost, sp->impl_post, p->q, p->open) || table_has(t, r[0]) ||
+            if (!key_valid(r[0], sp->npost, sp->impl_post, p->q, p->open, p->packed) || table_has(t, r[0]) ||
                 (cw->exists_only && r[1] > 1) ||
                 (h[CK_SPLIT] && kti_mix64(r[0] ^ 0x5bd1e995u) % cw->sn != cw->si))
                 return KT_EPARSE;

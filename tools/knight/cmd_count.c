@@ -255,13 +255,13 @@ static int count_halftours(const count_args *a)
     return print_count(a, n);
 }
 
-/* The frontier method's limit (count.h): the narrow side at most 8, 7 for open tours. */
+/* The frontier method's limit (count.h): the narrow side at most 8. */
 static int frontier_limit(const count_args *a)
 {
-    uint32_t narrow = a->w < a->h ? a->w : a->h, max = (a->flags & KT_COUNT_OPEN) ? 7 : 8;
-    if (narrow <= max) return 0;
-    return cli_fail("count: %ux%u is too large: the frontier method counts boards whose narrow side is at most 8 "
-                    "(closed tours) or 7 (open tours); the other side may be any length", a->w, a->h);
+    uint32_t narrow = a->w < a->h ? a->w : a->h;
+    if (narrow <= 8) return 0;
+    return cli_fail("count: %ux%u is too large: the frontier method counts boards whose narrow side is at most 8; "
+                    "the other side may be any length", a->w, a->h);
 }
 
 static int count_frontier(const count_args *a)

@@ -218,9 +218,9 @@ const help_cmd help_cmds[] = {
      "with --join, joins them with the other half to count the closed tours.",
      halftours_opts, ""},
     {"count", "[options] WxH", "exact number of closed (default) or open tours",
-     "Counts the knight's tours of the W x H board exactly (128-bit).  Limits: closed, directed, "
-     "symmetric and class counts need boards whose narrow side is at most 8, open tours at most 7; "
-     "the other side may be any length (time and memory grow quickly: 8x8 takes 2.5 minutes and 1.4 GiB by half-tours, 10 GiB by the frontier).  "
+     "Counts exactly the knight's tours of a W x H board whose narrow side is at most 8 (the other side any "
+     "length), in 128 bits.  Time and memory grow quickly: 8x8 closed takes 2.5 minutes and 1.4 GiB by half-tours, "
+     "10 GiB by the frontier; 8x8 open about an hour and 15 GiB by half-tours.  "
      "Progress with an estimate of the time left is shown on a terminal.",
      count_opts, "size"},
     {"reduce", "FILE...", "check a set of shard results and print their exact sum",
