@@ -729,7 +729,7 @@ kt_status kti_hdp_run(const kti_hprob *prob, const kti_run *run, kti_hent *init,
 {
     engine en;
     kt_status rc = engine_init(&en, prob, run, init, ninit, prog);
-    for (size_t step = 0; rc == KT_OK && step < prob->nsteps; step++) {
+    for (size_t step = prob->first; rc == KT_OK && step < prob->nsteps; step++) {
         uint64_t nstates = 0;
         rc = engine_step(&en, step, &nstates);
         if (rc != KT_OK) break;

@@ -373,9 +373,17 @@ nomem:
 typedef struct digit_shard digit_shard;
 static bool digit_filter(const void *ctx, size_t step, const uint8_t *codes);
 
-static kt_status enumerate_in(kt_halftours **out, uint32_t W, uint32_t D, uint32_t O,
-                              const uint8_t *rule, bool merge, const digit_shard *ds,
-                              const kti_run *run, kti_hprogress *prog);
+/* Where a run of the half's programme starts and stops: from the layer
+ * init[0..ninit) after step first - 1 (consumed; NULL: the empty start)
+ * up to step stop - 1 (0: the last step). */
+typedef struct span {
+    kti_hent *init;
+    size_t ninit, first, stop;
+} span;
+
+static kt_status run_half(uint32_t W, uint32_t D, uint32_t O, const uint8_t *rule, bool merge,
+                          const digit_shard *ds, span sp, const kti_run *run, kti_hprogress *prog,
+                          kti_hent **fin, size_t *nfin, uint8_t *bslot);
 
 /* The path structures of a half (W, D, O); rule: NULL for closed tours,
  * else the open mode's tour-end rule of each local cell (kti_halftour_steps);
@@ -384,36 +392,41 @@ static kt_status enumerate(kt_halftours **out, uint32_t W, uint32_t D, uint32_t 
                            const uint8_t *rule, bool merge, const kti_run *run,
                            kti_hprogress *prog)
 {
-    return enumerate_in(out, W, D, O, rule, merge, NULL, run, prog);
+    kti_hent *fin = NULL;
+    size_t nfin = 0;
+    uint8_t bslot[KT_HALFTOUR_MAX_CELLS];
+    span sp = {NULL, 0, 0, 0};
+    KTI_TRY(run_half(W, D, O, rule, merge, NULL, sp, run, prog, &fin, &nfin, bslot));
+    return make_set(out, run->alloc, W, D, O, rule != NULL, merge && rule != NULL, bslot, fin, nfin);
 }
 
-/* The path structures of a half (W, D, O) whose states pass ds (or all). */
-static kt_status enumerate_in(kt_halftours **out, uint32_t W, uint32_t D, uint32_t O,
-                              const uint8_t *rule, bool merge, const digit_shard *ds,
-                              const kti_run *run, kti_hprogress *prog)
+/* The states of a half (W, D, O) that pass ds (or all) over the span sp:
+ * the layer after its last step into *fin (*nfin states), the slots of the
+ * half's bottom cells into bslot. */
+static kt_status run_half(uint32_t W, uint32_t D, uint32_t O, const uint8_t *rule, bool merge,
+                          const digit_shard *ds, span sp, const kti_run *run, kti_hprogress *prog,
+                          kti_hent **fin, size_t *nfin, uint8_t *bslot)
 {
     const kt_allocator *al = run->alloc;
     kti_hstep *steps = NULL;
     size_t nsteps = 0;
-    uint8_t bslot[KT_HALFTOUR_MAX_CELLS];
-    KTI_TRY(kti_halftour_steps(al, W, D, O, rule, &steps, &nsteps, bslot));
-    kti_hprob prob = {nsteps, steps, false, rule != NULL, merge && rule != NULL,
-                      ds != NULL ? digit_filter : NULL, ds};
-    kti_hent *init = kti_alloc(al, sizeof *init);
-    if (init == NULL) {
-        kti_free(al, steps);
-        return KT_ENOMEM;
+    kt_status rc = kti_halftour_steps(al, W, D, O, rule, &steps, &nsteps, bslot);
+    if (rc != KT_OK) {
+        kti_free(al, sp.init);
+        return rc;
     }
-    init->lo = 0;
-    init->hi = 0;
-    init->cnt = 1;
-    kti_hent *fin = NULL;
-    size_t nfin = 0;
+    kti_hprob prob = {sp.stop ? sp.stop : nsteps, steps, false, rule != NULL, merge && rule != NULL,
+                      ds != NULL ? digit_filter : NULL, ds, sp.first};
+    if (sp.init == NULL && (sp.init = kti_alloc(al, sizeof *sp.init)) != NULL) {
+        sp.init->lo = 0;
+        sp.init->hi = 0;
+        sp.init->cnt = 1;
+        sp.ninit = 1;
+    }
     uint64_t closed = 0;
-    kt_status rc = kti_hdp_run(&prob, run, init, 1, prog, &fin, &nfin, &closed);
+    rc = sp.init != NULL ? kti_hdp_run(&prob, run, sp.init, sp.ninit, prog, fin, nfin, &closed) : KT_ENOMEM;
     kti_free(al, steps);
-    if (rc != KT_OK) return rc;
-    return make_set(out, al, W, D, O, rule != NULL, merge && rule != NULL, bslot, fin, nfin);
+    return rc;
 }
 
 /* Progress over `total` steps, or NULL when the run has no callback. */
@@ -831,6 +844,13 @@ static kt_status merge_sorted(const kt_allocator *al, uint64_t **ak, uint64_t **
     return KT_OK;
 }
 
+/* The steps of the programme enumerate_open runs (the shards share the
+ * steps before the first of their cells), for the progress total. */
+static uint64_t open_steps(uint32_t W, uint32_t D, size_t nsh)
+{
+    return nsh ? (uint64_t)(D - 1) * W + (uint64_t)W * nsh : (uint64_t)W * D;
+}
+
 /* The shards enumerate_open makes: 0 for one pass. */
 static size_t open_shards(uint32_t W, uint32_t D, uint32_t from)
 {
@@ -861,8 +881,18 @@ static kt_status enumerate_open(kt_halftours **out, uint32_t W, uint32_t D, uint
         ds.slot[i] = steps[ds.step[i]].slot;
     }
     kti_free(al, steps);
+    /* The steps before row 0's first cell are every shard's: run them
+     * once, and start each shard from a copy of that layer (8x4: 24 of
+     * 32 steps, 21 M states, about 25 s that 9 shards repeated). */
+    size_t first = ds.step[0], npre = 0;
+    kti_hent *pre = NULL;
+    span sp = {NULL, 0, 0, first};
+    KTI_TRY(run_half(W, D, O, rule, true, NULL, sp, run, prog, &pre, &npre, bslot));
     kt_halftours *set = kti_calloc(al, 1, sizeof *set);
-    if (set == NULL) return KT_ENOMEM;
+    if (set == NULL) {
+        kti_free(al, pre);
+        return KT_ENOMEM;
+    }
     set->al = *al;
     set->width = W;
     set->depth = D;
@@ -872,12 +902,22 @@ static kt_status enumerate_open(kt_halftours **out, uint32_t W, uint32_t D, uint
     kt_status rc = KT_OK;
     for (size_t j = 0; rc == KT_OK && j < nsh; j++) {
         for (unsigned i = 0, v = (unsigned)j; i < SHARD_CELLS; i++, v /= 3) ds.want[i] = (uint8_t)(v % 3);
+        kti_hent *init = kti_alloc(al, (npre ? npre : 1) * sizeof *init), *fin = NULL;
+        size_t nfin = 0;
+        if (init == NULL) {
+            rc = KT_ENOMEM;
+            break;
+        }
+        if (npre) memcpy(init, pre, npre * sizeof *init);
+        span part = {init, npre, first, 0};
         kt_halftours *h = NULL;
-        rc = enumerate_in(&h, W, D, O, rule, true, &ds, run, prog);
+        rc = run_half(W, D, O, rule, true, &ds, part, run, prog, &fin, &nfin, bslot);
+        if (rc == KT_OK) rc = make_set(&h, al, W, D, O, true, true, bslot, fin, nfin);
         if (rc == KT_OK)
             rc = merge_sorted(al, &set->keys, &set->counts, &set->n, h->keys, h->counts, h->n);
         kt_halftours_free(h);
     }
+    kti_free(al, pre);
     if (rc == KT_OK) {
         compute_stats(set, NULL, NULL, NULL);
         *out = set;
@@ -901,8 +941,7 @@ static kt_status count_open_halves(uint32_t W, uint32_t H, uint32_t DU, const kt
     size_t sl = open_shards(W, DL, from), su = open_shards(W, DU, from);
     kti_hprogress prog;
     kti_hprogress *pp = progress_start(&prog, r,
-                                       (uint64_t)W * DL * (sl ? sl : 1) +
-                                           (shared_set ? 0 : (uint64_t)W * DU * (su ? su : 1)) +
+                                       open_steps(W, DL, sl) + (shared_set ? 0 : open_steps(W, DU, su)) +
                                            KTI_HALFTOUR_JOIN_UNITS);
     if (rc == KT_OK) {
         /* Board rows DU .. H-1 are the lower half, DU-1 .. 0 the upper one. */

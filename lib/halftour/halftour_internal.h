@@ -93,6 +93,10 @@ typedef struct kti_hprob {
      * false drops it. */
     bool (*filter)(const void *ctx, size_t step, const uint8_t *codes);
     const void *filter_ctx;
+    /* The first step to run: the initial states are the layer after step
+     * first - 1 (0: the empty start), so that runs sharing their first
+     * steps can compute those once (the shards of enumerate_open). */
+    size_t first;
 } kti_hprob;
 
 /* Progress reporting shared by the passes of one public call. */
@@ -101,8 +105,9 @@ typedef struct kti_hprogress {
     uint64_t done, total;
 } kti_hprogress;
 
-/* Run the problem from the states init[0..ninit) (consumed: freed with
- * run->alloc, also on failure), with run->threads threads.  On success
+/* Run the problem's steps prob->first .. nsteps - 1 from the states
+ * init[0..ninit) (consumed: freed with run->alloc, also on failure), with
+ * run->threads threads.  On success
  * *out holds the final states (distinct keys, unordered, allocated with
  * run->alloc) and *closed the total of closed cycles.  Each step adds 1 to
  * prog->done (prog may be NULL) and reports its number of states to
