@@ -1339,16 +1339,35 @@ static void dfs(worker *w, unsigned s, unsigned f, size_t pv);
  * set when some lower type's prefix goes on with digits a, b.  Read once
  * per step from one word or two, not once per choice of its crossing
  * steps: most choices fail there, and each test was a cache miss. */
+/* 3^m for the m <= 2 digits finals_allowed reads. */
+static inline unsigned finals_len(unsigned m)
+{
+    return m == 0 ? 1u : m == 1 ? 3u : 9u;
+}
+
 static inline uint32_t finals_allowed(const worker *w, unsigned m, unsigned f, size_t pv)
 {
     if (m == 0) return 1;
-    unsigned len = m == 1 ? 3 : 9;
+    unsigned len = finals_len(m);
     size_t base = pv * len;
     const uint64_t *b = w->pbits[f + m];
     unsigned off = (unsigned)(base & 63);
     uint64_t v = b[base >> 6] >> off;
     if (off + len > 64) v |= b[(base >> 6) + 1] << (64 - off);
     return (uint32_t)(v & ((UINT64_C(1) << len) - 1));
+}
+
+/* The digits of the lower cells made final by step s appended to the
+ * prefix (*f digits, value *pv) one by one, each checked against the
+ * lower types' prefixes; false as soon as no type goes on so. */
+static inline bool finals_each(const worker *w, unsigned s, unsigned *f, size_t *pv)
+{
+    const geom *g = w->sh->g;
+    for (unsigned i = 0; i < g->nfin[s]; i++) {
+        *pv = *pv * 3 + w->ldeg[g->fin[s][i]];
+        if (!has_prefix(w->pbits, ++*f, *pv)) return false;
+    }
+    return true;
 }
 
 /* The lower cells whose last crossing neighbour was step s are final;
@@ -1360,14 +1379,10 @@ static void finish_step(worker *w, unsigned s, unsigned f, size_t pv, uint32_t a
     if (m <= 2) {
         unsigned idx = 0;
         for (unsigned i = 0; i < m; i++) idx = idx * 3 + w->ldeg[g->fin[s][i]];
-        if ((allow >> idx) & 1u) dfs(w, s + 1, f + m, pv * (m == 0 ? 1 : m == 1 ? 3 : 9) + idx);
+        if ((allow >> idx) & 1u) dfs(w, s + 1, f + m, pv * finals_len(m) + idx);
         return;
     }
-    for (unsigned i = 0; i < g->nfin[s]; i++) {
-        pv = pv * 3 + w->ldeg[g->fin[s][i]];
-        if (!has_prefix(w->pbits, ++f, pv)) return;
-    }
-    dfs(w, s + 1, f, pv);
+    if (finals_each(w, s, &f, &pv)) dfs(w, s + 1, f, pv);
 }
 
 static inline void link(worker *w, unsigned l, unsigned u, unsigned slot)
@@ -1385,10 +1400,7 @@ static void dfs(worker *w, unsigned s, unsigned f, size_t pv)
      * cells final: passed over here, not one call each (they were 40 % of
      * the calls of the open join on 7x6). */
     while (s < g->nu && w->udig[g->uorder[s]] == 0) {
-        for (unsigned i = 0; i < g->nfin[s]; i++) {
-            pv = pv * 3 + w->ldeg[g->fin[s][i]];
-            if (!has_prefix(w->pbits, ++f, pv)) return;
-        }
+        if (!finals_each(w, s, &f, &pv)) return;
         s++;
     }
     if (s == g->nu) {
