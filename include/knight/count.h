@@ -33,8 +33,8 @@
  * its frontier fits the state encoding: at most 17 cells, which means every
  * full knight board whose smaller side is at most 8, and the other side any
  * length; since 1.1 open tours too, whose 17-cell frontiers take a packed
- * key, although the open layers of a board 8 wide grow far past what a
- * small machine holds unless both ends are given and the board is short):
+ * key, although the open layers of a full board 8 wide outgrow 20 GiB even
+ * with both ends given, so only boards with holes gain from it there):
  * - closed tours (Hamiltonian cycles), undirected or directed;
  * - open tours (Hamiltonian paths), undirected or directed;
  * - closed tours invariant under the 180-degree rotation of the board,
