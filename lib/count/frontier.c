@@ -214,16 +214,15 @@ static kt_status plan_build(const kti_cgraph *cg, const kt_allocator *al, plan *
      * per step instead of three, and a state whose terminal digits
      * disagree is dead at once.  A vertex leaves at its last neighbour. */
     unsigned nok = 0;
-    for (uint32_t v = 0; v < cg->n && cg->open; v++) nok += cg->end_ok == NULL || cg->end_ok[v];
-    p->fixed = cg->open && nok == 2;
-    for (uint32_t t = 0; t < cg->n && st == KT_OK; t++) {
-        int r = -1;
-        if (p->fixed) {
-            r = 0;
-            for (uint32_t v = 0; v < cg->n; v++) r += cg->end_ok[v] && last[v] > t;
+    uint32_t leaves[2] = {0, 0};     /* the steps at which the two ends leave */
+    for (uint32_t v = 0; v < cg->n && cg->open && nok <= 2; v++)
+        if (cg->end_ok == NULL || cg->end_ok[v]) {
+            if (nok < 2) leaves[nok] = last[v];
+            nok++;
         }
-        p->st[t].fix_r = (int8_t)r;
-    }
+    p->fixed = cg->open && nok == 2;
+    for (uint32_t t = 0; t < cg->n && st == KT_OK; t++)
+        p->st[t].fix_r = (int8_t)(p->fixed ? (leaves[0] > t) + (leaves[1] > t) : -1);
     if (p->bip && st == KT_OK) {
         int32_t bal = 0;
         for (uint32_t t = cg->n; t-- > 0;) {
@@ -344,9 +343,6 @@ static void la_pred(const step *s, const uint8_t *d, unsigned r, unsigned clo, u
     }
 }
 
-/* One backward step of the lookahead; true when the progress callback
- * asked to cancel (the build of a large board's tables takes seconds, so it
- * reports progress, with done = the count's start, on the calling thread). */
 /* The ends to come of the sets a step keeps after it (lo..hi). */
 static void la_range(const plan *p, const step *s, unsigned *lo, unsigned *hi)
 {
@@ -354,6 +350,9 @@ static void la_range(const plan *p, const step *s, unsigned *lo, unsigned *hi)
     *hi = s->fix_r >= 0 ? (unsigned)s->fix_r : p->open ? 2u : 0u;
 }
 
+/* One backward step of the lookahead; true when the progress callback
+ * asked to cancel (the build of a large board's tables takes seconds, so it
+ * reports progress, with done = the count's start, on the calling thread). */
 static bool la_step(const plan *p, const step *s, const uint64_t *cur, size_t cwords, uint64_t *prev,
                     size_t pwords, kti_progress *pr, uint64_t done, uint64_t total)
 {
