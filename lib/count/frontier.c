@@ -572,20 +572,16 @@ static const uint64_t pk_wt[MAXS] = {PK_WT(0),  PK_WT(1),  PK_WT(2),  PK_WT(3), 
                                      PK_WT(12), PK_WT(13), PK_WT(14), PK_WT(15), PK_WT(16)};
 
 /* The digits of a packed key's first n slots, in the unpacked digit
- * values (DIG_TERM for PK_TERM); true if the key is exactly the packing
- * of those digits (no slot past n, no group of 11 bits past 1727). */
-static inline bool pk_unpack(uint64_t key, unsigned n, uint8_t *dig)
+ * values (DIG_TERM for PK_TERM). */
+static inline void pk_unpack(uint64_t key, unsigned n, uint8_t *dig)
 {
-    uint64_t back = 0;
     unsigned grp = 0;
     for (unsigned s = 0; s < n; s++) {
         if (s % 3 == 0) grp = (unsigned)(key >> (11 * (s / 3))) & 2047u;
         unsigned v = grp % 12u;
         grp /= 12u;
-        back += pk_wt[s] * v;
         dig[s] = (uint8_t)(v == PK_TERM ? DIG_TERM : v);
     }
-    return back == key;
 }
 
 /* The digit of slot j as it goes into a key (packed or not). */
@@ -595,13 +591,23 @@ static inline uint64_t key_part(unsigned dig, unsigned j, bool packed)
     return (uint64_t)dig << (4 * j);
 }
 
+/* Whether a packed key is exactly the packing of its first n digits (no
+ * slot past n, no group of 11 bits past 1727): checkpoints only. */
+static bool pk_canonical(uint64_t key, unsigned n, uint8_t *dig)
+{
+    uint64_t back = 0;
+    pk_unpack(key, n, dig);
+    for (unsigned s = 0; s < n; s++) back += key_part(dig[s], s, true);
+    return back == key;
+}
+
 static inline void decode(uint64_t key, unsigned n, bool impl, unsigned q, bool packed, dstate *d)
 {
     int opener[MAXS];
     int nop = 0;
     unsigned base = impl ? 1u : 0u;
     uint8_t pd[MAXS];
-    if (packed) (void)pk_unpack(key, n, pd);   /* never impl: open counts only */
+    if (packed) pk_unpack(key, n, pd);   /* never impl: open counts only */
     if (impl) d->deg[0] = 2;
     for (unsigned s = base; s < n; s++) {
         unsigned dig = packed ? pd[s] : (unsigned)(key >> (4 * (s - base))) & 15u;
@@ -1329,7 +1335,7 @@ static bool key_valid(uint64_t key, unsigned np, bool impl, unsigned q, bool ope
     unsigned base = impl ? 1u : 0u, nexp = np - base;
     uint8_t pd[MAXS];
     if (packed) {
-        if (impl || np > MAXS || !pk_unpack(key, np, pd)) return false;
+        if (impl || np > MAXS || !pk_canonical(key, np, pd)) return false;
     } else if (np < base || nexp > 16 || (nexp < 16 && key >> (4 * nexp) != 0)) {
         return false;
     }

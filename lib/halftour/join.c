@@ -1334,17 +1334,17 @@ static bool stopped(worker *w)
 
 static void dfs(worker *w, unsigned s, unsigned f, size_t pv);
 
-/* The final digits that the m <= 2 lower cells made final by step s may
- * take after a prefix pv of f digits: bit 3 a + b (m = 2) or b (m = 1)
- * set when some lower type's prefix goes on with digits a, b.  Read once
- * per step from one word or two, not once per choice of its crossing
- * steps: most choices fail there, and each test was a cache miss. */
 /* 3^m for the m <= 2 digits finals_allowed reads. */
 static inline unsigned finals_len(unsigned m)
 {
     return m == 0 ? 1u : m == 1 ? 3u : 9u;
 }
 
+/* The final digits that the m <= 2 lower cells made final by step s may
+ * take after a prefix pv of f digits: bit 3 a + b (m = 2) or b (m = 1)
+ * set when some lower type's prefix goes on with digits a, b.  Read once
+ * per step from one word or two, not once per choice of its crossing
+ * steps: most choices fail there, and each test was a cache miss. */
 static inline uint32_t finals_allowed(const worker *w, unsigned m, unsigned f, size_t pv)
 {
     if (m == 0) return 1;
