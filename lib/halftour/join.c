@@ -840,6 +840,72 @@ static inline bool realise_open(const worker *w, const segments *sg, uint64_t pw
     return visited == sg->jl;
 }
 
+#if KTI_JOIN_SSSE3
+/* realise_open for every upper end at once, one byte lane per end, for
+ * the lower structures [s, s1) (the upper ends k > 0): the scalar walk
+ * costs a mispredicted branch or two per structure (its paths' lengths
+ * vary), which was most of the open join's leaf time.  Codes: a lower end
+ * is its cell (0..15), upper end f is 0x80 | f, a lower tour end 0xC0, so
+ * the sign bit marks a walk that has arrived.  T = one step of every walk
+ * from lower end q: the lower path to q's partner, then the segment from
+ * there.  The key's nibble e is where end e arrives (e itself at a tour
+ * end); visited counts the lower ends as the scalar walk does, each path
+ * between two upper ends walked from both of them. */
+__attribute__((target("ssse3"))) static void leaf_open_vec(worker *w, const segments *sg, size_t s,
+                                                           size_t s1, unsigned ends, uint64_t mult)
+{
+    const half *L = w->sh->lower;
+    const __m128i id = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const __m128i lo4 = _mm_set1_epi8(0x0F), top = _mm_set1_epi8((char)0x80);
+    const __m128i termc = _mm_set1_epi8((char)0xC0), minus1 = _mm_set1_epi8(-1);
+    const __m128i sixteen = _mm_set1_epi8(16), fifteen = _mm_set1_epi8(15);
+    /* the segments' far ends, upper ends recoded */
+    __m128i sl = _mm_loadu_si128((const __m128i *)(const void *)sg->seg);
+    __m128i up = _mm_cmpgt_epi8(sl, fifteen);
+    sl = _mm_or_si128(_mm_and_si128(up, _mm_or_si128(_mm_sub_epi8(sl, sixteen), top)), _mm_andnot_si128(up, sl));
+    __m128i x0 = _mm_loadu_si128((const __m128i *)(const void *)(sg->seg + 16));
+    up = _mm_cmpgt_epi8(x0, fifteen);
+    x0 = _mm_or_si128(_mm_and_si128(up, _mm_or_si128(_mm_sub_epi8(x0, sixteen), top)), _mm_andnot_si128(up, x0));
+    /* lanes past k: arrived at once, nothing counted, nibble 0 */
+    __m128i lanes = _mm_cmpgt_epi8(_mm_set1_epi8((char)w->k), id);
+    x0 = _mm_or_si128(_mm_and_si128(lanes, x0), _mm_andnot_si128(lanes, top));
+    /* at most jl / 2 lower paths, and one step into a tour end */
+    unsigned steps = sg->jl / 2 + 1;
+    for (; s < s1; s++) {
+        uint64_t pw = L->pc[s].partner;
+        __m128i v = _mm_loadl_epi64((const __m128i *)(const void *)&pw);
+        __m128i p = _mm_unpacklo_epi8(_mm_and_si128(v, lo4), _mm_and_si128(_mm_srli_epi16(v, 4), lo4));
+        __m128i term = _mm_cmpeq_epi8(p, id);
+        __m128i t = _mm_shuffle_epi8(sl, p);
+        t = _mm_or_si128(_mm_andnot_si128(term, t), _mm_and_si128(term, termc));
+        __m128i x = x0, c = _mm_setzero_si128();
+        for (unsigned i = 0; i < steps; i++) {
+            __m128i act = _mm_cmpgt_epi8(x, minus1);
+            x = _mm_or_si128(_mm_and_si128(act, _mm_shuffle_epi8(t, x)), _mm_andnot_si128(act, x));
+            c = _mm_sub_epi8(c, act);
+        }
+        /* a walk from an upper end never enters a cycle: all have arrived */
+        KTI_ASSERT(_mm_movemask_epi8(x) == 0xFFFF);
+        __m128i atterm = _mm_cmpeq_epi8(x, termc);
+        /* per lane: c lower paths, or 2 (c - 1) + 1 ends at a tour end */
+        __m128i vis = _mm_add_epi8(c, _mm_and_si128(atterm, _mm_add_epi8(c, minus1)));
+        __m128i sum = _mm_sad_epu8(vis, _mm_setzero_si128());
+        unsigned visited = (unsigned)(_mm_cvtsi128_si32(sum) + _mm_extract_epi16(sum, 4));
+        if (visited != sg->jl) continue;
+        __m128i f = _mm_or_si128(_mm_and_si128(atterm, id), _mm_andnot_si128(atterm, _mm_and_si128(x, lo4)));
+        f = _mm_and_si128(f, lanes);
+        __m128i pk = _mm_maddubs_epi16(f, _mm_set1_epi16(0x1001));
+        uint64_t key;
+        _mm_storel_epi64((__m128i *)(void *)&key, _mm_packus_epi16(pk, pk));
+#ifndef NDEBUG
+        uint64_t key1 = 0;
+        KTI_ASSERT(realise_open(w, sg, pw, &key1) && key1 == key);
+#endif
+        if (!tab_add(w, ends, key, L->pc[s].count * mult)) return;
+    }
+}
+#endif
+
 /* Open tours: the pairings realised by each lower structure of type lt,
  * filed by its number of tour ends. */
 static void leaf_open(worker *w, const ltype *lt, const segments *sg, uint64_t mult)
@@ -850,6 +916,13 @@ static void leaf_open(worker *w, const ltype *lt, const segments *sg, uint64_t m
      * closed between them must make one cycle with C. */
     for (unsigned ends = w->open_from; ends <= 2; ends++) {
         if (!((w->need >> ends) & 1u)) continue;
+#if KTI_JOIN_SSSE3
+        if (w->k != 0 && w->sh->vec) {
+            leaf_open_vec(w, sg, lim[ends], lim[ends + 1], ends, mult);
+            if (w->oom || w->limit) return;
+            continue;
+        }
+#endif
         for (size_t s = lim[ends]; s < lim[ends + 1]; s++) {
             uint64_t key = 0;
             bool ok = w->k == 0 ? realise(w, sg, L->pc[s].partner, &key)
