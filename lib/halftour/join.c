@@ -851,6 +851,15 @@ static inline bool realise_open(const worker *w, const segments *sg, uint64_t pw
  * there.  The key's nibble e is where end e arrives (e itself at a tour
  * end); visited counts the lower ends as the scalar walk does, each path
  * between two upper ends walked from both of them. */
+/* Segment ends as walk codes: a lower end stays its cell, upper end f
+ * (16 + f in segments) becomes 0x80 | f. */
+__attribute__((target("ssse3"))) static inline __m128i walk_codes(__m128i v)
+{
+    __m128i up = _mm_cmpgt_epi8(v, _mm_set1_epi8(15));
+    __m128i f = _mm_or_si128(_mm_sub_epi8(v, _mm_set1_epi8(16)), _mm_set1_epi8((char)0x80));
+    return _mm_or_si128(_mm_and_si128(up, f), _mm_andnot_si128(up, v));
+}
+
 __attribute__((target("ssse3"))) static void leaf_open_vec(worker *w, const segments *sg, size_t s,
                                                            size_t s1, unsigned ends, uint64_t mult)
 {
@@ -858,14 +867,9 @@ __attribute__((target("ssse3"))) static void leaf_open_vec(worker *w, const segm
     const __m128i id = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     const __m128i lo4 = _mm_set1_epi8(0x0F), top = _mm_set1_epi8((char)0x80);
     const __m128i termc = _mm_set1_epi8((char)0xC0), minus1 = _mm_set1_epi8(-1);
-    const __m128i sixteen = _mm_set1_epi8(16), fifteen = _mm_set1_epi8(15);
-    /* the segments' far ends, upper ends recoded */
-    __m128i sl = _mm_loadu_si128((const __m128i *)(const void *)sg->seg);
-    __m128i up = _mm_cmpgt_epi8(sl, fifteen);
-    sl = _mm_or_si128(_mm_and_si128(up, _mm_or_si128(_mm_sub_epi8(sl, sixteen), top)), _mm_andnot_si128(up, sl));
-    __m128i x0 = _mm_loadu_si128((const __m128i *)(const void *)(sg->seg + 16));
-    up = _mm_cmpgt_epi8(x0, fifteen);
-    x0 = _mm_or_si128(_mm_and_si128(up, _mm_or_si128(_mm_sub_epi8(x0, sixteen), top)), _mm_andnot_si128(up, x0));
+    /* the far end of the segment from each lower end, and from each upper one */
+    __m128i sl = walk_codes(_mm_loadu_si128((const __m128i *)(const void *)sg->seg));
+    __m128i x0 = walk_codes(_mm_loadu_si128((const __m128i *)(const void *)(sg->seg + 16)));
     /* lanes past k: arrived at once, nothing counted, nibble 0 */
     __m128i lanes = _mm_cmpgt_epi8(_mm_set1_epi8((char)w->k), id);
     x0 = _mm_or_si128(_mm_and_si128(lanes, x0), _mm_andnot_si128(lanes, top));
