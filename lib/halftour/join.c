@@ -841,6 +841,15 @@ static inline bool realise_open(const worker *w, const segments *sg, uint64_t pw
 }
 
 #if KTI_JOIN_SSSE3
+/* Segment ends as walk codes: a lower end stays its cell, upper end f
+ * (16 + f in segments) becomes 0x80 | f. */
+__attribute__((target("ssse3"))) static inline __m128i walk_codes(__m128i v)
+{
+    __m128i up = _mm_cmpgt_epi8(v, _mm_set1_epi8(15));
+    __m128i f = _mm_or_si128(_mm_sub_epi8(v, _mm_set1_epi8(16)), _mm_set1_epi8((char)0x80));
+    return _mm_or_si128(_mm_and_si128(up, f), _mm_andnot_si128(up, v));
+}
+
 /* realise_open for every upper end at once, one byte lane per end, for
  * the lower structures [s, s1) (the upper ends k > 0): the scalar walk
  * costs a mispredicted branch or two per structure (its paths' lengths
@@ -851,15 +860,6 @@ static inline bool realise_open(const worker *w, const segments *sg, uint64_t pw
  * there.  The key's nibble e is where end e arrives (e itself at a tour
  * end); visited counts the lower ends as the scalar walk does, each path
  * between two upper ends walked from both of them. */
-/* Segment ends as walk codes: a lower end stays its cell, upper end f
- * (16 + f in segments) becomes 0x80 | f. */
-__attribute__((target("ssse3"))) static inline __m128i walk_codes(__m128i v)
-{
-    __m128i up = _mm_cmpgt_epi8(v, _mm_set1_epi8(15));
-    __m128i f = _mm_or_si128(_mm_sub_epi8(v, _mm_set1_epi8(16)), _mm_set1_epi8((char)0x80));
-    return _mm_or_si128(_mm_and_si128(up, f), _mm_andnot_si128(up, v));
-}
-
 __attribute__((target("ssse3"))) static void leaf_open_vec(worker *w, const segments *sg, size_t s,
                                                            size_t s1, unsigned ends, uint64_t mult)
 {
