@@ -3,6 +3,8 @@
  * The uniform sampler: preparation time, memory, and tours per second.
  *   bench_sample                      6x6 closed, 5x5 open, 6x7 closed
  *   bench_sample WxH [open] [draws]   one board (7x8, 8x8: the long runs)
+ *   bench_sample WxH open draws X,Y X,Y  open tours between two given cells
+ *                                     (8x8: by open half-tours)
  *   bench_sample WxH halftours [draws [I/N]]  closed tours by half-tours
  *                                     (the path of 8x8) on a smaller board,
  *                                     or only the tours whose upper type is
@@ -86,9 +88,20 @@ static uint64_t round_trips(const kt_sampler *s, uint64_t n)
     return bad;
 }
 
+/* The open tour t has its ends at the given cells (KT_CELL_NONE: any). */
+static bool has_ends(const kt_tourney *t, kt_cell start, kt_cell end)
+{
+    kt_cell a, b;
+    if (start == KT_CELL_NONE && end == KT_CELL_NONE) return true;
+    if (kt_tourney_ends(t, &a, &b) != KT_OK) return false;
+    bool sa = start == KT_CELL_NONE || start == a || start == b;
+    bool eb = end == KT_CELL_NONE || end == a || end == b;
+    return sa && eb;
+}
+
 /* halftours: closed tours by half-tours, cut below row h / 2 */
 static int one(uint32_t w, uint32_t h, int open, bool halftours, uint64_t draws, uint32_t shard,
-               uint32_t nshards)
+               uint32_t nshards, kt_cell start, kt_cell end)
 {
     kt_graph *g = NULL;
     kt_sampler *s = NULL;
@@ -100,7 +113,7 @@ static int one(uint32_t w, uint32_t h, int open, bool halftours, uint64_t draws,
         return 1;
     kt_status st = halftours ? kti_sampler_new_halftours(&s, g, h / 2, run)
                              : kt_sampler_new(&s, g, open ? KT_SHAPE_PATH : KT_SHAPE_CYCLES,
-                                              KT_CELL_NONE, KT_CELL_NONE, run);
+                                              start, end, run);
     kt_options_free(run);
     double prep = bench_now() - t0, prep_cpu = bench_cpu() - c0;
     if (st != KT_OK) {
@@ -120,7 +133,8 @@ static int one(uint32_t w, uint32_t h, int open, bool halftours, uint64_t draws,
     for (uint64_t i = 0; i < draws; i++) {
         kt_tourney *t = NULL;
         if (kt_sampler_draw(&t, s, 1, i) != KT_OK ||
-            !(open ? kt_tourney_is_open_tour(t) : kt_tourney_is_closed_tour(t)))
+            !(open ? kt_tourney_is_open_tour(t) : kt_tourney_is_closed_tour(t)) ||
+            !has_ends(t, start, end))
             bad++;
         kt_tourney_free(t);
     }
@@ -155,10 +169,17 @@ int main(int argc, char **argv)
         uint64_t draws = argc > 2 + opt ? strtoull(argv[2 + opt], NULL, 10) : 10000;
         uint32_t shard = 0, nshards = 1;
         if (ht && argc > 4 && sscanf(argv[4], "%u/%u", &shard, &nshards) != 2) return 2;
-        return one(w, h, open, ht, draws, shard, nshards);
+        kt_cell ends[2] = {KT_CELL_NONE, KT_CELL_NONE};
+        for (int i = 0; open && i < 2 && argc > 4 + i; i++) {
+            unsigned x, y;
+            if (sscanf(argv[4 + i], "%u,%u", &x, &y) != 2 || x >= w || y >= h) return 2;
+            ends[i] = (kt_cell)(y * w + x);
+        }
+        return one(w, h, open, ht, draws, shard, nshards, ends[0], ends[1]);
     }
-    int rc = one(6, 6, 0, false, 100000, 0, 1);
-    rc |= one(5, 5, 1, false, 100000, 0, 1);
-    rc |= one(6, 7, 0, false, 20000, 0, 1);
+    const kt_cell N = KT_CELL_NONE;
+    int rc = one(6, 6, 0, false, 100000, 0, 1, N, N);
+    rc |= one(5, 5, 1, false, 100000, 0, 1, N, N);
+    rc |= one(6, 7, 0, false, 20000, 0, 1, N, N);
     return rc;
 }

@@ -290,10 +290,12 @@ static void open_halftours_agree(bool light)
 {
     /* width, height, start, end (N: none), compare with the frontier sampler */
     const uint32_t N = KT_CELL_NONE;
+    /* 8 columns between two given cells: the path of 8x8 with both ends */
     const uint32_t boards[][5] = {{5, 5, N, N, 1}, {5, 6, N, N, 1}, {6, 5, 0, N, 1},
-                                  {5, 5, 0, 12, 1}, {5, 7, 0, N, 1}, {6, 6, N, N, 0},
-                                  {6, 6, 0, 5, 0},  {7, 5, N, N, 0}};
-    size_t nb = sizeof boards / sizeof boards[0] - (light ? 3 : 0);
+                                  {5, 5, 0, 12, 1}, {5, 7, 0, N, 1}, {8, 5, 0, 39, 1},
+                                  {6, 6, N, N, 0},  {6, 6, 0, 5, 0}, {7, 5, N, N, 0},
+                                  {8, 6, 0, 46, 0}};
+    size_t nb = sizeof boards / sizeof boards[0] - (light ? 4 : 0);
     uint64_t draws = light ? 20 : 200;
     for (size_t i = 0; i < nb; i++) {
         uint32_t w = boards[i][0], h = boards[i][1];
@@ -429,12 +431,13 @@ static void errors(void)
     CHECK_ST(kt_sampler_new(&s, g, KT_SHAPE_PATH, 3, 3, NULL), KT_EINVAL);
     CHECK_ST(kt_sampler_new(&s, g, KT_SHAPE_PATH, 36, KT_CELL_NONE, NULL), KT_EINVAL);
     CHECK_ST(kt_sampler_new(&s, g8, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE, NULL), KT_EUNSUPPORTED);
-    /* 8x8 open: not by half-tours (its open halves pass 20 GiB), and the
-     * frontier would need 17 cells */
+    /* 8x8 open with an end free: not by half-tours (its open halves pass
+     * 20 GiB), and the frontier would need 17 cells */
     kt_graph *g88 = NULL;
     CHECK_OK(kt_graph_new(&g88, 8, 8));
     CHECK_ST(kt_sampler_new(&s, g88, KT_SHAPE_PATH, KT_CELL_NONE, KT_CELL_NONE, NULL), KT_EUNSUPPORTED);
-    kt_graph_free(g88);
+    CHECK_ST(kt_sampler_new(&s, g88, KT_SHAPE_PATH, 0, KT_CELL_NONE, NULL), KT_EUNSUPPORTED);
+    CHECK_ST(kt_sampler_new(&s, g88, KT_SHAPE_PATH, KT_CELL_NONE, 0, NULL), KT_EUNSUPPORTED);
     /* 5x5: no closed tour (odd), and no open tour between two cells of the minority colour */
     CHECK_ST(kt_sampler_new(&s, g5, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE, NULL), KT_ENOTOUR);
     CHECK_ST(kt_sampler_new(&s, g5, KT_SHAPE_PATH, 1, 3, NULL), KT_ENOTOUR);
@@ -449,6 +452,10 @@ static void errors(void)
     CHECK_OK(kt_graph_new(&g67, 6, 7));
     CHECK_ST(kt_sampler_new(&s, g67, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE, run), KT_ECANCELED);
     kt_graph_free(g67);
+    /* 8x8 open between two given cells is prepared (by half-tours: 20
+     * minutes, so cancelled here) */
+    CHECK_ST(kt_sampler_new(&s, g88, KT_SHAPE_PATH, 0, 62, run), KT_ECANCELED);
+    kt_graph_free(g88);
     CHECK(s == NULL);
     kt_sampler_free(NULL);
 

@@ -60,8 +60,14 @@
  * then about 200 tours a second (BENCHMARKS.md).  Taller boards of 7
  * columns take the same path, but their longer half (7 x 5 and more) makes
  * the preparation far longer: give a progress callback to follow or cancel
- * it.  Open tours of 8x8 are not sampled (::KT_EUNSUPPORTED): their halves
- * do not fit 20 GiB.
+ * it.  Open tours of 8x8 between two given cells take this path too: each
+ * half's tour ends can then only be the given cells, which keeps its
+ * half-tours to a few hundred million (from a corner to a cell of the far
+ * side, 52,777,208,157,959 tours: 22 minutes and 5.0 GiB, then about 50
+ * tours a second on one thread; BENCHMARKS.md).  Open tours of
+ * 8x8 with an end free are not sampled (::KT_EUNSUPPORTED): with a tour
+ * end anywhere, an 8x4 half has billions of half-tours, which do not fit
+ * 20 GiB.
  *
  * Thread safety: a prepared sampler is immutable; any number of threads
  * may draw from it, rank and unrank at once.

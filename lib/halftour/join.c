@@ -850,63 +850,93 @@ __attribute__((target("ssse3"))) static inline __m128i walk_codes(__m128i v)
     return _mm_or_si128(_mm_and_si128(up, f), _mm_andnot_si128(up, v));
 }
 
-/* realise_open for every upper end at once, one byte lane per end, for
- * the lower structures [s, s1) (the upper ends k > 0): the scalar walk
- * costs a mispredicted branch or two per structure (its paths' lengths
- * vary), which was most of the open join's leaf time.  Codes: a lower end
- * is its cell (0..15), upper end f is 0x80 | f, a lower tour end 0xC0, so
- * the sign bit marks a walk that has arrived.  T = one step of every walk
- * from lower end q: the lower path to q's partner, then the segment from
- * there.  The key's nibble e is where end e arrives (e itself at a tour
- * end); visited counts the lower ends as the scalar walk does, each path
- * between two upper ends walked from both of them. */
+/* realise_open for every upper end at once, one byte lane per end: the
+ * scalar walk costs a mispredicted branch or two per structure (its
+ * paths' lengths vary), which was most of the open join's leaf time.
+ * Codes: a lower end is its cell (0..15), upper end f is 0x80 | f, a
+ * lower tour end 0xC0, so the sign bit marks a walk that has arrived.
+ * T = one step of every walk from lower end q: the lower path to q's
+ * partner, then the segment from there.  The key's nibble e is where end
+ * e arrives (e itself at a tour end); visited counts the lower ends as the
+ * scalar walk does, each path between two upper ends walked from both of
+ * them.  The segments' part, the same for every lower structure of a
+ * type, is set up once (vwalk_init). */
+typedef struct vwalk {
+    __m128i sl;     /* the far end of the segment from each lower end */
+    __m128i x0;     /* ... and from each upper end; lanes past k: arrived, nibble 0 */
+    unsigned steps; /* at most jl / 2 lower paths, and one step into a tour end */
+    unsigned jl;
+} vwalk;
+
+__attribute__((target("ssse3"))) static void vwalk_init(vwalk *vw, const worker *w,
+                                                        const segments *sg)
+{
+    const __m128i id = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    vw->sl = walk_codes(_mm_loadu_si128((const __m128i *)(const void *)sg->seg));
+    __m128i x0 = walk_codes(_mm_loadu_si128((const __m128i *)(const void *)(sg->seg + 16)));
+    __m128i lanes = _mm_cmpgt_epi8(_mm_set1_epi8((char)w->k), id);
+    vw->x0 = _mm_or_si128(_mm_and_si128(lanes, x0), _mm_andnot_si128(lanes, _mm_set1_epi8((char)0x80)));
+    vw->steps = sg->jl / 2 + 1;
+    vw->jl = sg->jl;
+}
+
+/* The key of lower pairing pw, as realise_open's; false as it is false. */
+__attribute__((target("ssse3"))) static inline bool vwalk_key(const vwalk *vw, uint64_t pw,
+                                                              uint64_t *key)
+{
+    const __m128i id = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const __m128i lo4 = _mm_set1_epi8(0x0F), termc = _mm_set1_epi8((char)0xC0);
+    const __m128i minus1 = _mm_set1_epi8(-1);
+    __m128i v = _mm_loadl_epi64((const __m128i *)(const void *)&pw);
+    __m128i p = _mm_unpacklo_epi8(_mm_and_si128(v, lo4), _mm_and_si128(_mm_srli_epi16(v, 4), lo4));
+    __m128i term = _mm_cmpeq_epi8(p, id);
+    __m128i t = _mm_shuffle_epi8(vw->sl, p);
+    t = _mm_or_si128(_mm_andnot_si128(term, t), _mm_and_si128(term, termc));
+    __m128i x = vw->x0, c = _mm_setzero_si128();
+    for (unsigned i = 0; i < vw->steps; i++) {
+        __m128i act = _mm_cmpgt_epi8(x, minus1);
+        x = _mm_or_si128(_mm_and_si128(act, _mm_shuffle_epi8(t, x)), _mm_andnot_si128(act, x));
+        c = _mm_sub_epi8(c, act);
+    }
+    /* a walk from an upper end never enters a cycle: all have arrived */
+    KTI_ASSERT(_mm_movemask_epi8(x) == 0xFFFF);
+    __m128i atterm = _mm_cmpeq_epi8(x, termc);
+    /* per lane: c lower paths, or 2 (c - 1) + 1 ends at a tour end */
+    __m128i vis = _mm_add_epi8(c, _mm_and_si128(atterm, _mm_add_epi8(c, minus1)));
+    __m128i sum = _mm_sad_epu8(vis, _mm_setzero_si128());
+    if ((unsigned)(_mm_cvtsi128_si32(sum) + _mm_extract_epi16(sum, 4)) != vw->jl) return false;
+    /* lanes past k hold 0x80, whose nibble is 0 */
+    __m128i f = _mm_or_si128(_mm_and_si128(atterm, id), _mm_andnot_si128(atterm, _mm_and_si128(x, lo4)));
+    __m128i pk = _mm_maddubs_epi16(f, _mm_set1_epi16(0x1001));
+    _mm_storel_epi64((__m128i *)(void *)key, _mm_packus_epi16(pk, pk));
+    return true;
+}
+
+/* leaf_open's loop over the lower structures [s, s1) by vwalk_key (the
+ * upper ends k > 0). */
 __attribute__((target("ssse3"))) static void leaf_open_vec(worker *w, const segments *sg, size_t s,
                                                            size_t s1, unsigned ends, uint64_t mult)
 {
     const half *L = w->sh->lower;
-    const __m128i id = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-    const __m128i lo4 = _mm_set1_epi8(0x0F), top = _mm_set1_epi8((char)0x80);
-    const __m128i termc = _mm_set1_epi8((char)0xC0), minus1 = _mm_set1_epi8(-1);
-    /* the far end of the segment from each lower end, and from each upper one */
-    __m128i sl = walk_codes(_mm_loadu_si128((const __m128i *)(const void *)sg->seg));
-    __m128i x0 = walk_codes(_mm_loadu_si128((const __m128i *)(const void *)(sg->seg + 16)));
-    /* lanes past k: arrived at once, nothing counted, nibble 0 */
-    __m128i lanes = _mm_cmpgt_epi8(_mm_set1_epi8((char)w->k), id);
-    x0 = _mm_or_si128(_mm_and_si128(lanes, x0), _mm_andnot_si128(lanes, top));
-    /* at most jl / 2 lower paths, and one step into a tour end */
-    unsigned steps = sg->jl / 2 + 1;
+    vwalk vw;
+    vwalk_init(&vw, w, sg);
     for (; s < s1; s++) {
-        uint64_t pw = L->pc[s].partner;
-        __m128i v = _mm_loadl_epi64((const __m128i *)(const void *)&pw);
-        __m128i p = _mm_unpacklo_epi8(_mm_and_si128(v, lo4), _mm_and_si128(_mm_srli_epi16(v, 4), lo4));
-        __m128i term = _mm_cmpeq_epi8(p, id);
-        __m128i t = _mm_shuffle_epi8(sl, p);
-        t = _mm_or_si128(_mm_andnot_si128(term, t), _mm_and_si128(term, termc));
-        __m128i x = x0, c = _mm_setzero_si128();
-        for (unsigned i = 0; i < steps; i++) {
-            __m128i act = _mm_cmpgt_epi8(x, minus1);
-            x = _mm_or_si128(_mm_and_si128(act, _mm_shuffle_epi8(t, x)), _mm_andnot_si128(act, x));
-            c = _mm_sub_epi8(c, act);
-        }
-        /* a walk from an upper end never enters a cycle: all have arrived */
-        KTI_ASSERT(_mm_movemask_epi8(x) == 0xFFFF);
-        __m128i atterm = _mm_cmpeq_epi8(x, termc);
-        /* per lane: c lower paths, or 2 (c - 1) + 1 ends at a tour end */
-        __m128i vis = _mm_add_epi8(c, _mm_and_si128(atterm, _mm_add_epi8(c, minus1)));
-        __m128i sum = _mm_sad_epu8(vis, _mm_setzero_si128());
-        unsigned visited = (unsigned)(_mm_cvtsi128_si32(sum) + _mm_extract_epi16(sum, 4));
-        if (visited != sg->jl) continue;
-        __m128i f = _mm_or_si128(_mm_and_si128(atterm, id), _mm_andnot_si128(atterm, _mm_and_si128(x, lo4)));
-        f = _mm_and_si128(f, lanes);
-        __m128i pk = _mm_maddubs_epi16(f, _mm_set1_epi16(0x1001));
-        uint64_t key;
-        _mm_storel_epi64((__m128i *)(void *)&key, _mm_packus_epi16(pk, pk));
+        uint64_t key = 0;
+        bool ok = vwalk_key(&vw, L->pc[s].partner, &key);
 #ifndef NDEBUG
         uint64_t key1 = 0;
-        KTI_ASSERT(realise_open(w, sg, pw, &key1) && key1 == key);
+        bool ok1 = realise_open(w, sg, L->pc[s].partner, &key1);
+        KTI_ASSERT(ok == ok1 && (!ok || key == key1));
 #endif
-        if (!tab_add(w, ends, key, L->pc[s].count * mult)) return;
+        if (ok && !tab_add(w, ends, key, L->pc[s].count * mult)) return;
     }
+}
+
+/* vwalk_key for one structure, for callers outside an ssse3 function. */
+__attribute__((target("ssse3"))) static bool realise_open_vec(const vwalk *vw, uint64_t pw,
+                                                              uint64_t *key)
+{
+    return vwalk_key(vw, pw, key);
 }
 #endif
 
@@ -1191,10 +1221,26 @@ static void seek_leaf_open(worker *w, size_t gi)
     if (sg.covered < sg.m) return; /* a cycle of crossing steps alone */
     const size_t lim[4] = {L->first[gi], L->ends_at[2 * gi], L->ends_at[2 * gi + 1],
                            L->first[gi + 1]};
+#if KTI_JOIN_SSSE3
+    vwalk vw;
+    bool vec = w->k != 0 && w->sh->vec;
+    if (vec) vwalk_init(&vw, w, &sg);
+#endif
     for (size_t s = lim[j]; s < lim[j + 1]; s++) {
         uint64_t key = 0;
-        bool ok = w->k == 0 ? realise(w, &sg, L->pc[s].partner, &key)
-                            : realise_open(w, &sg, L->pc[s].partner, &key);
+        bool ok;
+#if KTI_JOIN_SSSE3
+        if (vec) {
+            ok = realise_open_vec(&vw, L->pc[s].partner, &key);
+#ifndef NDEBUG
+            uint64_t key1 = 0;
+            bool ok1 = realise_open(w, &sg, L->pc[s].partner, &key1);
+            KTI_ASSERT(ok == ok1 && (!ok || key == key1));
+#endif
+        } else
+#endif
+            ok = w->k == 0 ? realise(w, &sg, L->pc[s].partner, &key)
+                           : realise_open(w, &sg, L->pc[s].partner, &key);
         if (ok && w->k != 0)
             ok = j == 1 ? one_path(key, sk->pu, w->k) : one_cycle(key, sk->pu, w->k);
         if (ok && seek_step(w, L->orig[s], L->pc[s].count)) return;

@@ -94,8 +94,12 @@ kt_status kt_sampler_new(kt_sampler **out, const kt_graph *g, kt_shape shape, kt
     /* Open tours of 7 columns from 7x7 on (the frontier programme's layers
      * pass 20 GiB there): by open half-tours, the larger half above (the
      * join walks the lower half's structures, so it costs less that way).
-     * Not 8 columns: 8x8 open halves do not fit 20 GiB. */
-    if (open && g->width == 7 && g->height >= 7 && halftour_board(g)) {
+     * 8x8 only between two given cells: a free end lets the 8x4 halves'
+     * tour ends lie anywhere, and their half-tours (billions) do not fit
+     * 20 GiB; with both ends given a half holds at most those two. */
+    bool both = start != KT_CELL_NONE && end != KT_CELL_NONE;
+    if (open && ((g->width == 7 && g->height >= 7) || (g->width == 8 && g->height == 8 && both)) &&
+        halftour_board(g)) {
         r.shard = 0;
         r.nshards = 1;
         return new_halftours(out, g, g->height - g->height / 2, true, start, end, &r);

@@ -44,8 +44,9 @@ static const help_opt tour_opts[] = {
     {"--obfuscate", NULL, NULL, "Shatter and join the closed tour 16 times (see obfuscate).", NULL},
     {"--uniform", NULL, NULL, "Draw the tour exactly uniformly at random among all tours of the board "
      "(closed, or open with the ends given), from exact counts prepared first; boards whose narrow "
-     "side is at most 7, and closed tours of boards of 8 columns (8x8: prepared by McKay's half-tours, "
-     "see BENCHMARKS.md for the time).  The same seed gives the same tours.", NULL},
+     "side is at most 7, closed tours of boards of 8 columns (8x8: prepared by McKay's half-tours, "
+     "see BENCHMARKS.md for the time), and open 8x8 tours with both --start and --end given.  The same "
+     "seed gives the same tours.", NULL},
     {"--count", NULL, "K", "With --uniform: draw K tours (independent draws of the seed), separated by "
      "blank lines.", NULL},
     OUT_OPTS,
