@@ -607,6 +607,7 @@ typedef struct pending {
     uint32_t r;                  /* its lower type (prefixes::rec) */
     bool cycle;                  /* C alone is the whole tour (no ends) */
     uint64_t mult;
+    uint64_t cmask;              /* open seek: the step set C */
 } pending;
 
 #define LEAF_BATCH 32
@@ -1142,15 +1143,10 @@ static inline bool seek_cycle(const uint8_t *q, uint64_t pw, unsigned l0, unsign
  * given partner (rank) is reached.  Whether one does depends only on its
  * pairing of the lower ends against the chains of the steps and the upper
  * structure (or on nothing, when there are no lower ends). */
-static void seek_leaf_open(worker *w, size_t gi);
 static inline bool one_path(uint64_t pa, uint64_t pb, unsigned k);
 
 static void seek_leaf(worker *w, size_t gi)
 {
-    if (w->sh->open) {
-        seek_leaf_open(w, gi);
-        return;
-    }
     const half *L = w->sh->lower;
     seek *sk = w->sk;
     segments sg;
@@ -1188,16 +1184,16 @@ static void seek_leaf(worker *w, size_t gi)
 }
 
 /* Advance the seek past lower structure s (view index orig, weight cnt)
- * of step set C: true when it is the partner sought. */
-static inline bool seek_step(worker *w, size_t orig, uint64_t cnt)
+ * of step set cmask: true when it is the partner sought. */
+static inline bool seek_step(worker *w, uint64_t cmask, size_t orig, uint64_t cnt)
 {
     seek *sk = w->sk;
-    if (sk->rank && sk->cmask == w->cmask && orig == sk->lower) {
+    if (sk->rank && sk->cmask == cmask && orig == sk->lower) {
         sk->done = true;
         return true;
     }
     if (!sk->rank && sk->target < sk->cum + cnt) {
-        sk->cmask = w->cmask;
+        sk->cmask = cmask;
         sk->lower = orig;
         sk->target -= sk->cum;
         sk->done = true;
@@ -1207,26 +1203,28 @@ static inline bool seek_step(worker *w, size_t orig, uint64_t cnt)
     return false;
 }
 
-/* The seek's leaf for open tours: the lower structures of type gi with
- * the tour ends the sought upper structure leaves them, tested as the
- * join's table is (leaf_open, then matches()). */
-static void seek_leaf_open(worker *w, size_t gi)
+/* The first lower structure of type gi with j tour ends (L->pc order). */
+static inline size_t ends_from(const half *L, size_t gi, unsigned j)
+{
+    return j == 0 ? L->first[gi] : j == 1 ? L->ends_at[2 * gi] : L->ends_at[2 * gi + 1];
+}
+
+/* The open seek's walk of one leaf, the lower structures of type gi with
+ * the tour ends the sought upper structure leaves them (sk->ends), with
+ * step set cmask reduced to sg: tested as the join's table is
+ * (leaf_open, then matches()). */
+static void seek_walk_open(worker *w, const segments *sg, uint64_t cmask, size_t gi)
 {
     const half *L = w->sh->lower;
     const seek *sk = w->sk;
     unsigned j = sk->ends;
-    if (j > 2 || (w->k == 0 && j != 2)) return;
-    segments sg;
-    segments_build(w, &sg);
-    if (sg.covered < sg.m) return; /* a cycle of crossing steps alone */
-    const size_t lim[4] = {L->first[gi], L->ends_at[2 * gi], L->ends_at[2 * gi + 1],
-                           L->first[gi + 1]};
+    const size_t s0 = ends_from(L, gi, j), s1 = j == 2 ? L->first[gi + 1] : ends_from(L, gi, j + 1);
 #if KTI_JOIN_SSSE3
     vwalk vw;
     bool vec = w->k != 0 && w->sh->vec;
-    if (vec) vwalk_init(&vw, w, &sg);
+    if (vec) vwalk_init(&vw, w, sg);
 #endif
-    for (size_t s = lim[j]; s < lim[j + 1]; s++) {
+    for (size_t s = s0; s < s1; s++) {
         uint64_t key = 0;
         bool ok;
 #if KTI_JOIN_SSSE3
@@ -1234,17 +1232,56 @@ static void seek_leaf_open(worker *w, size_t gi)
             ok = realise_open_vec(&vw, L->pc[s].partner, &key);
 #ifndef NDEBUG
             uint64_t key1 = 0;
-            bool ok1 = realise_open(w, &sg, L->pc[s].partner, &key1);
+            bool ok1 = realise_open(w, sg, L->pc[s].partner, &key1);
             KTI_ASSERT(ok == ok1 && (!ok || key == key1));
 #endif
         } else
 #endif
-            ok = w->k == 0 ? realise(w, &sg, L->pc[s].partner, &key)
-                           : realise_open(w, &sg, L->pc[s].partner, &key);
+            ok = w->k == 0 ? realise(w, sg, L->pc[s].partner, &key)
+                           : realise_open(w, sg, L->pc[s].partner, &key);
         if (ok && w->k != 0)
             ok = j == 1 ? one_path(key, sk->pu, w->k) : one_cycle(key, sk->pu, w->k);
-        if (ok && seek_step(w, L->orig[s], L->pc[s].count)) return;
+        if (ok && seek_step(w, cmask, L->orig[s], L->pc[s].count)) return;
     }
+}
+
+/* Walk the open seek's batch in the order its leaves came: the join's
+ * reason to batch holds here too (each leaf's lower structures are a
+ * cache miss away; a draw of 7x8 open between two cells spent a third of
+ * its time waiting there), and walking in order keeps the ranks. */
+static void flush_seek(worker *w)
+{
+    const half *L = w->sh->lower;
+    const prefixes *pre = w->sh->pre;
+    unsigned n = w->nbatch;
+    w->nbatch = 0;
+    for (unsigned i = 0; i < n; i++) {
+        size_t gi = pre->byrank[w->batch[i].r];
+        __builtin_prefetch(&L->pc[ends_from(L, gi, w->sk->ends)]);
+        __builtin_prefetch(&L->orig[ends_from(L, gi, w->sk->ends)]);
+    }
+    for (unsigned i = 0; i < n && !w->sk->done; i++) {
+        const pending *p = &w->batch[i];
+        seek_walk_open(w, &p->sg, p->cmask, pre->byrank[p->r]);
+    }
+}
+
+/* The seek's leaf for open tours: held in the batch unless no lower
+ * structure of type gi can complete the sought upper one with C. */
+static void seek_leaf_open(worker *w, size_t r)
+{
+    const half *L = w->sh->lower;
+    unsigned j = w->sk->ends;
+    if (j > 2 || (w->k == 0 && j != 2)) return;
+    pending *p = &w->batch[w->nbatch];
+    segments_build(w, &p->sg);
+    if (p->sg.covered < p->sg.m) return; /* a cycle of crossing steps alone */
+    p->r = (uint32_t)r;
+    p->cmask = w->cmask;
+    size_t gi = w->sh->pre->byrank[r];
+    __builtin_prefetch(&L->first[gi]);
+    __builtin_prefetch(&L->ends_at[2 * gi]);
+    if (++w->nbatch == LEAF_BATCH) flush_seek(w);
 }
 
 /* ---- the weighted leaf ---- */
@@ -1419,7 +1456,8 @@ static void leaf(worker *w, size_t r)
 {
     const prefixes *pre = w->sh->pre;
     if (w->sk != NULL) {
-        seek_leaf(w, pre->byrank[r]);
+        if (w->sh->open) seek_leaf_open(w, r);
+        else seek_leaf(w, pre->byrank[r]);
         return;
     }
     if (w->sh->weighted) {
@@ -1651,7 +1689,10 @@ static void search_type(worker *w)
 {
     const geom *g = w->sh->g;
     if (has_prefix(w->pbits, g->nfin0, 0)) dfs(w, 0, g->nfin0, 0);
-    if (w->nbatch != 0 && !w->oom && !w->limit) flush_leaves(w);
+    if (w->nbatch != 0 && !w->oom && !w->limit) {
+        if (w->sk != NULL) flush_seek(w);
+        else flush_leaves(w);
+    }
 }
 
 /* The index of key among the view's (increasing) keys. */
@@ -2025,6 +2066,16 @@ static kt_status join_plan(join_state *js, uint32_t shard, uint32_t nshards)
     return KT_OK;
 }
 
+/* The vector code this processor runs (shared::vec), 0: none. */
+static unsigned cpu_vec(void)
+{
+#if KTI_JOIN_SSSE3
+    return __builtin_cpu_supports("avx2") ? VEC_AVX2 : __builtin_cpu_supports("ssse3") ? VEC_SSSE3 : 0;
+#else
+    return 0;
+#endif
+}
+
 /* Run the planned types on the threads and add up their sums. */
 static kt_status join_run(join_state *js, const kti_run *run, kti_hprogress *prog,
                           kti_u128 *parts, kti_u128 *count, kti_u128 *turns)
@@ -2054,11 +2105,7 @@ static kt_status join_run(join_state *js, const kti_run *run, kti_hprogress *pro
     sh.al = js->al;
     sh.budget = run->budget;
     sh.weighted = turns != NULL;
-#if KTI_JOIN_SSSE3
-    sh.vec = __builtin_cpu_supports("avx2") ? VEC_AVX2 : __builtin_cpu_supports("ssse3") ? VEC_SSSE3 : 0;
-#else
-    sh.vec = 0;
-#endif
+    sh.vec = cpu_vec();
     for (unsigned i = 0; i < T; i++) {
         js->w[i].sh = &sh;
         js->w[i].id = i;
@@ -2205,6 +2252,7 @@ static bool seek_run(const kti_hjoin *j, size_t upper, seek *sk)
     sh.pre = &js->pre;
     sh.al = js->al;
     sh.open = js->open;
+    sh.vec = cpu_vec(); /* the open leaves' byte-lane walk (seek_walk_open) */
     atomic_init(&sh.next, 0);
     atomic_init(&sh.done, 0);
     atomic_init(&sh.cancel, false);
