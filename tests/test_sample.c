@@ -438,9 +438,13 @@ static void errors(void)
     CHECK_ST(kt_sampler_new(&s, g88, KT_SHAPE_PATH, KT_CELL_NONE, KT_CELL_NONE, NULL), KT_EUNSUPPORTED);
     CHECK_ST(kt_sampler_new(&s, g88, KT_SHAPE_PATH, 0, KT_CELL_NONE, NULL), KT_EUNSUPPORTED);
     CHECK_ST(kt_sampler_new(&s, g88, KT_SHAPE_PATH, KT_CELL_NONE, 0, NULL), KT_EUNSUPPORTED);
+    /* ends of one colour on a board of as many of each: no tour, said at
+     * once (by half-tours it would take the whole preparation) */
+    CHECK_ST(kt_sampler_new(&s, g88, KT_SHAPE_PATH, 0, 9, NULL), KT_ENOTOUR);
     /* 5x5: no closed tour (odd), and no open tour between two cells of the minority colour */
     CHECK_ST(kt_sampler_new(&s, g5, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE, NULL), KT_ENOTOUR);
     CHECK_ST(kt_sampler_new(&s, g5, KT_SHAPE_PATH, 1, 3, NULL), KT_ENOTOUR);
+    CHECK_ST(kt_sampler_new(&s, g5, KT_SHAPE_PATH, KT_CELL_NONE, 1, NULL), KT_ENOTOUR);
     CHECK(s == NULL);
     CHECK_OK(kt_options_new(&run, NULL));
     CHECK_OK(kt_options_set_budget(run, 50));

@@ -63,7 +63,7 @@
  * it.  Open tours of 8x8 between two given cells take this path too: each
  * half's tour ends can then only be the given cells, which keeps its
  * half-tours to a few hundred million (from a corner to a cell of the far
- * side, 52,777,208,157,959 tours: 22 minutes and 5.0 GiB, then about 50
+ * side, 52,777,208,157,959 tours: 20 minutes and 5.0 GiB, then about 100
  * tours a second on one thread; BENCHMARKS.md).  Open tours of
  * 8x8 with an end free are not sampled (::KT_EUNSUPPORTED): with a tour
  * end anywhere, an 8x4 half has billions of half-tours, which do not fit
