@@ -284,3 +284,27 @@ void kti_colour_counts(const kt_graph *g, size_t counts[2])
         if (kti_is_vertex(g, c)) counts[kti_colour(g, (kt_cell)c)]++;
     KTI_ASSERT(counts[0] + counts[1] == g->nverts);
 }
+
+/*
+ * Whether the colouring rules out every tour at once.  A leaper whose legs
+ * a + b are odd always moves to the other colour ((x + y) mod 2), so its
+ * graph is bipartite: a closed tour alternates colours (the classes must be
+ * equal), an open tour too (they differ by at most one; when they differ,
+ * both ends are on the larger class, when equal, on different colours).
+ * Ends a, b: KT_CELL_NONE when free.  Decided in one pass over the cells
+ * instead of a frontier run (5x5 closed: microseconds instead of 0.1 ms);
+ * the count (known_zero) and the sampler (KT_ENOTOUR) both ask it.
+ */
+bool kti_colour_excludes(const kt_graph *g, bool open, kt_cell a, kt_cell b)
+{
+    if (((g->a + g->b) & 1u) == 0 || g->nverts < 2) return false;
+    size_t c[2];
+    kti_colour_counts(g, c);
+    unsigned big = c[1] > c[0];
+    size_t d = big ? c[1] - c[0] : c[0] - c[1];
+    if (!open) return d != 0;
+    if (d > 1) return true;
+    unsigned ca = a == KT_CELL_NONE ? 2u : kti_colour(g, a), cb = b == KT_CELL_NONE ? 2u : kti_colour(g, b);
+    if (d == 1) return (ca != 2 && ca != big) || (cb != 2 && cb != big);
+    return ca != 2 && ca == cb;
+}

@@ -146,6 +146,9 @@ static inline unsigned kti_colour(const kt_graph *g, kt_cell c)
 }
 /* Vertices of each colour: counts[0] on the corner colour, counts[1] on the other. */
 KTI_HIDDEN void kti_colour_counts(const kt_graph *g, size_t counts[2]);
+/* Whether the colouring alone rules out every tour: closed, or open with
+ * ends a, b (KT_CELL_NONE: free); false for leapers that keep a colour. */
+KTI_HIDDEN bool kti_colour_excludes(const kt_graph *g, bool open, kt_cell a, kt_cell b);
 
 /* ---- exact search (exhaustive.c) ---- */
 /* kt_exhaustive_tour for the modules that search on their way: the budget

@@ -497,30 +497,6 @@ static bool too_wide(const kt_graph *g)
 }
 
 /*
- * Whether the colouring rules out every tour at once.  A leaper whose legs
- * a + b are odd always moves to the other colour ((x + y) mod 2), so its
- * graph is bipartite: a closed tour alternates colours (the classes must be
- * equal), an open tour too (they differ by at most one; when they differ,
- * both ends are on the larger class, when equal, on different colours).
- * Ends a, b: KT_CELL_NONE when free.  Decided in one pass over the cells
- * instead of a frontier run (5x5 closed: microseconds instead of 0.1 ms);
- * the frontier engine still checks that the board fits (known_zero).
- */
-static bool colour_excludes(const kt_graph *g, bool open, kt_cell a, kt_cell b)
-{
-    if (((g->a + g->b) & 1u) == 0 || g->nverts < 2) return false;
-    size_t c[2];
-    kti_colour_counts(g, c);
-    unsigned big = c[1] > c[0];
-    size_t d = big ? c[1] - c[0] : c[0] - c[1];
-    if (!open) return d != 0;
-    if (d > 1) return true;
-    unsigned ca = a == KT_CELL_NONE ? 2u : kti_colour(g, a), cb = b == KT_CELL_NONE ? 2u : kti_colour(g, b);
-    if (d == 1) return (ca != 2 && ca != big) || (cb != 2 && cb != big);
-    return ca != 2 && ca == cb;
-}
-
-/*
  * Whether a knight board without holes has no tour at all by the theorems
  * that settle existence: for m <= n, no closed tour iff m and n are both
  * odd, m is 1, 2 or 4, or m = 3 and n is 4, 6 or 8 (A. J. Schwenk, "Which
@@ -581,7 +557,7 @@ kt_status kt_count_tours(const kt_graph *g, unsigned flags, const kt_options *ru
 
     kti_u128 r = 0;
     kt_status st = KT_OK;
-    c.fo.known_zero = colour_excludes(g, open, KT_CELL_NONE, KT_CELL_NONE) ||
+    c.fo.known_zero = kti_colour_excludes(g, open, KT_CELL_NONE, KT_CELL_NONE) ||
                       (!sym && !classes && knight_has_none(g, open));
     if (c.fo.known_zero && knight_fits(g)) {
         if (stats != NULL) memset(stats, 0, sizeof *stats);
@@ -672,7 +648,7 @@ kt_status kt_count_open_tours(const kt_graph *g, kt_cell start, kt_cell end, uns
     c.frontier_only = (flags & KT_COUNT_FRONTIER) != 0;
     kti_u128 r = 0;
     kt_status st = KT_OK;
-    c.fo.known_zero = colour_excludes(g, true, start, end);
+    c.fo.known_zero = kti_colour_excludes(g, true, start, end);
     if (g->nverts == 1) r = c.run.shard == 0 ? 1 : 0;    /* the one-cell tour */
     else if (c.fo.known_zero && knight_fits(g)) r = 0;
     else if (use_small(&c, g, true)) st = kti_small_count(g, true, start, end, &c.run, &r);

@@ -346,7 +346,7 @@ static u64 count_closed(search *s)
     if (__builtin_popcountll(nbs) != 2) return 0;
     unsigned a = (unsigned)__builtin_ctzll(nbs), z = 63u - (unsigned)__builtin_clzll(nbs);
     /* the colours balance: the caller ruled out the boards where they
-     * cannot (count.c, colour_excludes) */
+     * cannot (kti_colour_excludes, graph.c) */
     s->e1 = (u64)1 << z;
     s->e2 = 0;
     return dfs(s, a, b->full & ~((u64)1 | (u64)1 << a), b->n - 2);

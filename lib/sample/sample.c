@@ -8,28 +8,6 @@
 
 #include <knight/sample.h>
 
-/* A leaper with a + b odd alternates colours, so a closed tour needs as
- * many cells of each colour and an open one a difference of at most one;
- * and an open tour has one end on each colour when they are as many, both
- * on the larger one otherwise.  Settles odd boards and ill-coloured ends
- * at once instead of after the whole programme (8x8 between two given
- * cells: 20 minutes). */
-static bool colours_forbid(const kt_graph *g, bool open, kt_cell start, kt_cell end)
-{
-    if ((g->a + g->b) % 2 == 0) return false;
-    size_t c[2];
-    kti_colour_counts(g, c);
-    size_t d = c[0] > c[1] ? c[0] - c[1] : c[1] - c[0];
-    if (d > (open ? 1u : 0u)) return true;
-    if (!open) return false;
-    if (d == 0)
-        return start != KT_CELL_NONE && end != KT_CELL_NONE &&
-               kti_colour(g, start) == kti_colour(g, end);
-    unsigned big = c[1] > c[0];
-    return (start != KT_CELL_NONE && kti_colour(g, start) != big) ||
-           (end != KT_CELL_NONE && kti_colour(g, end) != big);
-}
-
 /* The boards McKay's half-tours cover: a knight's board without holes at
  * most 8 columns wide, cut between two rows. */
 static bool halftour_board(const kt_graph *g)
@@ -46,7 +24,7 @@ static kt_status new_halftours(kt_sampler **out, const kt_graph *g, uint32_t spl
                                kt_cell start, kt_cell end, const kti_run *run)
 {
     if (out == NULL || g == NULL || !halftour_board(g)) return KT_EINVAL;
-    if (colours_forbid(g, open, start, end)) return KT_ENOTOUR;
+    if (kti_colour_excludes(g, open, start, end)) return KT_ENOTOUR;
     kti_run r = *run;
     kt_sampler *s = kti_calloc(r.alloc, 1, sizeof *s);
     if (s == NULL) return KT_ENOMEM;
@@ -91,7 +69,7 @@ kt_status kt_sampler_new(kt_sampler **out, const kt_graph *g, kt_shape shape, kt
     if (start != KT_CELL_NONE && !kti_is_vertex(g, start)) return KT_EINVAL;
     if (end != KT_CELL_NONE && !kti_is_vertex(g, end)) return KT_EINVAL;
     if (start != KT_CELL_NONE && start == end) return KT_EINVAL;
-    if (colours_forbid(g, open, start, end)) return KT_ENOTOUR;
+    if (kti_colour_excludes(g, open, start, end)) return KT_ENOTOUR;
     /* A frontier wider than 15 cells (both sides at least 8): closed
      * tours by half-tours, cut across the middle. */
     kti_run r;
