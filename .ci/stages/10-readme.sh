@@ -7,11 +7,17 @@
 # fails its block; each block appends PASS/FAIL to $RESULTS.  Also checks
 # that the README's C program is examples/hello.c.  Runs the set-up, the
 # tests, an install and the docs: about 3-4 minutes on 2 cores.
+#
+# COPY=DIR keeps the copy in DIR (emptied first) after the stage: .ci/run
+# runs this stage first and takes the copy's `build`, set up and tested by
+# the README's own commands, as the build of every later stage, so that the
+# suite is not built and run twice.
 set -uo pipefail
 : "${ROOT:?}" "${RESULTS:=/dev/null}"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-copy=$tmp/libknight
+copy=${COPY:-$tmp/libknight}
+rm -rf "$copy"
 mkdir -p "$copy"
 if git -C "$ROOT" rev-parse --git-dir >/dev/null 2>&1; then
     (cd "$ROOT" && git ls-files -z --cached --others --exclude-standard | xargs -0 -r sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh) |
