@@ -293,6 +293,31 @@ KTI_HIDDEN void kti_halftours_open_rules(uint8_t *rule, uint32_t W, uint32_t D, 
                                          unsigned ngiven);
 
 /*
+ * The half-tours of one path structure (hpaths.c), counted, ranked and
+ * unranked by a frontier programme from the cut outward started from the
+ * structure, for halves whose half-tours are too many to list.  A half of
+ * width x depth cells (local cell r * width + x, row 0 at the cut); key as
+ * the enumeration's (4 bits per boundary cell; open: KTI_HDP_TERM codes,
+ * never merged); rule (open mode) as kti_halftours_make_open's.  A
+ * half-tour is given as up to two neighbours per local cell (0xFF none).
+ * KT_ELIMIT when a layer holds more than budget states (0: no bound).
+ */
+typedef struct kti_hpaths kti_hpaths;
+KTI_HIDDEN kt_status kti_hpaths_new(kti_hpaths **out, uint32_t width, uint32_t depth, bool open,
+                                    const uint8_t *rule, uint64_t key, uint64_t budget,
+                                    const kt_allocator *al);
+KTI_HIDDEN void kti_hpaths_free(kti_hpaths *p);
+/* The number of half-tours with the structure. */
+KTI_HIDDEN uint64_t kti_hpaths_count(const kti_hpaths *p);
+/* The states kept, all layers together. */
+KTI_HIDDEN uint64_t kti_hpaths_states(const kti_hpaths *p);
+/* The half-tour of rank index (below the count): nbr[cell][0..1]. */
+KTI_HIDDEN kt_status kti_hpaths_unrank(const kti_hpaths *p, uint64_t index, uint8_t (*nbr)[2]);
+/* The rank of a half-tour; KT_ENOTOUR when it is not one of the structure. */
+KTI_HIDDEN kt_status kti_hpaths_rank(const kti_hpaths *p, const uint8_t (*nbr)[2],
+                                     uint64_t *index);
+
+/*
  * Uniform closed tours by half-tours (hsample.c), for the sampler module
  * (sample.h): a board of width columns and height rows cut below row
  * split.  Tours are given as two neighbours per board cell (row-major).

@@ -172,7 +172,9 @@ class SamplerTests(unittest.TestCase):
         with self.assertRaises(kt.NoTour):
             kt.Sampler(g)
         with self.assertRaises(kt.Unsupported):
-            kt.Sampler(kt.Graph(8, 8), open=True)  # closed 8x8 goes by half-tours
+            # with an end free; closed 8x8, and open 8x8 between two given
+            # cells, go by half-tours
+            kt.Sampler(kt.Graph(8, 8), open=True)
         with self.assertRaises(kt.LimitReached):
             kt.Sampler(kt.Graph(6, 6), budget=10)
 

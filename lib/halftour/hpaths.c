@@ -1,0 +1,427 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The half-tours of one path structure, counted, ranked and unranked
+ * without listing the half's other half-tours.  The sampler lists every
+ * half-tour of both halves (hsample.c); that stops where a half has
+ * billions of them (the 7x5 half of open 7x9, the 8x4 halves of open 8x8
+ * with a tour end free), while one structure's half-tours stay few.
+ *
+ * A frontier programme over the half's cells from the cut outward (row 0,
+ * the row at the cut, first; each row left to right), started from the
+ * structure itself: the key gives each boundary cell its steps across the
+ * cut (code 0: two, code 1: none, a path end: one), and a path end that
+ * crosses carries what its path must reach inside the half: the crossing
+ * of the same label (its pair) or, in open mode, a tour end (TERM).  A
+ * state gives each live cell a 5-bit code:
+ *   FREE (0)      no edge yet: the cell alone, a path with both ends open
+ *   FULL (1)      two edges (steps across the cut included): takes no more
+ *   PAIR + k      an open path end whose other end is pair k's crossing
+ *   TB            ... whose other end is a TERM crossing: it must reach a tour end
+ *   TE            ... whose other end is a tour end: it must reach a TERM crossing
+ *   LABEL + i     an open path end whose other end is open too (same label)
+ * Two closed ends meet only as the two crossings of one pair or as TB and
+ * TE; anything else (crossings of two pairs, two tour ends, which make the
+ * whole tour, a cycle) is refused, and a cell that leaves with one edge
+ * must be a tour end its rule allows.  The last state is empty: every
+ * path of the half ran between what the structure says, so the half-tours
+ * counted are exactly those whose structure is the key (the test checks
+ * this against the enumeration's counts, structure by structure).
+ *
+ * The forward pass keeps the reachable states of every layer (sorted),
+ * the backward pass their numbers of completions; unranking walks forward
+ * taking each step's edges in a fixed order (subsets of the earlier
+ * neighbours by increasing bit mask), ranking follows given edges.
+ */
+#include "halftour_internal.h"
+
+#include <stdlib.h>
+
+#define HP_CELLS 64u
+#define HP_SLOTS 25u       /* 5 bits each in 128 */
+#define HP_FREE 0u
+#define HP_FULL 1u
+#define HP_PAIR 2u         /* + k, k < 8: a half has at most 16 boundary cells */
+#define HP_TB 10u
+#define HP_TE 11u
+#define HP_LABEL 12u       /* 12..31 */
+#define HP_NONE 0xFFu
+
+typedef struct hp_step {
+    uint8_t cell, slot;
+    uint8_t init;          /* the new cell's code before its edges */
+    uint8_t nnb;
+    uint8_t nb[4], nbcell[4];   /* earlier neighbours: slots, cells */
+    uint8_t nfin;
+    uint8_t fin[8], finrule[8]; /* slots leaving after the step; their tour-end rule */
+} hp_step;
+
+typedef struct hp_layer {
+    size_t n;
+    kti_u128 *key;         /* sorted */
+    uint64_t *fut;         /* completions of each state */
+} hp_layer;
+
+struct kti_hpaths {
+    kt_allocator al;
+    uint32_t W, D;
+    unsigned ncells;
+    hp_step step[HP_CELLS];
+    hp_layer layer[HP_CELLS + 1];
+    uint64_t total, states;
+};
+
+static inline unsigned code_at(kti_u128 k, unsigned i) { return (unsigned)(k >> (5 * i)) & 31u; }
+
+static void decode(kti_u128 k, uint8_t *c)
+{
+    for (unsigned i = 0; i < HP_SLOTS; i++) c[i] = (uint8_t)code_at(k, i);
+}
+
+/* Labels renumbered in slot order, so that equal states have equal keys. */
+static kti_u128 encode(const uint8_t *c)
+{
+    uint8_t map[32] = {0};
+    unsigned next = HP_LABEL;
+    kti_u128 k = 0;
+    for (unsigned i = 0; i < HP_SLOTS; i++) {
+        unsigned v = c[i];
+        if (v >= HP_LABEL) {
+            if (map[v] == 0) map[v] = (uint8_t)next++;
+            v = map[v];
+        }
+        k |= (kti_u128)v << (5 * i);
+    }
+    return k;
+}
+
+/* The other open end of the path whose end at slot a has label v. */
+static unsigned other_end(const uint8_t *c, unsigned v, unsigned a)
+{
+    for (unsigned i = 0; i < HP_SLOTS; i++)
+        if (i != a && c[i] == v) return i;
+    return HP_NONE; /* never: a label is on two live slots */
+}
+
+static bool closes(unsigned a, unsigned b)
+{
+    return (a == b && a >= HP_PAIR && a < HP_TB) || (a == HP_TB && b == HP_TE) ||
+           (a == HP_TE && b == HP_TB);
+}
+
+/* An edge between the cells of slots a and b. */
+static bool join(uint8_t *c, unsigned a, unsigned b)
+{
+    unsigned ca = c[a], cb = c[b];
+    if (ca == HP_FULL || cb == HP_FULL) return false;
+    if (ca >= HP_LABEL && ca == cb) return false; /* a cycle */
+    /* Each side's far end: an open slot (itself when it had no edge), or
+     * a closed end's kind. */
+    unsigned fa = ca == HP_FREE ? a : ca >= HP_LABEL ? other_end(c, ca, a) : HP_NONE;
+    unsigned fb = cb == HP_FREE ? b : cb >= HP_LABEL ? other_end(c, cb, b) : HP_NONE;
+    c[a] = ca == HP_FREE ? HP_FREE : HP_FULL;
+    c[b] = cb == HP_FREE ? HP_FREE : HP_FULL;
+    if (fa == HP_NONE && fb == HP_NONE) return closes(ca, cb);
+    if (fa == HP_NONE) {
+        c[fb] = (uint8_t)ca;
+        return true;
+    }
+    if (fb == HP_NONE) {
+        c[fa] = (uint8_t)cb;
+        return true;
+    }
+    unsigned fresh = HP_LABEL;
+    for (bool used = true; used && fresh < 32; fresh += used) {
+        used = false;
+        for (unsigned i = 0; i < HP_SLOTS; i++) used |= c[i] == fresh;
+    }
+    c[fa] = c[fb] = (uint8_t)fresh; /* a plain path has at most 12 labels in 25 slots */
+    return true;
+}
+
+/* The cell of slot f leaves under tour-end rule `rule` (0 never a tour
+ * end, 1 may be, 2 must be). */
+static bool leave(uint8_t *c, unsigned f, unsigned rule)
+{
+    unsigned cf = c[f];
+    c[f] = HP_FREE;
+    if (cf == HP_FULL) return rule != 2;
+    if (cf == HP_FREE || rule == 0) return false; /* degree 0; or 1 and no tour end */
+    /* Degree 1: a tour end, closing its path's end here. */
+    if (cf >= HP_LABEL) {
+        c[other_end(c, cf, HP_NONE)] = HP_TE;
+        return true;
+    }
+    return cf == HP_TB; /* a pair must reach its partner; TE: the whole tour */
+}
+
+/* Step s from state x taking the earlier neighbours of mask m. */
+static bool apply(const kti_hpaths *p, size_t s, kti_u128 x, unsigned m, kti_u128 *y)
+{
+    const hp_step *st = &p->step[s];
+    uint8_t c[HP_SLOTS];
+    decode(x, c);
+    c[st->slot] = st->init;
+    for (unsigned j = 0; j < st->nnb; j++)
+        if (((m >> j) & 1u) && !join(c, st->slot, st->nb[j])) return false;
+    for (unsigned f = 0; f < st->nfin; f++)
+        if (!leave(c, st->fin[f], st->finrule[f])) return false;
+    *y = encode(c);
+    return true;
+}
+
+static int cmp_u128(const void *a, const void *b)
+{
+    kti_u128 x = *(const kti_u128 *)a, y = *(const kti_u128 *)b;
+    return (x > y) - (x < y);
+}
+
+static bool layer_find(const hp_layer *l, kti_u128 k, size_t *at)
+{
+    size_t lo = 0, hi = l->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (l->key[mid] < k) lo = mid + 1;
+        else hi = mid;
+    }
+    *at = lo;
+    return lo < l->n && l->key[lo] == k;
+}
+
+static uint64_t future(const hp_layer *l, kti_u128 k)
+{
+    size_t at;
+    return layer_find(l, k, &at) ? l->fut[at] : 0;
+}
+
+/* The steps: cells from the cut outward, each row left to right; a cell
+ * leaves after its last neighbour's step. */
+static kt_status plan(kti_hpaths *p, uint32_t W, uint32_t D, const uint8_t *rule, bool open,
+                      uint64_t key)
+{
+    static const int mv[8][2] = {{-2, -1}, {2, -1}, {-1, -2}, {1, -2},
+                                 {-2, 1},  {2, 1},  {-1, 2},  {1, 2}};
+    unsigned n = W * D, ncb = W * (D >= 2 ? 2u : 1u);
+    unsigned last[HP_CELLS];
+    uint8_t slot[HP_CELLS];
+    for (unsigned v = 0; v < n; v++) {
+        last[v] = v;
+        for (unsigned k = 0; k < 8; k++) {
+            int x = (int)(v % W) + mv[k][0], r = (int)(v / W) + mv[k][1];
+            if (x >= 0 && x < (int)W && r >= 0 && r < (int)D && (unsigned)(r * (int)W + x) > last[v])
+                last[v] = (unsigned)(r * (int)W + x);
+        }
+    }
+    uint32_t live = 0;
+    for (unsigned v = 0; v < n; v++) {
+        hp_step *st = &p->step[v];
+        unsigned s = 0;
+        while (s < HP_SLOTS && ((live >> s) & 1u)) s++;
+        if (s == HP_SLOTS) return KT_EUNSUPPORTED;
+        live |= 1u << s;
+        slot[v] = (uint8_t)s;
+        st->cell = (uint8_t)v;
+        st->slot = (uint8_t)s;
+        st->init = HP_FREE;
+        if (v < ncb) {
+            unsigned code = (unsigned)(key >> (4 * v)) & 15u;
+            if (code == 0) st->init = HP_FULL;          /* two steps across: a trivial path */
+            else if (open && code == KTI_HDP_TERM) st->init = HP_TB;
+            else if (code >= 2) {
+                if (code - 2 >= HP_TB - HP_PAIR) return KT_EINVAL; /* never: 8 pairs at most */
+                st->init = (uint8_t)(HP_PAIR + code - 2);
+            }
+        }
+        for (unsigned k = 0; k < 4; k++) {
+            int x = (int)(v % W) + mv[k][0], r = (int)(v / W) + mv[k][1];
+            if (x < 0 || x >= (int)W || r < 0) continue;
+            unsigned u = (unsigned)(r * (int)W + x);
+            st->nbcell[st->nnb] = (uint8_t)u;
+            st->nb[st->nnb++] = slot[u];
+        }
+        for (unsigned u = v >= 2 * W + 2 ? v - 2 * W - 2 : 0; u <= v; u++) {
+            if (last[u] != v) continue;
+            if (st->nfin == 8) return KT_EUNSUPPORTED; /* never on a knight's half */
+            st->fin[st->nfin] = slot[u];
+            st->finrule[st->nfin++] = open ? rule[u] : 0;
+            live &= ~(1u << slot[u]);
+        }
+    }
+    return KT_OK;
+}
+
+static void layer_free(const kt_allocator *al, hp_layer *l)
+{
+    kti_free(al, l->key);
+    kti_free(al, l->fut);
+    l->key = NULL;
+    l->fut = NULL;
+    l->n = 0;
+}
+
+void kti_hpaths_free(kti_hpaths *p)
+{
+    if (p == NULL) return;
+    kt_allocator al = p->al;
+    for (unsigned s = 0; s <= p->ncells; s++) layer_free(&al, &p->layer[s]);
+    kti_free(&al, p);
+}
+
+/* Layer s + 1: the states step s reaches from layer s, sorted, distinct. */
+static kt_status forward(kti_hpaths *p, size_t s, uint64_t budget)
+{
+    const hp_layer *in = &p->layer[s];
+    hp_layer *out = &p->layer[s + 1];
+    unsigned nm = 1u << p->step[s].nnb;
+    size_t cap = 0, n = 0, bytes;
+    kti_u128 *key = NULL;
+    for (size_t i = 0; i < in->n; i++)
+        for (unsigned m = 0; m < nm; m++) {
+            kti_u128 y;
+            if (!apply(p, s, in->key[i], m, &y)) continue;
+            if (n == cap) {
+                size_t ncap = cap ? 2 * cap : 64;
+                if (!kti_mul_ok(ncap, sizeof *key, &bytes)) {
+                    kti_free(&p->al, key);
+                    return KT_ETOOBIG;
+                }
+                kti_u128 *k2 = kti_alloc(&p->al, bytes);
+                if (k2 == NULL) {
+                    kti_free(&p->al, key);
+                    return KT_ENOMEM;
+                }
+                if (n) memcpy(k2, key, n * sizeof *key);
+                kti_free(&p->al, key);
+                key = k2;
+                cap = ncap;
+            }
+            key[n++] = y;
+        }
+    if (n) qsort(key, n, sizeof *key, cmp_u128);
+    size_t d = 0;
+    for (size_t i = 0; i < n; i++)
+        if (d == 0 || key[i] != key[d - 1]) key[d++] = key[i];
+    out->key = key;
+    out->n = d;
+    p->states += d;
+    if (budget != 0 && d > budget) return KT_ELIMIT;
+    out->fut = kti_calloc(&p->al, d ? d : 1, sizeof *out->fut);
+    return out->fut == NULL ? KT_ENOMEM : KT_OK;
+}
+
+/* The completions of layer s's states from layer s + 1's. */
+static kt_status backward(kti_hpaths *p, size_t s)
+{
+    hp_layer *in = &p->layer[s];
+    const hp_layer *out = &p->layer[s + 1];
+    unsigned nm = 1u << p->step[s].nnb;
+    for (size_t i = 0; i < in->n; i++) {
+        uint64_t f = 0;
+        for (unsigned m = 0; m < nm; m++) {
+            kti_u128 y;
+            if (apply(p, s, in->key[i], m, &y) && __builtin_add_overflow(f, future(out, y), &f))
+                return KT_EOVERFLOW;
+        }
+        in->fut[i] = f;
+    }
+    return KT_OK;
+}
+
+kt_status kti_hpaths_new(kti_hpaths **out, uint32_t width, uint32_t depth, bool open,
+                         const uint8_t *rule, uint64_t key, uint64_t budget,
+                         const kt_allocator *al)
+{
+    if (out == NULL) return KT_EINVAL;
+    *out = NULL;
+    if (width == 0 || depth == 0 || (open && rule == NULL)) return KT_EINVAL;
+    if ((uint64_t)width * depth > HP_CELLS || width > KT_HALFTOUR_MAX_WIDTH) return KT_EUNSUPPORTED;
+    al = kti_allocator_or_default(al);
+    kti_hpaths *p = kti_calloc(al, 1, sizeof *p);
+    if (p == NULL) return KT_ENOMEM;
+    p->al = *al;
+    p->W = width;
+    p->D = depth;
+    p->ncells = width * depth;
+    kt_status st = plan(p, width, depth, rule, open, key);
+    if (st == KT_OK) {
+        p->layer[0].n = 1;
+        p->layer[0].key = kti_calloc(al, 1, sizeof *p->layer[0].key);
+        p->layer[0].fut = kti_calloc(al, 1, sizeof *p->layer[0].fut);
+        if (p->layer[0].key == NULL || p->layer[0].fut == NULL) st = KT_ENOMEM;
+    }
+    for (size_t s = 0; st == KT_OK && s < p->ncells; s++) st = forward(p, s, budget);
+    if (st == KT_OK) {
+        /* Every cell has left: the one state left is the empty one. */
+        hp_layer *end = &p->layer[p->ncells];
+        for (size_t i = 0; i < end->n; i++) end->fut[i] = end->key[i] == 0;
+    }
+    for (size_t s = p->ncells; st == KT_OK && s-- > 0;) st = backward(p, s);
+    if (st != KT_OK) {
+        kti_hpaths_free(p);
+        return st;
+    }
+    p->total = p->layer[0].fut[0];
+    *out = p;
+    return KT_OK;
+}
+
+uint64_t kti_hpaths_count(const kti_hpaths *p) { return p->total; }
+
+uint64_t kti_hpaths_states(const kti_hpaths *p) { return p->states; }
+
+static void add_edge(uint8_t (*nbr)[2], unsigned a, unsigned b)
+{
+    nbr[a][nbr[a][0] != HP_NONE] = (uint8_t)b;
+    nbr[b][nbr[b][0] != HP_NONE] = (uint8_t)a;
+}
+
+kt_status kti_hpaths_unrank(const kti_hpaths *p, uint64_t index, uint8_t (*nbr)[2])
+{
+    if (p == NULL || nbr == NULL || index >= p->total) return KT_EINVAL;
+    memset(nbr, HP_NONE, (size_t)p->ncells * sizeof *nbr);
+    kti_u128 x = 0;
+    for (size_t s = 0; s < p->ncells; s++) {
+        const hp_step *st = &p->step[s];
+        unsigned m = 0, nm = 1u << st->nnb;
+        kti_u128 y = 0;
+        for (; m < nm; m++) {
+            if (!apply(p, s, x, m, &y)) continue;
+            uint64_t f = future(&p->layer[s + 1], y);
+            if (index < f) break;
+            index -= f;
+        }
+        if (m == nm) return KT_EINVAL; /* never: the futures sum to the total */
+        for (unsigned j = 0; j < st->nnb; j++)
+            if ((m >> j) & 1u) add_edge(nbr, st->cell, st->nbcell[j]);
+        x = y;
+    }
+    return KT_OK;
+}
+
+kt_status kti_hpaths_rank(const kti_hpaths *p, const uint8_t (*nbr)[2], uint64_t *index)
+{
+    if (p == NULL || nbr == NULL || index == NULL) return KT_EINVAL;
+    kti_u128 x = 0;
+    uint64_t r = 0;
+    size_t edges = 0, given = 0;
+    for (size_t v = 0; v < p->ncells; v++) given += (nbr[v][0] != HP_NONE) + (nbr[v][1] != HP_NONE);
+    for (size_t s = 0; s < p->ncells; s++) {
+        const hp_step *st = &p->step[s];
+        unsigned want = 0;
+        for (unsigned j = 0; j < st->nnb; j++) {
+            unsigned u = st->nbcell[j];
+            if (nbr[st->cell][0] == u || nbr[st->cell][1] == u) {
+                want |= 1u << j;
+                edges++;
+            }
+        }
+        kti_u128 y;
+        for (unsigned m = 0; m < want; m++)
+            if (apply(p, s, x, m, &y)) r += future(&p->layer[s + 1], y);
+        if (!apply(p, s, x, want, &y)) return KT_ENOTOUR;
+        x = y;
+    }
+    /* Every given edge joined a cell to an earlier neighbour of the half. */
+    if (x != 0 || 2 * edges != given) return KT_ENOTOUR;
+    *index = r;
+    return KT_OK;
+}
