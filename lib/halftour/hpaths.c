@@ -45,6 +45,7 @@
 #define HP_TE 11u
 #define HP_LABEL 12u       /* 12..31 */
 #define HP_NONE 0xFFu
+#define HP_ENDS_SHIFT 125  /* past the slots: the tour ends placed so far */
 
 typedef struct hp_step {
     uint8_t cell, slot;
@@ -53,6 +54,10 @@ typedef struct hp_step {
     uint8_t nb[4], nbcell[4];   /* earlier neighbours: slots, cells */
     uint8_t nfin;
     uint8_t fin[8], finrule[8]; /* slots leaving after the step; their tour-end rule */
+    /* After the step, for each live slot: the edges it can still take
+     * (neighbours to come) and whether it may end the tour. */
+    uint32_t live;
+    uint8_t room[HP_SLOTS], mayend[HP_SLOTS];
 } hp_step;
 
 typedef struct hp_layer {
@@ -67,6 +72,7 @@ struct kti_hpaths {
     unsigned ncells;
     hp_step step[HP_CELLS];
     hp_layer layer[HP_CELLS + 1];
+    unsigned nterm;        /* TERM crossings of the key: the half's tour ends */
     uint64_t total, states;
 };
 
@@ -140,13 +146,14 @@ static bool join(uint8_t *c, unsigned a, unsigned b)
 
 /* The cell of slot f leaves under tour-end rule `rule` (0 never a tour
  * end, 1 may be, 2 must be). */
-static bool leave(uint8_t *c, unsigned f, unsigned rule)
+static bool leave(uint8_t *c, unsigned f, unsigned rule, unsigned *ends)
 {
     unsigned cf = c[f];
     c[f] = HP_FREE;
     if (cf == HP_FULL) return rule != 2;
     if (cf == HP_FREE || rule == 0) return false; /* degree 0; or 1 and no tour end */
     /* Degree 1: a tour end, closing its path's end here. */
+    ++*ends;
     if (cf >= HP_LABEL) {
         c[other_end(c, cf, HP_NONE)] = HP_TE;
         return true;
@@ -160,12 +167,25 @@ static bool apply(const kti_hpaths *p, size_t s, kti_u128 x, unsigned m, kti_u12
     const hp_step *st = &p->step[s];
     uint8_t c[HP_SLOTS];
     decode(x, c);
+    unsigned ends = (unsigned)(x >> HP_ENDS_SHIFT);
     c[st->slot] = st->init;
     for (unsigned j = 0; j < st->nnb; j++)
         if (((m >> j) & 1u) && !join(c, st->slot, st->nb[j])) return false;
     for (unsigned f = 0; f < st->nfin; f++)
-        if (!leave(c, st->fin[f], st->finrule[f])) return false;
-    *y = encode(c);
+        if (!leave(c, st->fin[f], st->finrule[f], &ends)) return false;
+    /* Each tour end of the half closes a TERM crossing's path. */
+    if (ends > p->nterm) return false;
+    /* Degree lookahead: a cell that needs more edges than its neighbours
+     * to come can give is dead (from the cut outward most states are). */
+    bool more = ends < p->nterm;
+    for (unsigned i = 0; i < HP_SLOTS; i++) {
+        if (!((st->live >> i) & 1u)) continue;
+        unsigned v = c[i], need = v == HP_FREE ? 2u : v == HP_FULL ? 0u : 1u;
+        if (need != 0 && (v == HP_FREE || v == HP_TB || v >= HP_LABEL) && more && st->mayend[i])
+            need--;
+        if (need > st->room[i]) return false;
+    }
+    *y = encode(c) | (kti_u128)ends << HP_ENDS_SHIFT;
     return true;
 }
 
@@ -214,6 +234,20 @@ static kt_status plan(kti_hpaths *p, uint32_t W, uint32_t D, const uint8_t *rule
     uint32_t live = 0;
     for (unsigned v = 0; v < n; v++) {
         hp_step *st = &p->step[v];
+        if (v > 0) { /* the lookahead of the step before, over the cells live after it */
+            hp_step *pr = &p->step[v - 1];
+            for (unsigned u = 0; u < v; u++) {
+                if (last[u] < v) continue;
+                unsigned later = 0;
+                for (unsigned k = 0; k < 8; k++) {
+                    int x = (int)(u % W) + mv[k][0], r = (int)(u / W) + mv[k][1];
+                    later += x >= 0 && x < (int)W && r >= 0 && r < (int)D &&
+                             (unsigned)(r * (int)W + x) >= v;
+                }
+                pr->room[slot[u]] = (uint8_t)later;
+                pr->mayend[slot[u]] = open && rule[u] != 0;
+            }
+        }
         unsigned s = 0;
         while (s < HP_SLOTS && ((live >> s) & 1u)) s++;
         if (s == HP_SLOTS) return KT_EUNSUPPORTED;
@@ -225,7 +259,10 @@ static kt_status plan(kti_hpaths *p, uint32_t W, uint32_t D, const uint8_t *rule
         if (v < ncb) {
             unsigned code = (unsigned)(key >> (4 * v)) & 15u;
             if (code == 0) st->init = HP_FULL;          /* two steps across: a trivial path */
-            else if (open && code == KTI_HDP_TERM) st->init = HP_TB;
+            else if (open && code == KTI_HDP_TERM) {
+                st->init = HP_TB;
+                p->nterm++;
+            }
             else if (code >= 2) {
                 if (code - 2 >= HP_TB - HP_PAIR) return KT_EINVAL; /* never: 8 pairs at most */
                 st->init = (uint8_t)(HP_PAIR + code - 2);
@@ -245,6 +282,7 @@ static kt_status plan(kti_hpaths *p, uint32_t W, uint32_t D, const uint8_t *rule
             st->finrule[st->nfin++] = open ? rule[u] : 0;
             live &= ~(1u << slot[u]);
         }
+        st->live = live;
     }
     return KT_OK;
 }
@@ -352,7 +390,8 @@ kt_status kti_hpaths_new(kti_hpaths **out, uint32_t width, uint32_t depth, bool 
     if (st == KT_OK) {
         /* Every cell has left: the one state left is the empty one. */
         hp_layer *end = &p->layer[p->ncells];
-        for (size_t i = 0; i < end->n; i++) end->fut[i] = end->key[i] == 0;
+        kti_u128 slots = ((kti_u128)1 << HP_ENDS_SHIFT) - 1;
+        for (size_t i = 0; i < end->n; i++) end->fut[i] = (end->key[i] & slots) == 0;
     }
     for (size_t s = p->ncells; st == KT_OK && s-- > 0;) st = backward(p, s);
     if (st != KT_OK) {
@@ -421,7 +460,7 @@ kt_status kti_hpaths_rank(const kti_hpaths *p, const uint8_t (*nbr)[2], uint64_t
         x = y;
     }
     /* Every given edge joined a cell to an earlier neighbour of the half. */
-    if (x != 0 || 2 * edges != given) return KT_ENOTOUR;
+    if ((x & (((kti_u128)1 << HP_ENDS_SHIFT) - 1)) != 0 || 2 * edges != given) return KT_ENOTOUR;
     *index = r;
     return KT_OK;
 }
