@@ -156,15 +156,23 @@ static void uniformity(const kt_sampler *s, const uint64_t *hash, uint64_t n, ui
     free(cnt);
 }
 
-/* halftours: the sampler by McKay's half-tours, cut below row h / 2 (open
- * tours: the larger half above, as kt_sampler_new() cuts them) */
-static void case_uniform_by(bool halftours, uint32_t w, uint32_t h, kt_shape shape, kt_cell start,
+/* The sampler's paths: its frontier programme; McKay's half-tours, cut
+ * below row h / 2 (open tours: the larger half above, as kt_sampler_new()
+ * cuts them); the same with no half listed (each half-tour through its
+ * structure's own count, the path of halves too large to list). */
+enum { BY_FRONTIER, BY_HALVES, BY_HALVES_UNLISTED };
+
+static void case_uniform_by(int by, uint32_t w, uint32_t h, kt_shape shape, kt_cell start,
                             kt_cell end, uint64_t expect, unsigned per_tour, uint64_t seed)
 {
     kt_graph *g = NULL;
     kt_sampler *s = NULL;
+    bool halftours = by != BY_FRONTIER;
     CHECK_OK(kt_graph_new(&g, w, h));
-    if (halftours && shape == KT_SHAPE_PATH)
+    if (by == BY_HALVES_UNLISTED)
+        CHECK_OK(kti_sampler_new_halftours_unlisted(&s, g, shape == KT_SHAPE_PATH ? h - h / 2 : h / 2,
+                                                    shape == KT_SHAPE_PATH, start, end, NULL));
+    else if (halftours && shape == KT_SHAPE_PATH)
         CHECK_OK(kti_sampler_new_halftours_open(&s, g, h - h / 2, start, end, NULL));
     else if (halftours)
         CHECK_OK(kti_sampler_new_halftours(&s, g, h / 2, NULL));
@@ -212,7 +220,7 @@ static void halftour_shards(void)
 static void case_uniform(uint32_t w, uint32_t h, kt_shape shape, kt_cell start, kt_cell end,
                          uint64_t expect, unsigned per_tour, uint64_t seed)
 {
-    case_uniform_by(false, w, h, shape, start, end, expect, per_tour, seed);
+    case_uniform_by(BY_FRONTIER, w, h, shape, start, end, expect, per_tour, seed);
 }
 
 /* Draws of sampler s: each a valid tour of the kind, rank inverts unrank
@@ -505,6 +513,39 @@ static void errors(void)
     kt_graph_free(g8);
 }
 
+/* No half listed against both listed: the same totals (the join is the
+ * same), every draw a tour of the kind, ranks inverting unranks. */
+static void unlisted_agree(bool light)
+{
+    const uint32_t N = KT_CELL_NONE;
+    /* width, height, open, start, end */
+    const uint32_t boards[][5] = {{6, 6, 0, N, N}, {5, 6, 1, N, N}, {6, 5, 1, 0, N},
+                                  {6, 6, 1, N, N}, {8, 5, 1, 0, 39}};
+    size_t nb = sizeof boards / sizeof boards[0] - (light ? 2 : 0);
+    for (size_t i = 0; i < nb; i++) {
+        uint32_t w = boards[i][0], h = boards[i][1];
+        bool open = boards[i][2] != 0;
+        kt_cell start = boards[i][3], end = boards[i][4];
+        uint32_t split = open ? h - h / 2 : h / 2;
+        kt_graph *g = NULL;
+        kt_sampler *s = NULL, *l = NULL;
+        kt_u128 a = {0, 0}, b = {1, 1};
+        CHECK_OK(kt_graph_new(&g, w, h));
+        CHECK_OK(kti_sampler_new_halftours_unlisted(&s, g, split, open, start, end, NULL));
+        if (open) CHECK_OK(kti_sampler_new_halftours_open(&l, g, split, start, end, NULL));
+        else CHECK_OK(kti_sampler_new_halftours(&l, g, split, NULL));
+        if (s != NULL) CHECK_OK(kt_sampler_total(s, &a));
+        if (l != NULL) CHECK_OK(kt_sampler_total(l, &b));
+        CHECK(a.lo == b.lo && a.hi == b.hi && a.lo > 0);
+        if (s != NULL)
+            draws_round_trip(s, total_of(s), light ? 10 : 100, open ? KT_SHAPE_PATH : KT_SHAPE_CYCLES,
+                             start, end);
+        kt_sampler_free(s);
+        kt_sampler_free(l);
+        kt_graph_free(g);
+    }
+}
+
 int main(void)
 {
     /* KT_TEST_LIGHT (valgrind): a tenth of the draws, the same tests at
@@ -520,13 +561,18 @@ int main(void)
     open_halftours_agree(k > 1);
     /* 6x6 closed: all 9,862, by the frontier and by half-tours */
     case_uniform(6, 6, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE, 9862, 50 / k, 2026);
-    case_uniform_by(true, 6, 6, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE, 9862, 50 / k, 2027);
+    case_uniform_by(BY_HALVES, 6, 6, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE, 9862, 50 / k, 2027);
     /* 5x5 open: any ends; from the corner; from the corner to the centre */
     case_uniform(5, 5, KT_SHAPE_PATH, KT_CELL_NONE, KT_CELL_NONE, 0, 100 / k, 7);
     case_uniform(5, 5, KT_SHAPE_PATH, 0, KT_CELL_NONE, 304, 200 / k, 8);
     case_uniform(5, 5, KT_SHAPE_PATH, 0, 12, 0, 500 / k, 9);
     /* 5x5 open by half-tours (the path of 7x7 open): all 864, and from the corner */
-    case_uniform_by(true, 5, 5, KT_SHAPE_PATH, KT_CELL_NONE, KT_CELL_NONE, 864, 100 / k, 10);
-    case_uniform_by(true, 5, 5, KT_SHAPE_PATH, 0, KT_CELL_NONE, 304, 200 / k, 11);
+    case_uniform_by(BY_HALVES, 5, 5, KT_SHAPE_PATH, KT_CELL_NONE, KT_CELL_NONE, 864, 100 / k, 10);
+    case_uniform_by(BY_HALVES, 5, 5, KT_SHAPE_PATH, 0, KT_CELL_NONE, 304, 200 / k, 11);
+    /* The same with no half listed: all 864 and all 304 again */
+    case_uniform_by(BY_HALVES_UNLISTED, 5, 5, KT_SHAPE_PATH, KT_CELL_NONE, KT_CELL_NONE, 864,
+                    40 / k, 12);
+    case_uniform_by(BY_HALVES_UNLISTED, 5, 5, KT_SHAPE_PATH, 0, KT_CELL_NONE, 304, 60 / k, 13);
+    unlisted_agree(k > 1);
     return check_done("sample");
 }

@@ -325,13 +325,16 @@ KTI_HIDDEN kt_status kti_hpaths_rank(const kti_hpaths *p, const uint8_t (*nbr)[2
 typedef struct kti_hsampler kti_hsampler;
 
 KTI_HIDDEN kt_status kti_hsampler_new(kti_hsampler **out, uint32_t width, uint32_t height,
-                                      uint32_t split, const kti_run *run);
+                                      uint32_t split, unsigned flags, const kti_run *run);
+/* flags: list no half, whatever its size (hpaths.c draws every half-tour;
+ * for the tests of that path on small boards). */
+#define KTI_HS_UNLISTED 1u
 /* Open tours (undirected Hamiltonian paths), with the given ends (or
  * KT_CELL_NONE): tours are then given with KTI_HS_NONE for the missing
  * neighbour of each tour end. */
 KTI_HIDDEN kt_status kti_hsampler_new_open(kti_hsampler **out, uint32_t width, uint32_t height,
                                            uint32_t split, kt_cell start, kt_cell end,
-                                           const kti_run *run);
+                                           unsigned flags, const kti_run *run);
 #define KTI_HS_NONE UINT32_MAX
 KTI_HIDDEN void kti_hsampler_free(kti_hsampler *s);
 KTI_HIDDEN kti_u128 kti_hsampler_total(const kti_hsampler *s);

@@ -19,7 +19,10 @@
  * rank is one binary search, one search of the join for one upper type,
  * and two lookups in the lists.  Both halves' half-tours are stored, so
  * the lists hold every half-tour of the board's halves once (70,433,448
- * of 16 bytes for 8x8, one list for both halves).
+ * of 16 bytes for 8x8, one list for both halves).  A half whose lists
+ * would pass HS_LIST_BYTES (the 7x5 half of open 7x9) is not listed: its
+ * half-tours of one structure are counted, unranked and ranked at each
+ * call by hpaths.c, in that programme's order.
  */
 #include "halftour_internal.h"
 
@@ -42,7 +45,14 @@ typedef struct hlist {
     size_t *first;                          /* n + 1: a structure's first half-tour */
     uint64_t *mask;                         /* the half-tours, by structure, `words` each */
     unsigned words;                         /* 1 when the half has at most 64 edges, else 2 */
+    bool listed;                            /* false: no lists; hpaths.c per structure */
 } hlist;
+
+/* A half whose lists would pass this many bytes is not listed: each draw
+ * counts and unranks its structure's half-tours (hpaths.c) instead, which
+ * costs milliseconds (8x4) to a second (7x5) a draw against a lookup.
+ * 7x8 open lists 6 GiB; the 7x5 half of open 7x9 would be far more. */
+#define HS_LIST_BYTES ((uint64_t)8 << 30)
 
 static inline kti_u128 hlist_mask(const hlist *h, size_t i)
 {
@@ -54,6 +64,7 @@ struct kti_hsampler {
     kt_allocator al;
     uint32_t W, H, split;
     bool open;                              /* open tours (paths) */
+    bool unlisted;                          /* list no half (the tests of hpaths' path) */
     kt_cell given[2];                       /* open: the given tour ends (board cells) */
     unsigned ngiven;
     kt_halftours *hl, *hu;                  /* hu NULL when both halves are hl */
@@ -401,7 +412,8 @@ static kt_status hlist_alloc(const kt_allocator *al, hlist *h, size_t **at)
  * rows), grouped by structure; rule: NULL for closed tours, else the open
  * half's tour-end rule. */
 static kt_status hlist_build(const kt_allocator *al, hlist *h, const kti_half_view *v,
-                             uint32_t other, const uint8_t *rule, kti_hprogress *prog)
+                             uint32_t other, const uint8_t *rule, bool unlisted,
+                             kti_hprogress *prog)
 {
     memset(h, 0, sizeof *h);
     h->open = rule != NULL;
@@ -415,6 +427,14 @@ static kt_status hlist_build(const kt_allocator *al, hlist *h, const kti_half_vi
     if (e == NULL) return KT_ENOMEM;
     henum_plan(e, h, other);
     h->words = h->nedges <= 64 ? 1 : 2;
+    uint64_t total = 0;
+    for (size_t i = 0; i < v->n; i++)
+        if (__builtin_add_overflow(total, v->counts[i], &total)) total = UINT64_MAX;
+    if (unlisted || total > HS_LIST_BYTES / (8 * h->words)) {
+        kti_free(al, e);
+        return KT_OK;
+    }
+    h->listed = true;
     /* Each half-tour goes straight to its structure's place: no list of
      * records to sort, which would take 24 bytes more per half-tour (7x7
      * open: 253 million in the upper half). */
@@ -475,6 +495,7 @@ static kt_status hsampler_weigh(kti_hsampler *s, const kti_run *run, kti_hprogre
 
 static uint64_t hlist_bytes(const hlist *h)
 {
+    if (!h->listed) return 0;
     return (uint64_t)(h->v.n + 1) * sizeof *h->first +
            (uint64_t)h->first[h->v.n] * h->words * sizeof *h->mask;
 }
@@ -509,10 +530,10 @@ static kt_status hsampler_build(kti_hsampler *s, const kti_run *run, kti_hprogre
     KTI_TRY(hsampler_halves(s, rl, ru, run, prog));
     kti_half_view vl = kti_halftours_view(s->hl);
     kti_half_view vu = kti_halftours_view(s->hu ? s->hu : s->hl);
-    KTI_TRY(hlist_build(&s->al, &s->ll, &vl, DU, s->open ? rl : NULL, prog));
+    KTI_TRY(hlist_build(&s->al, &s->ll, &vl, DU, s->open ? rl : NULL, s->unlisted, prog));
     s->L = s->U = &s->ll;
     if (s->hu != NULL) {
-        KTI_TRY(hlist_build(&s->al, &s->lu, &vu, DL, s->open ? ru : NULL, prog));
+        KTI_TRY(hlist_build(&s->al, &s->lu, &vu, DL, s->open ? ru : NULL, s->unlisted, prog));
         s->U = &s->lu;
     }
     s->bytes = hlist_bytes(&s->ll) + (s->hu != NULL ? hlist_bytes(&s->lu) : 0);
@@ -528,7 +549,7 @@ static kt_status hsampler_build(kti_hsampler *s, const kti_run *run, kti_hprogre
 
 static kt_status hsampler_new(kti_hsampler **out, uint32_t width, uint32_t height,
                               uint32_t split, bool open, const kt_cell *given, unsigned ngiven,
-                              const kti_run *run)
+                              unsigned flags, const kti_run *run)
 {
     if (width == 0 || width > KT_HALFTOUR_MAX_WIDTH || split == 0 || split >= height)
         return KT_EINVAL;
@@ -543,6 +564,7 @@ static kt_status hsampler_new(kti_hsampler **out, uint32_t width, uint32_t heigh
     s->H = height;
     s->split = split;
     s->open = open;
+    s->unlisted = (flags & KTI_HS_UNLISTED) != 0;
     s->ngiven = ngiven;
     for (unsigned i = 0; i < ngiven; i++) s->given[i] = given[i];
     kti_hprogress prog, *pp = NULL;
@@ -563,20 +585,21 @@ static kt_status hsampler_new(kti_hsampler **out, uint32_t width, uint32_t heigh
 }
 
 kt_status kti_hsampler_new(kti_hsampler **out, uint32_t width, uint32_t height, uint32_t split,
-                           const kti_run *run)
+                           unsigned flags, const kti_run *run)
 {
-    return hsampler_new(out, width, height, split, false, NULL, 0, run);
+    return hsampler_new(out, width, height, split, false, NULL, 0, flags, run);
 }
 
 kt_status kti_hsampler_new_open(kti_hsampler **out, uint32_t width, uint32_t height,
-                                uint32_t split, kt_cell start, kt_cell end, const kti_run *run)
+                                uint32_t split, kt_cell start, kt_cell end, unsigned flags,
+                                const kti_run *run)
 {
     kt_cell given[2];
     unsigned ngiven = 0;
     if (start != KT_CELL_NONE) given[ngiven++] = start;
     if (end != KT_CELL_NONE) given[ngiven++] = end;
     if (ngiven == 2 && start == end) return KT_EINVAL;
-    return hsampler_new(out, width, height, split, true, given, ngiven, run);
+    return hsampler_new(out, width, height, split, true, given, ngiven, flags, run);
 }
 
 kti_u128 kti_hsampler_total(const kti_hsampler *s)
@@ -604,12 +627,30 @@ static void add_edge(uint32_t *nb, uint8_t *deg, uint32_t a, uint32_t b)
     nb[2 * b + deg[b]++] = a;
 }
 
-static void add_half(const kti_hsampler *s, const hlist *h, bool upper, kti_u128 mask,
-                     uint32_t *nb, uint8_t *deg)
+/* Half-tour idx of structure sidx of half h, added to the tour: from the
+ * lists, or unranked by hpaths.c when the half is not listed. */
+static kt_status add_half(const kti_hsampler *s, const hlist *h, bool upper, size_t sidx,
+                          uint64_t idx, uint32_t *nb, uint8_t *deg)
 {
-    for (unsigned bit = 0; bit < h->nedges; bit++)
-        if ((mask >> bit) & 1u)
-            add_edge(nb, deg, board_cell(s, upper, h->ea[bit]), board_cell(s, upper, h->eb[bit]));
+    if (h->listed) {
+        kti_u128 mask = hlist_mask(h, h->first[sidx] + (size_t)idx);
+        for (unsigned bit = 0; bit < h->nedges; bit++)
+            if ((mask >> bit) & 1u)
+                add_edge(nb, deg, board_cell(s, upper, h->ea[bit]), board_cell(s, upper, h->eb[bit]));
+        return KT_OK;
+    }
+    kti_hpaths *p = NULL;
+    uint8_t nbr[HS_CELLS][2];
+    KTI_TRY(kti_hpaths_new(&p, h->W, h->D, h->open, h->rule, h->v.keys[sidx], 0, &s->al));
+    kt_status st = kti_hpaths_count(p) == h->v.counts[sidx] ? kti_hpaths_unrank(p, idx, nbr)
+                                                            : KT_EUNSUPPORTED; /* never */
+    kti_hpaths_free(p);
+    if (st != KT_OK) return st;
+    for (unsigned c = 0; c < h->ncells; c++)
+        for (unsigned k = 0; k < 2; k++)
+            if (nbr[c][k] != NONE8 && nbr[c][k] > c)
+                add_edge(nb, deg, board_cell(s, upper, c), board_cell(s, upper, nbr[c][k]));
+    return KT_OK;
 }
 
 kt_status kti_hsampler_unrank(const kti_hsampler *s, kti_u128 r, uint32_t *nb, uint8_t *deg)
@@ -627,8 +668,8 @@ kt_status kti_hsampler_unrank(const kti_hsampler *s, kti_u128 r, uint32_t *nb, u
     size_t li;
     KTI_TRY(kti_hjoin_locate(s->join, lo, rs / cu, &cmask, &li, &off));
     memset(deg, 0, (size_t)s->W * s->H);
-    add_half(s, U, true, hlist_mask(U, U->first[lo] + (size_t)(rs % cu)), nb, deg);
-    add_half(s, L, false, hlist_mask(L, L->first[li] + (size_t)off), nb, deg);
+    KTI_TRY(add_half(s, U, true, lo, (uint64_t)(rs % cu), nb, deg));
+    KTI_TRY(add_half(s, L, false, li, (uint64_t)off, nb, deg));
     for (unsigned bit = 0; bit < 64; bit++) {
         if (!((cmask >> bit) & 1u)) continue;
         unsigned u, l;
@@ -643,8 +684,8 @@ kt_status kti_hsampler_unrank(const kti_hsampler *s, kti_u128 r, uint32_t *nb, u
 /* The structure and index of a half-tour given as an edge set (and, for
  * open tours, its tour ends isend by local cell): false when it is none of
  * the half's half-tours. */
-static bool half_locate(const hlist *h, kti_u128 mask, const uint8_t *isend, size_t *sidx,
-                        size_t *idx)
+static bool half_locate(const kt_allocator *al, const hlist *h, kti_u128 mask,
+                        const uint8_t *isend, size_t *sidx, size_t *idx)
 {
     uint8_t deg[HS_CELLS] = {0}, nbr[HS_CELLS][2];
     for (unsigned bit = 0; bit < h->nedges; bit++) {
@@ -670,6 +711,19 @@ static bool half_locate(const hlist *h, kti_u128 mask, const uint8_t *isend, siz
     uint64_t key = kti_pack_codes(code, h->ncb);
     if (h->open && !open_key(h, deg, oth, isend, &key)) return false;
     if (!kti_half_view_find(&h->v, key, sidx)) return false;
+    if (!h->listed) {
+        uint8_t hn[HS_CELLS][2];
+        memset(hn, NONE8, sizeof hn);
+        for (unsigned c = 0; c < h->ncells; c++)
+            for (unsigned k = 0; k < deg[c]; k++) hn[c][k] = nbr[c][k];
+        kti_hpaths *p = NULL;
+        uint64_t r = 0;
+        bool ok = kti_hpaths_new(&p, h->W, h->D, h->open, h->rule, key, 0, al) == KT_OK &&
+                  kti_hpaths_rank(p, (const uint8_t(*)[2])hn, &r) == KT_OK;
+        kti_hpaths_free(p);
+        *idx = (size_t)r;
+        return ok;
+    }
     for (size_t k = h->first[*sidx]; k < h->first[*sidx + 1]; k++)
         if (hlist_mask(h, k) == mask) {
             *idx = k - h->first[*sidx];
@@ -724,7 +778,8 @@ kt_status kti_hsampler_rank(const kti_hsampler *s, const uint32_t *nb, kti_u128 
         if (nb[2 * s->given[i]] != KTI_HS_NONE && nb[2 * s->given[i] + 1] != KTI_HS_NONE)
             return KT_EBADTOUR;
     size_t su, iu, sl, il;
-    if (!half_locate(s->U, mu, endu, &su, &iu) || !half_locate(s->L, ml, endl, &sl, &il))
+    if (!half_locate(&s->al, s->U, mu, endu, &su, &iu) ||
+        !half_locate(&s->al, s->L, ml, endl, &sl, &il))
         return KT_EBADTOUR;
     kti_u128 before;
     KTI_TRY(kti_hjoin_before(s->join, su, cmask, sl, &before));

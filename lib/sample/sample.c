@@ -21,7 +21,7 @@ static bool halftour_board(const kt_graph *g)
 
 /* open: open tours between start and end (either may be KT_CELL_NONE). */
 static kt_status new_halftours(kt_sampler **out, const kt_graph *g, uint32_t split, bool open,
-                               kt_cell start, kt_cell end, const kti_run *run)
+                               kt_cell start, kt_cell end, unsigned flags, const kti_run *run)
 {
     if (out == NULL || g == NULL || !halftour_board(g)) return KT_EINVAL;
     if (kti_colour_excludes(g, open, start, end)) return KT_ENOTOUR;
@@ -31,8 +31,9 @@ static kt_status new_halftours(kt_sampler **out, const kt_graph *g, uint32_t spl
     s->alloc = *r.alloc;
     s->g = kti_graph_ref(g);
     s->open = open;
-    kt_status st = open ? kti_hsampler_new_open(&s->hs, g->width, g->height, split, start, end, &r)
-                        : kti_hsampler_new(&s->hs, g->width, g->height, split, &r);
+    kt_status st = open ? kti_hsampler_new_open(&s->hs, g->width, g->height, split, start, end,
+                                                flags, &r)
+                        : kti_hsampler_new(&s->hs, g->width, g->height, split, flags, &r);
     if (st != KT_OK) {
         kt_sampler_free(s);
         return st;
@@ -48,7 +49,7 @@ kt_status kti_sampler_new_halftours(kt_sampler **out, const kt_graph *g, uint32_
 {
     kti_run r;
     kti_run_resolve(&r, run);
-    return new_halftours(out, g, split, false, KT_CELL_NONE, KT_CELL_NONE, &r);
+    return new_halftours(out, g, split, false, KT_CELL_NONE, KT_CELL_NONE, 0, &r);
 }
 
 kt_status kti_sampler_new_halftours_open(kt_sampler **out, const kt_graph *g, uint32_t split,
@@ -56,7 +57,16 @@ kt_status kti_sampler_new_halftours_open(kt_sampler **out, const kt_graph *g, ui
 {
     kti_run r;
     kti_run_resolve(&r, run);
-    return new_halftours(out, g, split, true, start, end, &r);
+    return new_halftours(out, g, split, true, start, end, 0, &r);
+}
+
+kt_status kti_sampler_new_halftours_unlisted(kt_sampler **out, const kt_graph *g, uint32_t split,
+                                             bool open, kt_cell start, kt_cell end,
+                                             const kt_options *run)
+{
+    kti_run r;
+    kti_run_resolve(&r, run);
+    return new_halftours(out, g, split, open, start, end, KTI_HS_UNLISTED, &r);
 }
 
 kt_status kt_sampler_new(kt_sampler **out, const kt_graph *g, kt_shape shape, kt_cell start,
@@ -77,7 +87,7 @@ kt_status kt_sampler_new(kt_sampler **out, const kt_graph *g, kt_shape shape, kt
     if (!open && g->width >= 8 && g->height >= 8 && halftour_board(g)) {
         r.shard = 0; /* the sampler's tours are all of them */
         r.nshards = 1;
-        return new_halftours(out, g, g->height / 2, false, KT_CELL_NONE, KT_CELL_NONE, &r);
+        return new_halftours(out, g, g->height / 2, false, KT_CELL_NONE, KT_CELL_NONE, 0, &r);
     }
     /* Open tours of 7 columns from 7x7 on (the frontier programme's layers
      * pass 20 GiB there): by open half-tours, the larger half above (the
@@ -90,7 +100,7 @@ kt_status kt_sampler_new(kt_sampler **out, const kt_graph *g, kt_shape shape, kt
         halftour_board(g)) {
         r.shard = 0;
         r.nshards = 1;
-        return new_halftours(out, g, g->height - g->height / 2, true, start, end, &r);
+        return new_halftours(out, g, g->height - g->height / 2, true, start, end, 0, &r);
     }
     kt_sampler *s = kti_calloc(r.alloc, 1, sizeof *s);
     if (s == NULL) return KT_ENOMEM;
