@@ -73,23 +73,24 @@ struct kti_hpaths {
     hp_step step[HP_CELLS];
     hp_layer layer[HP_CELLS + 1];
     unsigned nterm;        /* TERM crossings of the key: the half's tour ends */
+    unsigned nslots;       /* slots ever used (the codes past them stay 0) */
     uint64_t total, states;
 };
 
 static inline unsigned code_at(kti_u128 k, unsigned i) { return (unsigned)(k >> (5 * i)) & 31u; }
 
-static void decode(kti_u128 k, uint8_t *c)
+static void decode(kti_u128 k, uint8_t *c, unsigned n)
 {
-    for (unsigned i = 0; i < HP_SLOTS; i++) c[i] = (uint8_t)code_at(k, i);
+    for (unsigned i = 0; i < n; i++) c[i] = (uint8_t)code_at(k, i);
 }
 
 /* Labels renumbered in slot order, so that equal states have equal keys. */
-static kti_u128 encode(const uint8_t *c)
+static kti_u128 encode(const uint8_t *c, unsigned n)
 {
     uint8_t map[32] = {0};
     unsigned next = HP_LABEL;
     kti_u128 k = 0;
-    for (unsigned i = 0; i < HP_SLOTS; i++) {
+    for (unsigned i = 0; i < n; i++) {
         unsigned v = c[i];
         if (v >= HP_LABEL) {
             if (map[v] == 0) map[v] = (uint8_t)next++;
@@ -101,9 +102,9 @@ static kti_u128 encode(const uint8_t *c)
 }
 
 /* The other open end of the path whose end at slot a has label v. */
-static unsigned other_end(const uint8_t *c, unsigned v, unsigned a)
+static unsigned other_end(const uint8_t *c, unsigned n, unsigned v, unsigned a)
 {
-    for (unsigned i = 0; i < HP_SLOTS; i++)
+    for (unsigned i = 0; i < n; i++)
         if (i != a && c[i] == v) return i;
     return HP_NONE; /* never: a label is on two live slots */
 }
@@ -115,15 +116,15 @@ static bool closes(unsigned a, unsigned b)
 }
 
 /* An edge between the cells of slots a and b. */
-static bool join(uint8_t *c, unsigned a, unsigned b)
+static bool join(uint8_t *c, unsigned n, unsigned a, unsigned b)
 {
     unsigned ca = c[a], cb = c[b];
     if (ca == HP_FULL || cb == HP_FULL) return false;
     if (ca >= HP_LABEL && ca == cb) return false; /* a cycle */
     /* Each side's far end: an open slot (itself when it had no edge), or
      * a closed end's kind. */
-    unsigned fa = ca == HP_FREE ? a : ca >= HP_LABEL ? other_end(c, ca, a) : HP_NONE;
-    unsigned fb = cb == HP_FREE ? b : cb >= HP_LABEL ? other_end(c, cb, b) : HP_NONE;
+    unsigned fa = ca == HP_FREE ? a : ca >= HP_LABEL ? other_end(c, n, ca, a) : HP_NONE;
+    unsigned fb = cb == HP_FREE ? b : cb >= HP_LABEL ? other_end(c, n, cb, b) : HP_NONE;
     c[a] = ca == HP_FREE ? HP_FREE : HP_FULL;
     c[b] = cb == HP_FREE ? HP_FREE : HP_FULL;
     if (fa == HP_NONE && fb == HP_NONE) return closes(ca, cb);
@@ -138,7 +139,7 @@ static bool join(uint8_t *c, unsigned a, unsigned b)
     unsigned fresh = HP_LABEL;
     for (bool used = true; used && fresh < 32; fresh += used) {
         used = false;
-        for (unsigned i = 0; i < HP_SLOTS; i++) used |= c[i] == fresh;
+        for (unsigned i = 0; i < n; i++) used |= c[i] == fresh;
     }
     c[fa] = c[fb] = (uint8_t)fresh; /* a plain path has at most 12 labels in 25 slots */
     return true;
@@ -146,7 +147,7 @@ static bool join(uint8_t *c, unsigned a, unsigned b)
 
 /* The cell of slot f leaves under tour-end rule `rule` (0 never a tour
  * end, 1 may be, 2 must be). */
-static bool leave(uint8_t *c, unsigned f, unsigned rule, unsigned *ends)
+static bool leave(uint8_t *c, unsigned n, unsigned f, unsigned rule, unsigned *ends)
 {
     unsigned cf = c[f];
     c[f] = HP_FREE;
@@ -155,38 +156,58 @@ static bool leave(uint8_t *c, unsigned f, unsigned rule, unsigned *ends)
     /* Degree 1: a tour end, closing its path's end here. */
     ++*ends;
     if (cf >= HP_LABEL) {
-        c[other_end(c, cf, HP_NONE)] = HP_TE;
+        c[other_end(c, n, cf, HP_NONE)] = HP_TE;
         return true;
     }
     return cf == HP_TB; /* a pair must reach its partner; TE: the whole tour */
 }
 
-/* Step s from state x taking the earlier neighbours of mask m. */
-static bool apply(const kti_hpaths *p, size_t s, kti_u128 x, unsigned m, kti_u128 *y)
+/* Step s from the decoded state c0 (tour ends so far: ends) taking the
+ * earlier neighbours of mask m. */
+static bool apply(const kti_hpaths *p, size_t s, const uint8_t *c0, unsigned ends, unsigned m,
+                  kti_u128 *y)
 {
     const hp_step *st = &p->step[s];
+    unsigned n = p->nslots;
     uint8_t c[HP_SLOTS];
-    decode(x, c);
-    unsigned ends = (unsigned)(x >> HP_ENDS_SHIFT);
+    memcpy(c, c0, n);
     c[st->slot] = st->init;
     for (unsigned j = 0; j < st->nnb; j++)
-        if (((m >> j) & 1u) && !join(c, st->slot, st->nb[j])) return false;
+        if (((m >> j) & 1u) && !join(c, n, st->slot, st->nb[j])) return false;
     for (unsigned f = 0; f < st->nfin; f++)
-        if (!leave(c, st->fin[f], st->finrule[f], &ends)) return false;
+        if (!leave(c, n, st->fin[f], st->finrule[f], &ends)) return false;
     /* Each tour end of the half closes a TERM crossing's path. */
     if (ends > p->nterm) return false;
     /* Degree lookahead: a cell that needs more edges than its neighbours
      * to come can give is dead (from the cut outward most states are). */
     bool more = ends < p->nterm;
-    for (unsigned i = 0; i < HP_SLOTS; i++) {
+    for (unsigned i = 0; i < n; i++) {
         if (!((st->live >> i) & 1u)) continue;
         unsigned v = c[i], need = v == HP_FREE ? 2u : v == HP_FULL ? 0u : 1u;
         if (need != 0 && (v == HP_FREE || v == HP_TB || v >= HP_LABEL) && more && st->mayend[i])
             need--;
         if (need > st->room[i]) return false;
     }
-    *y = encode(c) | (kti_u128)ends << HP_ENDS_SHIFT;
+    *y = encode(c, n) | (kti_u128)ends << HP_ENDS_SHIFT;
     return true;
+}
+
+/* The states step s reaches from x: y[m] for each mask m of earlier
+ * neighbours whose bit is set in the result (masks in increasing order
+ * are the order of ranks). */
+static unsigned successors(const kti_hpaths *p, size_t s, kti_u128 x, kti_u128 *y)
+{
+    const hp_step *st = &p->step[s];
+    uint8_t c[HP_SLOTS];
+    decode(x, c, p->nslots);
+    unsigned ends = (unsigned)(x >> HP_ENDS_SHIFT), full = 0, valid = 0;
+    unsigned room = st->init == HP_FULL ? 0u : st->init == HP_FREE ? 2u : 1u;
+    for (unsigned j = 0; j < st->nnb; j++) full |= (unsigned)(c[st->nb[j]] == HP_FULL) << j;
+    for (unsigned m = 0; m < (1u << st->nnb); m++)
+        if (!(m & full) && ((0x4332322132212110ull >> (4 * m)) & 15u) <= room && /* bits of m */
+            apply(p, s, c, ends, m, &y[m]))
+            valid |= 1u << m;
+    return valid;
 }
 
 static int cmp_u128(const void *a, const void *b)
@@ -267,6 +288,7 @@ static kt_status plan(kti_hpaths *p, uint32_t W, uint32_t D, const uint8_t *rule
         while (slotno < HP_SLOTS && ((live >> slotno) & 1u)) slotno++;
         if (slotno == HP_SLOTS) return KT_EUNSUPPORTED;
         live |= 1u << slotno;
+        if (slotno + 1 > p->nslots) p->nslots = slotno + 1;
         slot[s] = (uint8_t)slotno;
         st->cell = (uint8_t)v;
         st->slot = (uint8_t)slotno;
@@ -331,13 +353,12 @@ static kt_status forward(kti_hpaths *p, size_t s, uint64_t budget)
 {
     const hp_layer *in = &p->layer[s];
     hp_layer *out = &p->layer[s + 1];
-    unsigned nm = 1u << p->step[s].nnb;
     size_t cap = 0, n = 0, bytes;
     kti_u128 *key = NULL;
-    for (size_t i = 0; i < in->n; i++)
-        for (unsigned m = 0; m < nm; m++) {
-            kti_u128 y;
-            if (!apply(p, s, in->key[i], m, &y)) continue;
+    for (size_t i = 0; i < in->n; i++) {
+        kti_u128 y[16];
+        for (unsigned valid = successors(p, s, in->key[i], y); valid != 0; valid &= valid - 1) {
+            unsigned m = (unsigned)__builtin_ctz(valid);
             if (n == cap) {
                 size_t ncap = cap ? 2 * cap : 64;
                 if (!kti_mul_ok(ncap, sizeof *key, &bytes)) {
@@ -354,8 +375,9 @@ static kt_status forward(kti_hpaths *p, size_t s, uint64_t budget)
                 key = k2;
                 cap = ncap;
             }
-            key[n++] = y;
+            key[n++] = y[m];
         }
+    }
     if (n) qsort(key, n, sizeof *key, cmp_u128);
     size_t d = 0;
     for (size_t i = 0; i < n; i++)
@@ -373,14 +395,12 @@ static kt_status backward(kti_hpaths *p, size_t s)
 {
     hp_layer *in = &p->layer[s];
     const hp_layer *out = &p->layer[s + 1];
-    unsigned nm = 1u << p->step[s].nnb;
     for (size_t i = 0; i < in->n; i++) {
         uint64_t f = 0;
-        for (unsigned m = 0; m < nm; m++) {
-            kti_u128 y;
-            if (apply(p, s, in->key[i], m, &y) && __builtin_add_overflow(f, future(out, y), &f))
+        kti_u128 y[16];
+        for (unsigned valid = successors(p, s, in->key[i], y); valid != 0; valid &= valid - 1)
+            if (__builtin_add_overflow(f, future(out, y[__builtin_ctz(valid)]), &f))
                 return KT_EOVERFLOW;
-        }
         in->fut[i] = f;
     }
     return KT_OK;
@@ -442,18 +462,18 @@ kt_status kti_hpaths_unrank(const kti_hpaths *p, uint64_t index, uint8_t (*nbr)[
     kti_u128 x = 0;
     for (size_t s = 0; s < p->ncells; s++) {
         const hp_step *st = &p->step[s];
-        unsigned m = 0, nm = 1u << st->nnb;
-        kti_u128 y = 0;
-        for (; m < nm; m++) {
-            if (!apply(p, s, x, m, &y)) continue;
-            uint64_t f = future(&p->layer[s + 1], y);
+        kti_u128 y[16];
+        unsigned valid = successors(p, s, x, y), m = 16;
+        for (; valid != 0; valid &= valid - 1) {
+            m = (unsigned)__builtin_ctz(valid);
+            uint64_t f = future(&p->layer[s + 1], y[m]);
             if (index < f) break;
             index -= f;
         }
-        if (m == nm) return KT_EINVAL; /* never: the futures sum to the total */
+        if (valid == 0) return KT_EINVAL; /* never: the futures sum to the total */
         for (unsigned j = 0; j < st->nnb; j++)
             if ((m >> j) & 1u) add_edge(nbr, st->cell, st->nbcell[j]);
-        x = y;
+        x = y[m];
     }
     return KT_OK;
 }
@@ -475,11 +495,12 @@ kt_status kti_hpaths_rank(const kti_hpaths *p, const uint8_t (*nbr)[2], uint64_t
                 edges++;
             }
         }
-        kti_u128 y;
-        for (unsigned m = 0; m < want; m++)
-            if (apply(p, s, x, m, &y)) r += future(&p->layer[s + 1], y);
-        if (!apply(p, s, x, want, &y)) return KT_ENOTOUR;
-        x = y;
+        kti_u128 y[16];
+        unsigned valid = successors(p, s, x, y);
+        if (!((valid >> want) & 1u)) return KT_ENOTOUR;
+        for (valid &= (1u << want) - 1; valid != 0; valid &= valid - 1)
+            r += future(&p->layer[s + 1], y[__builtin_ctz(valid)]);
+        x = y[want];
     }
     /* Every given edge joined a cell to an earlier neighbour of the half. */
     if ((x & (((kti_u128)1 << HP_ENDS_SHIFT) - 1)) != 0 || 2 * edges != given) return KT_ENOTOUR;
