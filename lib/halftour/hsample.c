@@ -50,7 +50,8 @@ typedef struct hlist {
 
 /* A half whose lists would pass this many bytes is not listed: each draw
  * counts and unranks its structure's half-tours (hpaths.c) instead, which
- * costs milliseconds (8x4) to a second (7x5) a draw against a lookup.
+ * costs about 2 ms (an 8x4 structure) to 80 ms (7x5) a draw against a
+ * lookup (BENCHMARKS.md, "Halves too large to list").
  * 7x8 open lists 6 GiB; the 7x5 half of open 7x9 would be far more. */
 #define HS_LIST_BYTES ((uint64_t)8 << 30)
 
