@@ -10,6 +10,11 @@
  *                                     or only the tours whose upper type is
  *                                     in the join's shard I of N (8x8: the
  *                                     draws' speed without the whole join)
+ *   bench_sample WxH openhalves [draws [I/N]]  open tours (free ends) by
+ *                                     open half-tours, the larger half above,
+ *                                     as kt_sampler_new() takes 8x8; I/N as
+ *                                     above (8x8: the join's rate and the
+ *                                     draws' speed from a part of its types)
  * Prints wall and CPU time of the preparation (one thread; 8x8 closed,
  * by half-tours, on every core), the states kept and the bytes of the
  * tables (kt_sample_stats), the peak resident memory of the process
@@ -111,9 +116,10 @@ static int one(uint32_t w, uint32_t h, int open, bool halftours, uint64_t draws,
     if (kt_options_new(&run, NULL) != KT_OK || kt_options_set_progress(run, report, &last) != KT_OK ||
         kt_options_set_shard(run, shard, nshards) != KT_OK)
         return 1;
-    kt_status st = halftours ? kti_sampler_new_halftours(&s, g, h / 2, run)
-                             : kt_sampler_new(&s, g, open ? KT_SHAPE_PATH : KT_SHAPE_CYCLES,
-                                              start, end, run);
+    kt_status st = halftours && open ? kti_sampler_new_halftours_open(&s, g, h - h / 2, start, end, run)
+                   : halftours       ? kti_sampler_new_halftours(&s, g, h / 2, run)
+                                     : kt_sampler_new(&s, g, open ? KT_SHAPE_PATH : KT_SHAPE_CYCLES,
+                                                      start, end, run);
     kt_options_free(run);
     double prep = bench_now() - t0, prep_cpu = bench_cpu() - c0;
     if (st != KT_OK) {
@@ -160,17 +166,18 @@ int main(int argc, char **argv)
     if (argc > 1) {
         uint32_t w, h;
         if (sscanf(argv[1], "%ux%u", &w, &h) != 2) {
-            fprintf(stderr, "usage: bench_sample [WxH [open|halftours] [draws]]\n");
+            fprintf(stderr, "usage: bench_sample [WxH [open|halftours|openhalves] [draws [I/N]]]\n");
             return 2;
         }
-        int open = argc > 2 && strcmp(argv[2], "open") == 0;
-        bool ht = argc > 2 && strcmp(argv[2], "halftours") == 0;
+        bool oh = argc > 2 && strcmp(argv[2], "openhalves") == 0;
+        int open = argc > 2 && (strcmp(argv[2], "open") == 0 || oh);
+        bool ht = argc > 2 && (strcmp(argv[2], "halftours") == 0 || oh);
         int opt = open || ht;
         uint64_t draws = argc > 2 + opt ? strtoull(argv[2 + opt], NULL, 10) : 10000;
         uint32_t shard = 0, nshards = 1;
         if (ht && argc > 4 && sscanf(argv[4], "%u/%u", &shard, &nshards) != 2) return 2;
         kt_cell ends[2] = {KT_CELL_NONE, KT_CELL_NONE};
-        for (int i = 0; open && i < 2 && argc > 4 + i; i++) {
+        for (int i = 0; open && !ht && i < 2 && argc > 4 + i; i++) {
             unsigned x, y;
             if (sscanf(argv[4 + i], "%u,%u", &x, &y) != 2 || x >= w || y >= h) return 2;
             ends[i] = (kt_cell)(y * w + x);

@@ -160,7 +160,7 @@ static void uniformity(const kt_sampler *s, const uint64_t *hash, uint64_t n, ui
  * below row h / 2 (open tours: the larger half above, as kt_sampler_new()
  * cuts them); the same with no half listed (each half-tour through its
  * structure's own count, the path of halves too large to list). */
-enum { BY_FRONTIER, BY_HALVES, BY_HALVES_UNLISTED };
+enum { BY_FRONTIER, BY_HALVES, BY_HALVES_UNLISTED, BY_HALVES_MERGED };
 
 static void case_uniform_by(int by, uint32_t w, uint32_t h, kt_shape shape, kt_cell start,
                             kt_cell end, uint64_t expect, unsigned per_tour, uint64_t seed)
@@ -169,9 +169,10 @@ static void case_uniform_by(int by, uint32_t w, uint32_t h, kt_shape shape, kt_c
     kt_sampler *s = NULL;
     bool halftours = by != BY_FRONTIER;
     CHECK_OK(kt_graph_new(&g, w, h));
-    if (by == BY_HALVES_UNLISTED)
+    if (by == BY_HALVES_UNLISTED || by == BY_HALVES_MERGED)
         CHECK_OK(kti_sampler_new_halftours_unlisted(&s, g, shape == KT_SHAPE_PATH ? h - h / 2 : h / 2,
-                                                    shape == KT_SHAPE_PATH, start, end, NULL));
+                                                    shape == KT_SHAPE_PATH, by == BY_HALVES_MERGED,
+                                                    start, end, NULL));
     else if (halftours && shape == KT_SHAPE_PATH)
         CHECK_OK(kti_sampler_new_halftours_open(&s, g, h - h / 2, start, end, NULL));
     else if (halftours)
@@ -514,24 +515,27 @@ static void errors(void)
 }
 
 /* No half listed against both listed: the same totals (the join is the
- * same), every draw a tour of the kind, ranks inverting unranks. */
+ * same), every draw a tour of the kind, ranks inverting unranks; merged
+ * (the last column): the halves' structures merged, in shards where a
+ * half has 4 rows, which must not change the total either. */
 static void unlisted_agree(bool light)
 {
     const uint32_t N = KT_CELL_NONE;
-    /* width, height, open, start, end */
-    const uint32_t boards[][5] = {{6, 6, 0, N, N}, {5, 6, 1, N, N}, {6, 5, 1, 0, N},
-                                  {6, 6, 1, N, N}, {8, 5, 1, 0, 39}};
-    size_t nb = sizeof boards / sizeof boards[0] - (light ? 2 : 0);
+    /* width, height, open, start, end, merged */
+    const uint32_t boards[][6] = {{6, 6, 0, N, N, 0},  {5, 6, 1, N, N, 0}, {6, 5, 1, 0, N, 0},
+                                  {5, 6, 1, N, N, 1},  {6, 5, 1, 0, N, 1}, {5, 8, 1, N, N, 1},
+                                  {6, 6, 1, N, N, 0},  {8, 5, 1, 0, 39, 0}, {6, 8, 1, 0, N, 1}};
+    size_t nb = sizeof boards / sizeof boards[0] - (light ? 3 : 0);
     for (size_t i = 0; i < nb; i++) {
         uint32_t w = boards[i][0], h = boards[i][1];
-        bool open = boards[i][2] != 0;
+        bool open = boards[i][2] != 0, merged = boards[i][5] != 0;
         kt_cell start = boards[i][3], end = boards[i][4];
         uint32_t split = open ? h - h / 2 : h / 2;
         kt_graph *g = NULL;
         kt_sampler *s = NULL, *l = NULL;
         kt_u128 a = {0, 0}, b = {1, 1};
         CHECK_OK(kt_graph_new(&g, w, h));
-        CHECK_OK(kti_sampler_new_halftours_unlisted(&s, g, split, open, start, end, NULL));
+        CHECK_OK(kti_sampler_new_halftours_unlisted(&s, g, split, open, merged, start, end, NULL));
         if (open) CHECK_OK(kti_sampler_new_halftours_open(&l, g, split, start, end, NULL));
         else CHECK_OK(kti_sampler_new_halftours(&l, g, split, NULL));
         if (s != NULL) CHECK_OK(kt_sampler_total(s, &a));
@@ -573,6 +577,10 @@ int main(void)
     case_uniform_by(BY_HALVES_UNLISTED, 5, 5, KT_SHAPE_PATH, KT_CELL_NONE, KT_CELL_NONE, 864,
                     40 / k, 12);
     case_uniform_by(BY_HALVES_UNLISTED, 5, 5, KT_SHAPE_PATH, 0, KT_CELL_NONE, 304, 60 / k, 13);
+    /* The same merged, as the halves of open 8x8 are */
+    case_uniform_by(BY_HALVES_MERGED, 5, 5, KT_SHAPE_PATH, KT_CELL_NONE, KT_CELL_NONE, 864,
+                    40 / k, 14);
+    case_uniform_by(BY_HALVES_MERGED, 5, 5, KT_SHAPE_PATH, 0, KT_CELL_NONE, 304, 60 / k, 15);
     unlisted_agree(k > 1);
     return check_done("sample");
 }

@@ -18,6 +18,7 @@ struct kt_halftours {
     kt_allocator al;
     uint32_t width, depth, other;
     bool open;                  /* open tours: keys may hold KTI_HDP_TERM (count_open) */
+    bool merged;                /* open: keys merged (kti_hdp_merge_ends) */
     unsigned ncb;               /* boundary cells: width * min(2, depth) */
     size_t n;
     uint64_t *keys;             /* increasing */
@@ -285,19 +286,7 @@ static void compute_stats(kt_halftours *h, uint32_t *types, uint32_t *tmp, size_
 static uint64_t pack_boundary(uint8_t *code, unsigned n, bool open, bool merge)
 {
     if (!open) return kti_pack_codes(code, n);
-    if (merge) kti_hdp_merge_ends(code, NULL, n);
-    uint8_t map[32] = {0};   /* the merge's passing label 30 included */
-    unsigned next = 2;
-    uint64_t key = 0;
-    for (unsigned i = 0; i < n; i++) {
-        unsigned v = code[i];
-        if (v >= 2 && v != KTI_HDP_TERM) {
-            if (map[v] == 0) map[v] = (uint8_t)next++;
-            v = map[v];
-        }
-        key |= (uint64_t)v << (4 * i);
-    }
-    return key;
+    return kti_hdp_pack_open(code, n, merge);
 }
 
 /* A new set of geometry (W, D, O) holding the final states of the
@@ -319,6 +308,7 @@ static kt_status make_set(kt_halftours **out, const kt_allocator *al, uint32_t W
     h->other = O;
     h->ncb = W * (D >= 2 ? 2u : 1u);
     h->open = open;
+    h->merged = open && merge;
     h->n = nfin;
     h->keys = kti_alloc(al, (nfin ? nfin : 1) * sizeof *h->keys);
     h->counts = kti_alloc(al, (nfin ? nfin : 1) * sizeof *h->counts);
@@ -604,7 +594,7 @@ kt_status kt_halftours_types_compatible(uint32_t width, const uint8_t *a_lower,
 static kti_half_view view_of(const kt_halftours *h)
 {
     kti_half_view v = {.width = h->width, .depth = h->depth, .other = h->other, .open = h->open,
-                       .ncb = h->ncb, .n = h->n, .keys = h->keys, .counts = h->counts, .wt = NULL};
+                       .merged = h->merged, .ncb = h->ncb, .n = h->n, .keys = h->keys, .counts = h->counts, .wt = NULL};
     return v;
 }
 
@@ -769,7 +759,7 @@ kt_status kti_halftours_make_open(kt_halftours **out, uint32_t width, uint32_t d
 /* Open halves of at least this many cells (and 4 rows or more) are
  * enumerated in shards: the 8x4 half of 8x8 holds 254 M states after 28
  * of its 32 cells in one pass, 19 GB, and passes 20 GiB in the next. */
-#define OPEN_SHARDS_FROM 32u
+#define OPEN_SHARDS_FROM KTI_OPEN_SHARDS_FROM
 /* The cells of row 0 whose digits split the shards: 3^2 shards. */
 #define SHARD_CELLS 2u
 
@@ -899,6 +889,7 @@ static kt_status enumerate_open(kt_halftours **out, uint32_t W, uint32_t D, uint
     set->other = O;
     set->ncb = W * 2u;
     set->open = true;
+    set->merged = true;
     kt_status rc = KT_OK;
     for (size_t j = 0; rc == KT_OK && j < nsh; j++) {
         for (unsigned i = 0, v = (unsigned)j; i < SHARD_CELLS; i++, v /= 3) ds.want[i] = (uint8_t)(v % 3);
@@ -925,6 +916,19 @@ static kt_status enumerate_open(kt_halftours **out, uint32_t W, uint32_t D, uint
     }
     kt_halftours_free(set);
     return rc;
+}
+
+kt_status kti_halftours_make_open_merged(kt_halftours **out, uint32_t width, uint32_t depth,
+                                         uint32_t other, const uint8_t *rule, uint32_t from,
+                                         const kti_run *run, kti_hprogress *prog)
+{
+    KTI_TRY(check_geometry(width, depth));
+    return enumerate_open(out, width, depth, other, rule, from, run, prog);
+}
+
+uint64_t kti_halftours_open_steps(uint32_t width, uint32_t depth, uint32_t from)
+{
+    return open_steps(width, depth, open_shards(width, depth, from));
 }
 
 /* Enumerate the open halves and join them.  Without given ends the halves

@@ -62,8 +62,10 @@ typedef struct kti_hstep {
  * labelled entry (code[at[0]], code[at[1]], ...; at NULL: code[0], ...):
  * states and structures that differ only in that choice become one (7x7
  * open: largest layer 15.9 M -> 11.2 M; 8x8 gains less, its one-end
- * states being most of a half's).  The uniform sampler
- * must not do this: it looks its half-tours' own structures up. */
+ * states being most of a half's).  The uniform sampler looks its
+ * half-tours' own structures up: it merges only halves too large to
+ * enumerate otherwise, and splits a merged structure back into those it
+ * stands for (kti_hpaths_split_key) when it draws or ranks. */
 static inline void kti_hdp_merge_ends(uint8_t *code, const uint8_t *at, unsigned n)
 {
     unsigned nterm = 0;
@@ -81,6 +83,28 @@ static inline void kti_hdp_merge_ends(uint8_t *code, const uint8_t *at, unsigned
         uint8_t *c = &code[at ? at[i] : i];
         if (*c == first) *c = KTI_HDP_TERM;
     }
+}
+
+/* The key of open boundary codes code[0..n) (n <= 16, codes below 32):
+ * path labels renumbered in cell order, TERM kept; merge: the two TERMs
+ * first moved to the first path in cell order (kti_hdp_merge_ends, which
+ * changes code[]), the canonical form of a merged set's keys. */
+static inline uint64_t kti_hdp_pack_open(uint8_t *code, unsigned n, bool merge)
+{
+    if (n > 16) n = 16;   /* never: tells the compiler the bound */
+    if (merge) kti_hdp_merge_ends(code, NULL, n);
+    uint8_t map[32] = {0};
+    unsigned next = 2;
+    uint64_t key = 0;
+    for (unsigned i = 0; i < n; i++) {
+        unsigned v = code[i] & 31u;
+        if (v >= 2 && v != KTI_HDP_TERM) {
+            if (map[v] == 0) map[v] = (uint8_t)next++;
+            v = map[v];
+        }
+        key |= (uint64_t)v << (4 * i);
+    }
+    return key;
 }
 
 typedef struct kti_hprob {
@@ -193,6 +217,7 @@ KTI_HIDDEN void kti_half_weights_free(const kt_allocator *al, kti_half_weights *
 typedef struct kti_half_view {
     uint32_t width, depth, other;
     bool open;                   /* keys may hold KTI_HDP_TERM (open tours) */
+    bool merged;                 /* open: two TERMs on a canonical path (kti_hdp_pack_open) */
     unsigned ncb;                /* boundary cells */
     size_t n;
     const uint64_t *keys;
@@ -281,6 +306,17 @@ KTI_HIDDEN kti_half_view kti_halftours_view(const kt_halftours *h);
 KTI_HIDDEN kt_status kti_halftours_make_open(kt_halftours **out, uint32_t width, uint32_t depth,
                                              uint32_t other, const uint8_t *rule,
                                              const kti_run *run, kti_hprogress *prog);
+/* The same merged (kti_hdp_merge_ends: one structure per pairing, as the
+ * count's), in shards by type digits when the half has at least `from`
+ * cells and 4 rows, so that halves too large for one pass fit (8x4);
+ * *steps (optional) receives the progress steps it reports. */
+KTI_HIDDEN kt_status kti_halftours_make_open_merged(kt_halftours **out, uint32_t width,
+                                                    uint32_t depth, uint32_t other,
+                                                    const uint8_t *rule, uint32_t from,
+                                                    const kti_run *run, kti_hprogress *prog);
+KTI_HIDDEN uint64_t kti_halftours_open_steps(uint32_t width, uint32_t depth, uint32_t from);
+/* The count's threshold of kti_halftours_make_open_merged (the 8x4 halves). */
+#define KTI_OPEN_SHARDS_FROM 32u
 /* kt_halftours_count_open() whose halves of at least `from` cells and 4
  * rows are enumerated in shards by type digits (the public call: from 32,
  * the 8x4 halves of 8x8), for the tests. */
@@ -317,6 +353,14 @@ KTI_HIDDEN kt_status kti_hpaths_unrank(const kti_hpaths *p, uint64_t index, uint
 KTI_HIDDEN kt_status kti_hpaths_rank(const kti_hpaths *p, const uint8_t (*nbr)[2],
                                      uint64_t *index);
 
+/* The structures (never merged, as kti_hpaths_new takes them) that merged
+ * key `key` of an open half with ncb boundary cells stands for: with two
+ * TERMs, one per path pair (the TERM pair included) leading to the two
+ * tour ends, in the order of the pairs' first cells (at most ncb / 2);
+ * otherwise the key itself.  Their half-tours add up to the merged
+ * structure's.  Returns how many were written to sub[]. */
+KTI_HIDDEN unsigned kti_hpaths_split_key(uint64_t key, unsigned ncb, bool merged, uint64_t *sub);
+
 /*
  * Uniform closed tours by half-tours (hsample.c), for the sampler module
  * (sample.h): a board of width columns and height rows cut below row
@@ -329,6 +373,9 @@ KTI_HIDDEN kt_status kti_hsampler_new(kti_hsampler **out, uint32_t width, uint32
 /* flags: list no half, whatever its size (hpaths.c draws every half-tour;
  * for the tests of that path on small boards). */
 #define KTI_HS_UNLISTED 1u
+/* flags, open tours: enumerate every half merged (in shards where it has 4
+ * rows or more), as the largest halves are (for the tests of that path). */
+#define KTI_HS_MERGED 2u
 /* Open tours (undirected Hamiltonian paths), with the given ends (or
  * KT_CELL_NONE): tours are then given with KTI_HS_NONE for the missing
  * neighbour of each tour end. */

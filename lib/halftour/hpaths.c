@@ -507,3 +507,32 @@ kt_status kti_hpaths_rank(const kti_hpaths *p, const uint8_t (*nbr)[2], uint64_t
     *index = r;
     return KT_OK;
 }
+
+unsigned kti_hpaths_split_key(uint64_t key, unsigned ncb, bool merged, uint64_t *sub)
+{
+    uint8_t code[KT_HALFTOUR_MAX_CELLS];
+    unsigned nterm = 0, n = 0;
+    if (ncb > KT_HALFTOUR_MAX_CELLS) return 0;
+    for (unsigned i = 0; i < ncb; i++) {
+        code[i] = (uint8_t)((key >> (4 * i)) & 15u);
+        nterm += code[i] == KTI_HDP_TERM;
+    }
+    if (!merged || nterm != 2) {
+        sub[0] = key;
+        return 1;
+    }
+    /* The TERM pair is one path pair like the others (30: no label, as in
+     * kti_hdp_merge_ends); each pair in turn leads to the two tour ends. */
+    for (unsigned i = 0; i < ncb; i++)
+        if (code[i] == KTI_HDP_TERM) code[i] = 30;
+    for (unsigned i = 0; i < ncb; i++) {
+        unsigned v = code[i];
+        bool first = v >= 2;
+        for (unsigned j = 0; j < i && first; j++) first = code[j] != v;
+        if (!first) continue;
+        uint8_t c2[KT_HALFTOUR_MAX_CELLS];
+        for (unsigned j = 0; j < ncb; j++) c2[j] = code[j] == v ? (uint8_t)KTI_HDP_TERM : code[j];
+        sub[n++] = kti_hdp_pack_open(c2, ncb, false);
+    }
+    return n;
+}

@@ -23,6 +23,13 @@
  * would pass HS_LIST_BYTES (the 7x5 half of open 7x9) is not listed: its
  * half-tours of one structure are counted, unranked and ranked at each
  * call by hpaths.c, in that programme's order.
+ *
+ * Open halves whose every half-tour cannot even be enumerated by structure
+ * in one pass (the 8x4 halves of open 8x8 with an end free) are enumerated
+ * as the count does it: in shards, merged (one structure per pairing, the
+ * two tour ends' paths read as one; kti_hdp_merge_ends).  The join needs
+ * no more; a draw splits the merged structure back into its structures
+ * (kti_hpaths_split_key) and takes them in turn, ranked by hpaths.c.
  */
 #include "halftour_internal.h"
 
@@ -66,6 +73,7 @@ struct kti_hsampler {
     uint32_t W, H, split;
     bool open;                              /* open tours (paths) */
     bool unlisted;                          /* list no half (the tests of hpaths' path) */
+    bool merge_all;                         /* open: merge every half (the tests of that path) */
     kt_cell given[2];                       /* open: the given tour ends (board cells) */
     unsigned ngiven;
     kt_halftours *hl, *hu;                  /* hu NULL when both halves are hl */
@@ -431,7 +439,7 @@ static kt_status hlist_build(const kt_allocator *al, hlist *h, const kti_half_vi
     uint64_t total = 0;
     for (size_t i = 0; i < v->n; i++)
         if (__builtin_add_overflow(total, v->counts[i], &total)) total = UINT64_MAX;
-    if (unlisted || total > HS_LIST_BYTES / (8 * h->words)) {
+    if (unlisted || v->merged || total > HS_LIST_BYTES / (8 * h->words)) {
         kti_free(al, e);
         return KT_OK;
     }
@@ -501,6 +509,36 @@ static uint64_t hlist_bytes(const hlist *h)
            (uint64_t)h->first[h->v.n] * h->words * sizeof *h->mask;
 }
 
+/* Open halves enumerated merged and in shards (kti_halftours_make_open_merged):
+ * those of 8 columns and 4 rows or more without both tour ends given (the
+ * 8x4 half passes 20 GiB in one pass, even merged), and halves of 42
+ * cells or more (7x6: not measured, and 7x5 already holds billions of
+ * half-tours).  The 7x5 half of open 7x9 is enumerated whole (its
+ * structures unmerged: a draw ranks one of them, not several). */
+static bool merged_half(const kti_hsampler *s, uint32_t D)
+{
+    if (!s->open) return false;
+    if (s->merge_all) return true;
+    uint64_t cells = (uint64_t)s->W * D;
+    return s->ngiven < 2 && ((s->W >= 8 && D >= 4) || cells >= 42);
+}
+
+/* The progress steps of one half's enumeration. */
+static uint64_t half_steps(const kti_hsampler *s, uint32_t D)
+{
+    if (!merged_half(s, D)) return (uint64_t)s->W * D;
+    return kti_halftours_open_steps(s->W, D, s->merge_all ? 0 : KTI_OPEN_SHARDS_FROM);
+}
+
+/* One open half: merged (in shards where large) or whole. */
+static kt_status open_half(const kti_hsampler *s, kt_halftours **out, uint32_t D, uint32_t O,
+                           const uint8_t *rule, const kti_run *run, kti_hprogress *prog)
+{
+    if (!merged_half(s, D)) return kti_halftours_make_open(out, s->W, D, O, rule, run, prog);
+    uint32_t from = s->merge_all ? 0 : KTI_OPEN_SHARDS_FROM;
+    return kti_halftours_make_open_merged(out, s->W, D, O, rule, from, run, prog);
+}
+
 /* The halves' path structures: for open tours under the tour-end rules
  * rl, ru of the lower and upper half (board rows split.. downward and
  * split - 1.. upward), which are one set when the halves are alike. */
@@ -513,9 +551,8 @@ static kt_status hsampler_halves(kti_hsampler *s, const uint8_t *rl, const uint8
         if (DU != DL) KTI_TRY(kti_halftours_make(&s->hu, s->W, DU, DL, run, prog));
         return KT_OK;
     }
-    KTI_TRY(kti_halftours_make_open(&s->hl, s->W, DL, DU, rl, run, prog));
-    if (DU != DL || s->ngiven != 0)
-        KTI_TRY(kti_halftours_make_open(&s->hu, s->W, DU, DL, ru, run, prog));
+    KTI_TRY(open_half(s, &s->hl, DL, DU, rl, run, prog));
+    if (DU != DL || s->ngiven != 0) KTI_TRY(open_half(s, &s->hu, DU, DL, ru, run, prog));
     return KT_OK;
 }
 
@@ -566,13 +603,14 @@ static kt_status hsampler_new(kti_hsampler **out, uint32_t width, uint32_t heigh
     s->split = split;
     s->open = open;
     s->unlisted = (flags & KTI_HS_UNLISTED) != 0;
+    s->merge_all = (flags & KTI_HS_MERGED) != 0;
     s->ngiven = ngiven;
     for (unsigned i = 0; i < ngiven; i++) s->given[i] = given[i];
     kti_hprogress prog, *pp = NULL;
     if (run->progress != NULL) {
         kti_progress_init(&prog.p, run->progress, run->progress_user);
         prog.done = 0;
-        prog.total = (uint64_t)width * DL + (DL == DU && ngiven == 0 ? 0 : (uint64_t)width * DU) +
+        prog.total = half_steps(s, DL) + (DL == DU && ngiven == 0 ? 0 : half_steps(s, DU)) +
                      KTI_HALFTOUR_JOIN_UNITS;
         pp = &prog;
     }
@@ -628,6 +666,30 @@ static void add_edge(uint32_t *nb, uint8_t *deg, uint32_t a, uint32_t b)
     nb[2 * b + deg[b]++] = a;
 }
 
+/* Half-tour idx of structure sidx of an unlisted half, by hpaths.c: of a
+ * merged structure, the structures it stands for in turn.  Their counts
+ * must add up to the structure's (checked when idx lies in the last). */
+static kt_status hpaths_unrank(const kt_allocator *al, const hlist *h, size_t sidx, uint64_t idx,
+                               uint8_t (*nbr)[2])
+{
+    uint64_t sub[KT_HALFTOUR_MAX_CELLS / 2 + 1], seen = 0;
+    unsigned n = kti_hpaths_split_key(h->v.keys[sidx], h->ncb, h->v.merged, sub);
+    for (unsigned k = 0; k < n; k++) {
+        kti_hpaths *p = NULL;
+        KTI_TRY(kti_hpaths_new(&p, h->W, h->D, h->open, h->rule, sub[k], 0, al));
+        uint64_t c = kti_hpaths_count(p);
+        kt_status st = KT_OK;
+        bool here = idx - seen < c;
+        if (here) st = k + 1 < n || seen + c == h->v.counts[sidx]
+                           ? kti_hpaths_unrank(p, idx - seen, nbr)
+                           : KT_EUNSUPPORTED; /* never: the structures disagree */
+        kti_hpaths_free(p);
+        if (here) return st;
+        seen += c;
+    }
+    return KT_EUNSUPPORTED; /* never: idx is below the structure's count */
+}
+
 /* Half-tour idx of structure sidx of half h, added to the tour: from the
  * lists, or unranked by hpaths.c when the half is not listed. */
 static kt_status add_half(const kti_hsampler *s, const hlist *h, bool upper, size_t sidx,
@@ -640,13 +702,8 @@ static kt_status add_half(const kti_hsampler *s, const hlist *h, bool upper, siz
                 add_edge(nb, deg, board_cell(s, upper, h->ea[bit]), board_cell(s, upper, h->eb[bit]));
         return KT_OK;
     }
-    kti_hpaths *p = NULL;
     uint8_t nbr[HS_CELLS][2];
-    KTI_TRY(kti_hpaths_new(&p, h->W, h->D, h->open, h->rule, h->v.keys[sidx], 0, &s->al));
-    kt_status st = kti_hpaths_count(p) == h->v.counts[sidx] ? kti_hpaths_unrank(p, idx, nbr)
-                                                            : KT_EUNSUPPORTED; /* never */
-    kti_hpaths_free(p);
-    if (st != KT_OK) return st;
+    KTI_TRY(hpaths_unrank(&s->al, h, sidx, idx, nbr));
     for (unsigned c = 0; c < h->ncells; c++)
         for (unsigned k = 0; k < 2; k++)
             if (nbr[c][k] != NONE8 && nbr[c][k] > c)
@@ -682,6 +739,31 @@ kt_status kti_hsampler_unrank(const kti_hsampler *s, kti_u128 r, uint32_t *nb, u
     return KT_OK;
 }
 
+/* The index of half-tour hn (structure key) among those of the unlisted
+ * half's structure mkey (merged, or key itself): after the half-tours of
+ * the structures mkey stands for before key (hpaths_unrank's order). */
+static bool hpaths_rank(const kt_allocator *al, const hlist *h, uint64_t mkey, uint64_t key,
+                        const uint8_t (*hn)[2], size_t *idx)
+{
+    uint64_t sub[KT_HALFTOUR_MAX_CELLS / 2 + 1], before = 0;
+    unsigned n = kti_hpaths_split_key(mkey, h->ncb, h->v.merged, sub);
+    for (unsigned k = 0; k < n; k++) {
+        kti_hpaths *p = NULL;
+        if (kti_hpaths_new(&p, h->W, h->D, h->open, h->rule, sub[k], 0, al) != KT_OK) return false;
+        uint64_t r = 0;
+        bool ok = sub[k] != key || kti_hpaths_rank(p, hn, &r) == KT_OK;
+        uint64_t c = kti_hpaths_count(p);
+        kti_hpaths_free(p);
+        if (!ok) return false;
+        if (sub[k] == key) {
+            *idx = (size_t)(before + r);
+            return true;
+        }
+        before += c;
+    }
+    return false;
+}
+
 /* The structure and index of a half-tour given as an edge set (and, for
  * open tours, its tour ends isend by local cell): false when it is none of
  * the half's half-tours. */
@@ -709,21 +791,21 @@ static bool half_locate(const kt_allocator *al, const hlist *h, kti_u128 mask,
         if (c >= h->ncb && !h->open) return false;
         if (c < i) code[i] = code[c];
     }
-    uint64_t key = kti_pack_codes(code, h->ncb);
+    uint64_t key = kti_pack_codes(code, h->ncb), mkey;
     if (h->open && !open_key(h, deg, oth, isend, &key)) return false;
-    if (!kti_half_view_find(&h->v, key, sidx)) return false;
+    mkey = key;
+    if (h->v.merged) {
+        uint8_t mc[KTI_HDP_SLOTS]; /* kti_hdp_merge_ends' bound, as the compiler sees it */
+        for (unsigned i = 0; i < h->ncb; i++) mc[i] = (uint8_t)((key >> (4 * i)) & 15u);
+        mkey = kti_hdp_pack_open(mc, h->ncb, true);
+    }
+    if (!kti_half_view_find(&h->v, mkey, sidx)) return false;
     if (!h->listed) {
         uint8_t hn[HS_CELLS][2];
         memset(hn, NONE8, sizeof hn);
         for (unsigned c = 0; c < h->ncells; c++)
             for (unsigned k = 0; k < deg[c]; k++) hn[c][k] = nbr[c][k];
-        kti_hpaths *p = NULL;
-        uint64_t r = 0;
-        bool ok = kti_hpaths_new(&p, h->W, h->D, h->open, h->rule, key, 0, al) == KT_OK &&
-                  kti_hpaths_rank(p, (const uint8_t(*)[2])hn, &r) == KT_OK;
-        kti_hpaths_free(p);
-        *idx = (size_t)r;
-        return ok;
+        return hpaths_rank(al, h, mkey, key, (const uint8_t(*)[2])hn, idx);
     }
     for (size_t k = h->first[*sidx]; k < h->first[*sidx + 1]; k++)
         if (hlist_mask(h, k) == mask) {

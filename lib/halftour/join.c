@@ -1710,18 +1710,13 @@ bool kti_half_view_find(const kti_half_view *v, uint64_t key, size_t *idx)
 }
 
 /* The key of a structure's mirror image (columns reflected), its path
- * labels renumbered in cell order as every key's are. */
-static uint64_t mirror_key(const geom *g, uint64_t key, unsigned ncb)
+ * labels renumbered in cell order as every key's are; in a merged set the
+ * two TERMs move to the mirror's first path, as its keys have them. */
+static uint64_t mirror_key(const geom *g, uint64_t key, unsigned ncb, bool merged)
 {
     uint8_t code[NC];
-    uint64_t term = 0;
-    for (unsigned c = 0; c < ncb; c++) {
-        unsigned v = nib(key, c), m = g->mirror[c];
-        /* An open key's TERM is no label: packed as 1, then put back. */
-        code[m] = (uint8_t)(v == KTI_HDP_TERM ? 1 : v);
-        if (v == KTI_HDP_TERM) term |= (uint64_t)15 << (4 * m);
-    }
-    return kti_pack_codes(code, ncb) | term;
+    for (unsigned c = 0; c < ncb; c++) code[g->mirror[c]] = (uint8_t)nib(key, c);
+    return kti_hdp_pack_open(code, ncb, merged);
 }
 
 /* Keep upper structure s's partner weight (and, for a type counted for
@@ -1733,7 +1728,7 @@ static void store_part(worker *w, size_t s, kti_u128 part, unsigned weight)
     sh->parts[sh->upper->orig[s]] = part;
     if (weight != 2) return;
     size_t m;
-    if (kti_half_view_find(sh->uview, mirror_key(sh->g, sh->upper->key[s], sh->g->nu), &m))
+    if (kti_half_view_find(sh->uview, mirror_key(sh->g, sh->upper->key[s], sh->g->nu, sh->uview->merged), &m))
         sh->parts[m] = part;
     else
         w->bad = true;

@@ -61,12 +61,13 @@ kt_status kti_sampler_new_halftours_open(kt_sampler **out, const kt_graph *g, ui
 }
 
 kt_status kti_sampler_new_halftours_unlisted(kt_sampler **out, const kt_graph *g, uint32_t split,
-                                             bool open, kt_cell start, kt_cell end,
+                                             bool open, bool merged, kt_cell start, kt_cell end,
                                              const kt_options *run)
 {
     kti_run r;
     kti_run_resolve(&r, run);
-    return new_halftours(out, g, split, open, start, end, KTI_HS_UNLISTED, &r);
+    unsigned flags = KTI_HS_UNLISTED | (merged ? KTI_HS_MERGED : 0u);
+    return new_halftours(out, g, split, open, start, end, flags, &r);
 }
 
 kt_status kt_sampler_new(kt_sampler **out, const kt_graph *g, kt_shape shape, kt_cell start,

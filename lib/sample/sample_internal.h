@@ -97,9 +97,11 @@ KTI_HIDDEN kt_status kti_sampler_new_halftours_open(kt_sampler **out, const kt_g
                                                     const kt_options *run);
 /* Either, with no half listed: every half-tour drawn or ranked through its
  * structure's own count (hpaths.c), the path of halves too large to list
- * (the 7x5 half of open 7x9), here on small boards for the tests. */
+ * (the 7x5 half of open 7x9), here on small boards for the tests; merged
+ * (open tours): every half enumerated as the count does it, merged and in
+ * shards where it has 4 rows (the path of open 8x8's halves). */
 KTI_HIDDEN kt_status kti_sampler_new_halftours_unlisted(kt_sampler **out, const kt_graph *g,
-                                                        uint32_t split, bool open,
+                                                        uint32_t split, bool open, bool merged,
                                                         kt_cell start, kt_cell end,
                                                         const kt_options *run);
 
