@@ -161,6 +161,62 @@ static void open_half(uint32_t W, uint32_t D, uint32_t H, uint32_t first, int di
     kt_halftours_free(h);
 }
 
+/* A merged open half (the count's enumeration, in shards from `from`
+ * cells) against the same half whole: every merged structure splits
+ * (kti_hpaths_split_key) into structures whose hpaths counts add up to its
+ * count, each with half-tours one of the whole half's with that count,
+ * and together they are every structure of the whole half once (every
+ * `stride`-th merged structure: the last check only when all are). */
+static void merged_half(uint32_t W, uint32_t D, uint32_t H, uint32_t first, int dir,
+                        const kt_cell *given, unsigned ngiven, uint32_t from, size_t stride)
+{
+    uint8_t rule[MAXC];
+    kti_halftours_open_rules(rule, W, D, H, first, dir, given, ngiven);
+    kti_run run;
+    kti_run_resolve(&run, NULL);
+    kt_halftours *m = NULL, *h = NULL;
+    CHECK(kti_halftours_make_open_merged(&m, W, D, H - D, rule, from, &run, NULL) == KT_OK);
+    CHECK(kti_halftours_make_open(&h, W, D, H - D, rule, &run, NULL) == KT_OK);
+    if (m == NULL || h == NULL) {
+        kt_halftours_free(m);
+        kt_halftours_free(h);
+        return;
+    }
+    kti_half_view vm = kti_halftours_view(m), vh = kti_halftours_view(h);
+    CHECK(vm.merged && !vh.merged && vm.n < vh.n);
+    uint8_t *hit = calloc(vh.n ? vh.n : 1, 1);
+    CHECK(hit != NULL);
+    size_t split = 0, covered = 0;
+    size_t checked = 0;
+    for (size_t i = 0; hit != NULL && i < vm.n; i += stride, checked++) {
+        uint64_t sub[MAXC / 2 + 1], sum = 0;
+        unsigned n = kti_hpaths_split_key(vm.keys[i], vm.ncb, true, sub);
+        CHECK(n >= 1 && n <= vm.ncb / 2);
+        split += n > 1;
+        for (unsigned k = 0; k < n; k++) {
+            kti_hpaths *p = NULL;
+            CHECK(kti_hpaths_new(&p, W, D, true, rule, sub[k], 0, NULL) == KT_OK);
+            uint64_t c = p != NULL ? kti_hpaths_count(p) : 0;
+            kti_hpaths_free(p);
+            size_t j;
+            bool found = kti_half_view_find(&vh, sub[k], &j);
+            CHECK(found ? vh.counts[j] == c && !hit[j] : c == 0);
+            if (found && !hit[j]) {
+                hit[j] = 1;
+                covered++;
+            }
+            sum += c;
+        }
+        CHECK(sum == vm.counts[i]);
+    }
+    if (stride == 1) CHECK(covered == vh.n);
+    printf("%ux%u half (other %u, merged, from %u): %zu structures for %zu, %zu checked, %zu split\n",
+           W, D, H - D, from, vm.n, vh.n, checked, split);
+    free(hit);
+    kt_halftours_free(m);
+    kt_halftours_free(h);
+}
+
 /* Arguments and refusals. */
 static void edges(void)
 {
@@ -238,5 +294,10 @@ int main(void)
     open_half(6, 3, 6, 3, 1, ends, 2, 1);
     open_half(5, 3, 6, 2, -1, ends, 1, 1);
     open_half(6, 3, 6, 2, -1, NULL, 0, 211);
+    /* Merged halves split back: 5x6 cut 3/3, 6x8's 6x4 half in shards, one
+     * end given on 5x6. */
+    merged_half(5, 3, 6, 2, -1, NULL, 0, 64, 1);
+    merged_half(5, 4, 8, 3, -1, NULL, 0, 0, 13);
+    merged_half(5, 3, 6, 2, -1, ends, 1, 64, 1);
     return check_done("hpaths");
 }
