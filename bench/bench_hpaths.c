@@ -4,14 +4,17 @@
  * one structure costs on halves too large to list, the upper halves of
  * open tours cut across the middle (7x5 of 7x9 and 7x10, 8x4 of 8x8).
  *
- *   bench_hpaths W H SPLIT N [open|closed]
+ *   bench_hpaths W H SPLIT N [open|closed|merged]
  *
  * N tours of the W x H board (kt_generate_open_tour between seeded random
  * ends of the colours the board allows, or kt_generate_closed_tour) are cut
  * below row SPLIT; the upper half's structure key is read off each tour,
  * its half-tours counted, and the tour's own half ranked and unranked back
  * (checked equal).  Prints the time and states per structure: a draw
- * through such a structure pays this once per half.
+ * through such a structure pays this once per half.  merged (open tours):
+ * the key is merged as the sampler's sharded halves keep it (8x4 of 8x8)
+ * and split back (kti_hpaths_split_key); each of the structures it stands
+ * for is counted, which is what a draw pays at most on such a half.
  */
 #include <knight/knight.h>
 
@@ -83,6 +86,24 @@ static uint64_t upper_key(uint32_t W, uint32_t split, const kt_cell (*nb)[2], ui
     return key;
 }
 
+/* Time, states and half-tours per structure: sums and maxima. */
+typedef struct tally {
+    double tsum, tmax;
+    uint64_t ssum, smax, csum, cmax;
+    int done;
+} tally;
+
+static void tally_add(tally *t, double dt, uint64_t states, uint64_t count)
+{
+    t->tsum += dt;
+    if (dt > t->tmax) t->tmax = dt;
+    t->ssum += states;
+    if (states > t->smax) t->smax = states;
+    t->csum += count;
+    if (count > t->cmax) t->cmax = count;
+    t->done++;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 5) {
@@ -93,6 +114,7 @@ int main(int argc, char **argv)
     uint32_t split = (uint32_t)atoi(argv[3]);
     int n = atoi(argv[4]);
     bool open = argc < 6 || strcmp(argv[5], "closed") != 0;
+    bool merged = argc >= 6 && strcmp(argv[5], "merged") == 0;
     if (W < 3 || W > 8 || split < 2 || split >= H || W * split > 64) return 2;
     kt_graph *g = NULL;
     if (kt_graph_new(&g, W, H) != KT_OK) return 1;
@@ -100,10 +122,10 @@ int main(int argc, char **argv)
     kti_halftours_open_rules(rule, W, split, H, split - 1, -1, NULL, 0);
     kt_cell(*nb)[2] = calloc((size_t)W * H, sizeof *nb);
     uint64_t rng = 12345;
-    double tsum = 0, tmax = 0;
-    uint64_t ssum = 0, smax = 0, csum = 0, cmax = 0;
-    int done = 0, bad = 0;
-    for (int k = 0; done < n && k < 50 * n; k++) {
+    tally ta = {0};
+    int bad = 0;
+    uint64_t msplit = 0;        /* merged: structures the merged keys stand for */
+    for (int k = 0; ta.done < n && k < 50 * n; k++) {
         kt_tourney *t = NULL;
         kt_status st;
         if (open) {
@@ -121,6 +143,33 @@ int main(int argc, char **argv)
         uint8_t half[64][2], back[64][2];
         uint64_t key = upper_key(W, split, (const kt_cell(*)[2])nb, half);
         double t0 = now();
+        if (merged) {
+            uint8_t code[KTI_HDP_SLOTS];
+            unsigned ncb = 2 * W;
+            for (unsigned i = 0; i < ncb; i++) code[i] = (uint8_t)((key >> (4 * i)) & 15u);
+            uint64_t sub[KT_HALFTOUR_MAX_CELLS / 2 + 1];
+            unsigned ns = kti_hpaths_split_key(kti_hdp_pack_open(code, ncb, true), ncb, true, sub);
+            uint64_t c = 0, s = 0;
+            bool mine = false;
+            for (unsigned j = 0; j < ns && st == KT_OK; j++) {
+                kti_hpaths *p = NULL;
+                st = kti_hpaths_new(&p, W, split, true, rule, sub[j], 0, NULL);
+                if (st == KT_OK) {
+                    c += kti_hpaths_count(p);
+                    s += kti_hpaths_states(p);
+                }
+                mine |= sub[j] == key;
+                kti_hpaths_free(p);
+            }
+            double dt = now() - t0;
+            if (st != KT_OK || !mine) {
+                bad++;
+                continue;
+            }
+            msplit += ns;
+            tally_add(&ta, dt, s, c);
+            continue;
+        }
         kti_hpaths *p = NULL;
         st = kti_hpaths_new(&p, W, split, open, rule, key, 0, NULL);
         uint64_t idx = 0;
@@ -141,21 +190,16 @@ int main(int argc, char **argv)
                 break;
             }
         }
-        uint64_t c = kti_hpaths_count(p), s = kti_hpaths_states(p);
+        tally_add(&ta, dt, kti_hpaths_states(p), kti_hpaths_count(p));
         kti_hpaths_free(p);
-        tsum += dt;
-        if (dt > tmax) tmax = dt;
-        ssum += s;
-        if (s > smax) smax = s;
-        csum += c;
-        if (c > cmax) cmax = c;
-        done++;
     }
+    int done = ta.done;
+    if (merged) printf("merged keys stand for %.2f structures each (mean)\n", done ? (double)msplit / done : 0);
     printf("%ux%u %s, upper half %ux%u: %d structures from tours, %d bad; per structure "
            "%.2f ms mean, %.2f ms max; states %.0f mean, %llu max; half-tours %.0f mean, %llu max\n",
-           W, H, open ? "open" : "closed", W, split, done, bad, done ? 1e3 * tsum / done : 0,
-           1e3 * tmax, done ? (double)ssum / done : 0, (unsigned long long)smax,
-           done ? (double)csum / done : 0, (unsigned long long)cmax);
+           W, H, merged ? "open merged" : open ? "open" : "closed", W, split, done, bad,
+           done ? 1e3 * ta.tsum / done : 0, 1e3 * ta.tmax, done ? (double)ta.ssum / done : 0,
+           (unsigned long long)ta.smax, done ? (double)ta.csum / done : 0, (unsigned long long)ta.cmax);
     free(nb);
     kt_graph_free(g);
     return bad != 0;

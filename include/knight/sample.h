@@ -69,10 +69,16 @@
  * half's tour ends can then only be the given cells, which keeps its
  * half-tours to a few hundred million (from a corner to a cell of the far
  * side, 52,777,208,157,959 tours: 20 minutes and 5.0 GiB, then about 100
- * tours a second on one thread; BENCHMARKS.md).  Open tours of
- * 8x8 with an end free are not sampled (::KT_EUNSUPPORTED): with a tour
- * end anywhere, an 8x4 half has billions of half-tours, which do not fit
- * 20 GiB.
+ * tours a second on one thread; BENCHMARKS.md).  Open tours of 8x8 with
+ * both ends free take it as well, at a far higher price: with a tour end
+ * anywhere an 8x4 half has billions of half-tours, so its structures are
+ * enumerated as the count enumerates them (in shards, one structure per
+ * pairing of the cut's path ends) and a draw splits its structure back
+ * and counts each part.  Measured on a twentieth of the join: about 16
+ * GiB, a preparation of some 2.5 to 3 hours on two cores (the halves 25
+ * minutes, the join the rest), then about 19 tours a second on one
+ * thread; give a progress callback.  Open 8x8 tours with exactly one
+ * given end are not sampled (::KT_EUNSUPPORTED).
  *
  * Thread safety: a prepared sampler is immutable; any number of threads
  * may draw from it, rank and unrank at once.

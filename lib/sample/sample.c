@@ -93,11 +93,14 @@ kt_status kt_sampler_new(kt_sampler **out, const kt_graph *g, kt_shape shape, kt
     /* Open tours of 7 columns from 7x7 on (the frontier programme's layers
      * pass 20 GiB there): by open half-tours, the larger half above (the
      * join walks the lower half's structures, so it costs less that way).
-     * 8x8 only between two given cells: a free end lets the 8x4 halves'
-     * tour ends lie anywhere, and their half-tours (billions) do not fit
-     * 20 GiB; with both ends given a half holds at most those two. */
+     * 8x8 between two given cells, or with both ends free: then the 8x4
+     * halves are enumerated merged, in shards, as the count does it
+     * (hsample.c), which fits 16 GiB but takes hours (BENCHMARKS.md).  One
+     * end given is refused: its two halves differ, so both would be
+     * enumerated and the join would lose the mirror; not measured. */
     bool both = start != KT_CELL_NONE && end != KT_CELL_NONE;
-    if (open && ((g->width == 7 && g->height >= 7) || (g->width == 8 && g->height == 8 && both)) &&
+    bool none = start == KT_CELL_NONE && end == KT_CELL_NONE;
+    if (open && ((g->width == 7 && g->height >= 7) || (g->width == 8 && g->height == 8 && (both || none))) &&
         halftour_board(g)) {
         r.shard = 0;
         r.nshards = 1;
