@@ -27,7 +27,7 @@
  * counted are exactly those whose structure is the key (the test checks
  * this against the enumeration's counts, structure by structure).
  *
- * The forward pass keeps the reachable states of every layer (sorted),
+ * The forward pass keeps the reachable states of every layer (hashed),
  * the backward pass their numbers of completions; unranking walks forward
  * taking each step's edges in a fixed order (subsets of the earlier
  * neighbours by increasing bit mask), ranking follows given edges.
@@ -58,16 +58,21 @@ typedef struct hp_step {
     uint8_t room[HP_SLOTS], mayend[HP_SLOTS];
 } hp_step;
 
+/* A layer's states in the order found, indexed by an open-addressing
+ * table (a sort and a binary search per lookup were a third of the
+ * programme's time). */
 typedef struct hp_layer {
-    size_t n;
-    kti_u128 *key;         /* sorted */
+    size_t n, cap;
+    kti_u128 *key;
     uint64_t *fut;         /* completions of each state */
-    /* Between the passes: the successors of state i are succ[soff[i] ..
-     * soff[i + 1]), as the forward pass found them, so that the backward
-     * pass looks them up instead of computing them again (successors()
-     * was two thirds of the programme's time, half of it in the backward
-     * pass). */
-    kti_u128 *succ;
+    uint32_t *slot;        /* hmask + 1 entries: state index + 1, 0 empty */
+    size_t hmask;
+    /* Between the passes: the successors of state i are the states
+     * succ[soff[i] .. soff[i + 1]) of the next layer, as the forward pass
+     * found them, so that the backward pass need not compute them again
+     * (successors() was two thirds of the programme's time, half of it in
+     * the backward pass). */
+    uint32_t *succ;
     size_t *soff;
 } hp_layer;
 
@@ -215,58 +220,75 @@ static unsigned successors(const kti_hpaths *p, size_t s, kti_u128 x, kti_u128 *
     return valid;
 }
 
-/* Sort a[0..n) increasing: a quicksort on the values themselves (qsort's
- * call per comparison was a sixth of the programme's time), insertion
- * sort for short runs, the smaller side first so the stack stays short. */
-static void sort_u128(kti_u128 *a, size_t n)
+static inline size_t hash_u128(kti_u128 k, size_t mask)
 {
-    while (n > 16) {
-        kti_u128 x = a[0], y = a[n / 2], z = a[n - 1];
-        kti_u128 piv = x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y));
-        size_t i = 0, j = n - 1;
-        for (;;) {
-            while (a[i] < piv) i++;
-            while (piv < a[j]) j--;
-            if (i >= j) break;
-            kti_u128 t = a[i];
-            a[i++] = a[j];
-            a[j--] = t;
-        }
-        /* a[0..j] <= piv <= a[j+1..n) */
-        size_t left = j + 1;
-        if (left < n - left) {
-            sort_u128(a, left);
-            a += left;
-            n -= left;
-        } else {
-            sort_u128(a + left, n - left);
-            n = left;
-        }
-    }
-    for (size_t i = 1; i < n; i++) {
-        kti_u128 v = a[i];
-        size_t j = i;
-        for (; j > 0 && v < a[j - 1]; j--) a[j] = a[j - 1];
-        a[j] = v;
-    }
+    uint64_t h = ((uint64_t)k ^ (uint64_t)(k >> 64) * 0x9E3779B97F4A7C15u) * 0xD6E8FEB86659FD93u;
+    return (size_t)(h >> 32 ^ h) & mask;
 }
 
 static bool layer_find(const hp_layer *l, kti_u128 k, size_t *at)
 {
-    size_t lo = 0, hi = l->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (l->key[mid] < k) lo = mid + 1;
-        else hi = mid;
+    if (l->slot == NULL) return false;
+    for (size_t i = hash_u128(k, l->hmask);; i = (i + 1) & l->hmask) {
+        uint32_t v = l->slot[i];
+        if (v == 0) return false;
+        if (l->key[v - 1] == k) {
+            *at = v - 1;
+            return true;
+        }
     }
-    *at = lo;
-    return lo < l->n && l->key[lo] == k;
 }
 
 static uint64_t future(const hp_layer *l, kti_u128 k)
 {
     size_t at;
     return layer_find(l, k, &at) ? l->fut[at] : 0;
+}
+
+/* Room for one more state and a table at most half full. */
+static kt_status layer_grow(const kt_allocator *al, hp_layer *l)
+{
+    size_t bytes;
+    if (l->n == l->cap) {
+        size_t ncap = l->cap ? 2 * l->cap : 64;
+        if (ncap >= UINT32_MAX || !kti_mul_ok(ncap, sizeof *l->key, &bytes)) return KT_ETOOBIG;
+        kti_u128 *k2 = kti_alloc(al, bytes);
+        if (k2 == NULL) return KT_ENOMEM;
+        if (l->n) memcpy(k2, l->key, l->n * sizeof *k2);
+        kti_free(al, l->key);
+        l->key = k2;
+        l->cap = ncap;
+    }
+    if (l->slot != NULL && 2 * (l->n + 1) <= l->hmask + 1) return KT_OK;
+    size_t nslot = l->slot != NULL ? 2 * (l->hmask + 1) : 128;
+    if (!kti_mul_ok(nslot, sizeof *l->slot, &bytes)) return KT_ETOOBIG;
+    uint32_t *t = kti_calloc(al, nslot, sizeof *t);
+    if (t == NULL) return KT_ENOMEM;
+    for (size_t j = 0; j < l->n; j++) {
+        size_t i = hash_u128(l->key[j], nslot - 1);
+        while (t[i] != 0) i = (i + 1) & (nslot - 1);
+        t[i] = (uint32_t)(j + 1);
+    }
+    kti_free(al, l->slot);
+    l->slot = t;
+    l->hmask = nslot - 1;
+    return KT_OK;
+}
+
+/* The index of state k in layer l, added when new. */
+static kt_status layer_put(const kt_allocator *al, hp_layer *l, kti_u128 k, uint32_t *at)
+{
+    KTI_TRY(layer_grow(al, l));
+    size_t i = hash_u128(k, l->hmask);
+    for (; l->slot[i] != 0; i = (i + 1) & l->hmask)
+        if (l->key[l->slot[i] - 1] == k) {
+            *at = l->slot[i] - 1;
+            return KT_OK;
+        }
+    l->key[l->n] = k;
+    l->slot[i] = (uint32_t)(l->n + 1);
+    *at = (uint32_t)l->n++;
+    return KT_OK;
 }
 
 /* The knight's neighbours of local cell v inside the half. */
@@ -378,10 +400,9 @@ static void layer_free(const kt_allocator *al, hp_layer *l)
 {
     kti_free(al, l->key);
     kti_free(al, l->fut);
+    kti_free(al, l->slot);
     layer_free_succ(al, l);
-    l->key = NULL;
-    l->fut = NULL;
-    l->n = 0;
+    memset(l, 0, sizeof *l);
 }
 
 void kti_hpaths_free(kti_hpaths *p)
@@ -392,56 +413,37 @@ void kti_hpaths_free(kti_hpaths *p)
     kti_free(&al, p);
 }
 
-/* Layer s + 1: the states step s reaches from layer s, sorted, distinct;
- * layer s keeps each state's successors for the backward pass. */
+/* Layer s + 1: the states step s reaches from layer s, distinct; layer s
+ * keeps each state's successors for the backward pass. */
 static kt_status forward(kti_hpaths *p, size_t s, uint64_t budget)
 {
     hp_layer *in = &p->layer[s];
     hp_layer *out = &p->layer[s + 1];
     size_t cap = 0, n = 0, bytes;
-    kti_u128 *key = NULL;
     in->soff = kti_alloc(&p->al, (in->n + 1) * sizeof *in->soff);
     if (in->soff == NULL) return KT_ENOMEM;
     for (size_t i = 0; i < in->n; i++) {
         kti_u128 y[16];
         in->soff[i] = n;
         for (unsigned valid = successors(p, s, in->key[i], y); valid != 0; valid &= valid - 1) {
-            unsigned m = (unsigned)__builtin_ctz(valid);
             if (n == cap) {
                 size_t ncap = cap ? 2 * cap : 64;
-                if (!kti_mul_ok(ncap, sizeof *key, &bytes)) {
-                    kti_free(&p->al, key);
-                    return KT_ETOOBIG;
-                }
-                kti_u128 *k2 = kti_alloc(&p->al, bytes);
-                if (k2 == NULL) {
-                    kti_free(&p->al, key);
-                    return KT_ENOMEM;
-                }
-                if (n) memcpy(k2, key, n * sizeof *key);
-                kti_free(&p->al, key);
-                key = k2;
+                if (!kti_mul_ok(ncap, sizeof *in->succ, &bytes)) return KT_ETOOBIG;
+                uint32_t *s2 = kti_alloc(&p->al, bytes);
+                if (s2 == NULL) return KT_ENOMEM;
+                if (n) memcpy(s2, in->succ, n * sizeof *s2);
+                kti_free(&p->al, in->succ);
+                in->succ = s2;
                 cap = ncap;
             }
-            key[n++] = y[m];
+            KTI_TRY(layer_put(&p->al, out, y[__builtin_ctz(valid)], &in->succ[n]));
+            n++;
+            if (budget != 0 && out->n > budget) return KT_ELIMIT;
         }
     }
     in->soff[in->n] = n;
-    in->succ = kti_alloc(&p->al, (n ? n : 1) * sizeof *in->succ);
-    if (in->succ == NULL) {
-        kti_free(&p->al, key);
-        return KT_ENOMEM;
-    }
-    if (n) memcpy(in->succ, key, n * sizeof *key);
-    sort_u128(key, n);
-    size_t d = 0;
-    for (size_t i = 0; i < n; i++)
-        if (d == 0 || key[i] != key[d - 1]) key[d++] = key[i];
-    out->key = key;
-    out->n = d;
-    p->states += d;
-    if (budget != 0 && d > budget) return KT_ELIMIT;
-    out->fut = kti_calloc(&p->al, d ? d : 1, sizeof *out->fut);
+    p->states += out->n;
+    out->fut = kti_calloc(&p->al, out->n ? out->n : 1, sizeof *out->fut);
     return out->fut == NULL ? KT_ENOMEM : KT_OK;
 }
 
@@ -453,7 +455,7 @@ static kt_status backward(kti_hpaths *p, size_t s)
     for (size_t i = 0; i < in->n; i++) {
         uint64_t f = 0;
         for (size_t j = in->soff[i]; j < in->soff[i + 1]; j++)
-            if (__builtin_add_overflow(f, future(out, in->succ[j]), &f)) return KT_EOVERFLOW;
+            if (__builtin_add_overflow(f, out->fut[in->succ[j]], &f)) return KT_EOVERFLOW;
         in->fut[i] = f;
     }
     layer_free_succ(&p->al, in);
