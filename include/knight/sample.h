@@ -62,8 +62,8 @@
  * 7 x 5 half of 7x9 and 7x10) is not listed: a draw counts and unranks the
  * half-tours of its drawn structure alone, by a frontier programme started
  * from that structure at the cut (tens of milliseconds for a 7 x 5 one),
- * and ranking does the same.  7x9 open (2,903,212,163,753,000 tours): 13
- * minutes and 8.4 GiB, then about 7 tours a second on one thread.  The preparation grows
+ * and ranking does the same.  7x9 open (2,903,212,163,753,000 tours): 12
+ * minutes and 8.4 GiB, then about 14 tours a second on one thread.  The preparation grows
  * quickly with the height: give a progress callback to follow or cancel
  * it.  Open tours of 8x8 between two given cells take this path too: each
  * half's tour ends can then only be the given cells, which keeps its
