@@ -78,15 +78,20 @@ static double two_threads(const kt_sampler *s, int open, uint64_t draws, uint64_
 }
 
 /* Rank inverts the first n draws: rank, unrank, compare. */
-static uint64_t round_trips(const kt_sampler *s, uint64_t n)
+/* Draws ranked and unranked back; *secs the time of the unranks alone
+ * (open tours by half-tours draw otherwise: kti_hsampler_draw). */
+static uint64_t round_trips(const kt_sampler *s, uint64_t n, double *secs)
 {
     uint64_t bad = 0;
+    *secs = 0;
     for (uint64_t i = 0; i < n; i++) {
         kt_tourney *t = NULL, *u = NULL;
         kt_u128 r;
-        if (kt_sampler_draw(&t, s, 1, i) != KT_OK || kt_sampler_rank(s, t, &r) != KT_OK ||
-            kt_sampler_unrank(&u, s, &r) != KT_OK || !kt_tourney_equal(t, u))
-            bad++;
+        bool ok = kt_sampler_draw(&t, s, 1, i) == KT_OK && kt_sampler_rank(s, t, &r) == KT_OK;
+        double t0 = bench_now();
+        ok = ok && kt_sampler_unrank(&u, s, &r) == KT_OK;
+        *secs += bench_now() - t0;
+        if (!ok || !kt_tourney_equal(t, u)) bad++;
         kt_tourney_free(t);
         kt_tourney_free(u);
     }
@@ -146,15 +151,17 @@ static int one(uint32_t w, uint32_t h, int open, bool halftours, uint64_t draws,
     }
     double dt = bench_now() - t0, dc = bench_cpu() - c0;
     double par = two_threads(s, open, draws, &bad);
-    uint64_t trips = draws < 200 ? draws : 200, tbad = round_trips(s, trips);
+    double usecs;
+    uint64_t trips = draws < 200 ? draws : 200, tbad = round_trips(s, trips, &usecs);
     bad += tbad;
     printf("%ux%u %-6s tours %s  prep %.2f s (cpu %.2f s)  kept %llu states = %.1f MiB  "
            "peak layer %llu states, tables %.1f MiB  rss %.1f MiB  %.0f tours/s (cpu %.0f/s), "
-           "2 threads %.0f tours/s; %llu rank round trips%s\n",
+           "2 threads %.0f tours/s; %llu rank round trips (%.0f unranks/s)%s\n",
            w, h, open ? "open" : halftours ? "closed (half-tours)" : "closed", buf, prep, prep_cpu, (unsigned long long)ss.states,
            (double)ss.bytes / 1048576.0, (unsigned long long)ss.peak_states,
            (double)ss.peak_bytes / 1048576.0, bench_peak_rss_mib(), (double)draws / dt,
-           (double)draws / dc, par, (unsigned long long)(trips - tbad), bad ? "  INVALID DRAWS" : "");
+           (double)draws / dc, par, (unsigned long long)(trips - tbad),
+           usecs > 0 ? (double)trips / usecs : 0.0, bad ? "  INVALID DRAWS" : "");
     fflush(stdout);
     kt_sampler_free(s);
     kt_graph_free(g);

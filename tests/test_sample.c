@@ -162,6 +162,12 @@ static void uniformity(const kt_sampler *s, const uint64_t *hash, uint64_t n, ui
  * structure's own count, the path of halves too large to list). */
 enum { BY_FRONTIER, BY_HALVES, BY_HALVES_UNLISTED, BY_HALVES_MERGED };
 
+/* The flags of the unlisted samplers: merged or not, small blocks or not. */
+static unsigned hs_flags(bool merged, bool small_blocks)
+{
+    return KTI_HS_UNLISTED | (merged ? KTI_HS_MERGED : 0u) | (small_blocks ? KTI_HS_SMALL_BLOCKS : 0u);
+}
+
 static void case_uniform_by(int by, uint32_t w, uint32_t h, kt_shape shape, kt_cell start,
                             kt_cell end, uint64_t expect, unsigned per_tour, uint64_t seed)
 {
@@ -170,9 +176,9 @@ static void case_uniform_by(int by, uint32_t w, uint32_t h, kt_shape shape, kt_c
     bool halftours = by != BY_FRONTIER;
     CHECK_OK(kt_graph_new(&g, w, h));
     if (by == BY_HALVES_UNLISTED || by == BY_HALVES_MERGED)
-        CHECK_OK(kti_sampler_new_halftours_unlisted(&s, g, shape == KT_SHAPE_PATH ? h - h / 2 : h / 2,
-                                                    shape == KT_SHAPE_PATH, by == BY_HALVES_MERGED,
-                                                    start, end, NULL));
+        CHECK_OK(kti_sampler_new_halftours_flags(&s, g, shape == KT_SHAPE_PATH ? h - h / 2 : h / 2,
+                                                 shape == KT_SHAPE_PATH, hs_flags(by == BY_HALVES_MERGED, true),
+                                                 start, end, NULL));
     else if (halftours && shape == KT_SHAPE_PATH)
         CHECK_OK(kti_sampler_new_halftours_open(&s, g, h - h / 2, start, end, NULL));
     else if (halftours)
@@ -542,7 +548,8 @@ static void unlisted_agree(bool light)
         kt_sampler *s = NULL, *l = NULL;
         kt_u128 a = {0, 0}, b = {1, 1};
         CHECK_OK(kt_graph_new(&g, w, h));
-        CHECK_OK(kti_sampler_new_halftours_unlisted(&s, g, split, open, merged, start, end, NULL));
+        CHECK_OK(kti_sampler_new_halftours_flags(&s, g, split, open, hs_flags(merged, true), start,
+                                                 end, NULL));
         if (open) CHECK_OK(kti_sampler_new_halftours_open(&l, g, split, start, end, NULL));
         else CHECK_OK(kti_sampler_new_halftours(&l, g, split, NULL));
         if (s != NULL) CHECK_OK(kt_sampler_total(s, &a));
@@ -551,6 +558,23 @@ static void unlisted_agree(bool light)
         if (s != NULL)
             draws_round_trip(s, total_of(s), light ? 10 : 100, open ? KT_SHAPE_PATH : KT_SHAPE_CYCLES,
                              start, end);
+        /* A draw's proposals find the partner at a weight in the order of
+         * the type's search, however the blocks cut it: blocks of 4 pairs
+         * (each search resumed mid-type) and of 65,536 (one block a type,
+         * here) give the same tours. */
+        kt_sampler *u = NULL;
+        if (open && s != NULL)
+            CHECK_OK(kti_sampler_new_halftours_flags(&u, g, split, open, hs_flags(merged, false),
+                                                     start, end, NULL));
+        for (uint64_t k = 0; u != NULL && k < (light ? 20u : 200u); k++) {
+            kt_tourney *d = NULL, *e = NULL;
+            CHECK_OK(kt_sampler_draw(&d, s, 77, k));
+            CHECK_OK(kt_sampler_draw(&e, u, 77, k));
+            CHECK(d != NULL && e != NULL && kt_tourney_equal(d, e));
+            kt_tourney_free(d);
+            kt_tourney_free(e);
+        }
+        kt_sampler_free(u);
         kt_sampler_free(s);
         kt_sampler_free(l);
         kt_graph_free(g);

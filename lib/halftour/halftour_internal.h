@@ -287,6 +287,21 @@ KTI_HIDDEN kt_status kti_hjoin_locate(const kti_hjoin *j, size_t upper, kti_u128
  * KT_EBADTOUR when they close no tour with `upper`. */
 KTI_HIDDEN kt_status kti_hjoin_before(const kti_hjoin *j, size_t upper, uint64_t cmask,
                                       size_t lower, kti_u128 *before);
+/* Open joins: keep blocks of about `quantum` (C, SL) pairs of each upper
+ * type's search for kti_hjoin_propose() (0: none, the default); set
+ * before kti_hjoin_parts(). */
+KTI_HIDDEN void kti_hjoin_set_blocks(kti_hjoin *j, uint64_t quantum);
+/* The bytes of the blocks kept. */
+KTI_HIDDEN uint64_t kti_hjoin_block_bytes(const kti_hjoin *j);
+/* One try of a draw by rejection for upper structure `upper`: a partner
+ * (C, lower view index) of its type drawn with probability proportional
+ * to the lower structure's half-tours among all the type's partners with
+ * the right number of tour ends, and whether it closes a tour with
+ * `upper` (*fits).  Accepted tries are uniform among the partners
+ * kti_hjoin_locate() ranks.  KT_EUNSUPPORTED when the type keeps no
+ * blocks (then seek). */
+KTI_HIDDEN kt_status kti_hjoin_propose(const kti_hjoin *j, size_t upper, kti_rng *g, bool *fits,
+                                       uint64_t *cmask, size_t *lower);
 /* Bit `bit` of a step set: its upper and lower boundary cells; false
  * for a bit no step has. */
 KTI_HIDDEN bool kti_hjoin_crossing(const kti_hjoin *j, unsigned bit, unsigned *ucell,
@@ -376,6 +391,9 @@ KTI_HIDDEN kt_status kti_hsampler_new(kti_hsampler **out, uint32_t width, uint32
 /* flags, open tours: enumerate every half merged (in shards where it has 4
  * rows or more), as the largest halves are (for the tests of that path). */
 #define KTI_HS_MERGED 2u
+/* flags, open tours: blocks of a few (C, SL) pairs for the draws'
+ * proposals, so that small boards resume searches mid-type (tests). */
+#define KTI_HS_SMALL_BLOCKS 4u
 /* Open tours (undirected Hamiltonian paths), with the given ends (or
  * KT_CELL_NONE): tours are then given with KTI_HS_NONE for the missing
  * neighbour of each tour end. */
@@ -391,6 +409,11 @@ KTI_HIDDEN uint64_t kti_hsampler_bytes(const kti_hsampler *s);
  * of them: 1 at an open tour's ends); deg is one byte per cell.  KT_ERANGE when r is not below the total. */
 KTI_HIDDEN kt_status kti_hsampler_unrank(const kti_hsampler *s, kti_u128 r, uint32_t *nb,
                                          uint8_t *deg);
+/* A tour drawn uniformly: r uniform below the total, g for the rest
+ * (open tours: the partner across the cut by kti_hjoin_propose(), else as
+ * kti_hsampler_unrank(s, r)); given as kti_hsampler_unrank()'s. */
+KTI_HIDDEN kt_status kti_hsampler_draw(const kti_hsampler *s, kti_u128 r, kti_rng *g, uint32_t *nb,
+                                       uint8_t *deg);
 /* The rank of a tour given so (KTI_HS_NONE for an open tour end's
  * missing neighbour); KT_EBADTOUR when it is not a tour of the sampler's. */
 KTI_HIDDEN kt_status kti_hsampler_rank(const kti_hsampler *s, const uint32_t *nb,

@@ -61,6 +61,10 @@ typedef struct hlist {
  * lookup (BENCHMARKS.md, "Halves too large to list").
  * 7x8 open lists 6 GiB; the 7x5 half of open 7x9 would be far more. */
 #define HS_LIST_BYTES ((uint64_t)8 << 30)
+/* The draws' proposals (kti_hjoin_propose): blocks of about 65,536 (C, SL)
+ * pairs, and the tries before a draw seeks instead. */
+#define HS_BLOCK ((uint64_t)1 << 16)
+#define HS_TRIES 64u
 
 static inline kti_u128 hlist_mask(const hlist *h, size_t i)
 {
@@ -74,6 +78,7 @@ struct kti_hsampler {
     bool open;                              /* open tours (paths) */
     bool unlisted;                          /* list no half (the tests of hpaths' path) */
     bool merge_all;                         /* open: merge every half (the tests of that path) */
+    bool small_blocks;                      /* open: KTI_HS_SMALL_BLOCKS */
     kt_cell given[2];                       /* open: the given tour ends (board cells) */
     unsigned ngiven;
     kt_halftours *hl, *hu;                  /* hu NULL when both halves are hl */
@@ -487,6 +492,7 @@ static kt_status hsampler_weigh(kti_hsampler *s, const kti_run *run, kti_hprogre
     s->prefix = kti_calloc(&s->al, vu->n + 1, sizeof *s->prefix);
     if (s->prefix == NULL) return KT_ENOMEM;
     kti_u128 count = 0, sum = 0;
+    if (s->open) kti_hjoin_set_blocks(s->join, s->small_blocks ? 4 : HS_BLOCK);
     KTI_TRY(kti_hjoin_parts(s->join, run, prog, s->prefix, &count));
     for (size_t i = 0; i < vu->n; i++) {
         kti_u128 part = s->prefix[i], c = vu->counts[i];
@@ -498,7 +504,7 @@ static kt_status hsampler_weigh(kti_hsampler *s, const kti_run *run, kti_hprogre
     s->prefix[vu->n] = sum;
     if (sum != count) return KT_EUNSUPPORTED; /* never: the mirror images were wrong */
     if (sum == 0) return KT_ENOTOUR;
-    s->bytes += bytes;
+    s->bytes += bytes + kti_hjoin_block_bytes(s->join);
     return KT_OK;
 }
 
@@ -604,6 +610,7 @@ static kt_status hsampler_new(kti_hsampler **out, uint32_t width, uint32_t heigh
     s->open = open;
     s->unlisted = (flags & KTI_HS_UNLISTED) != 0;
     s->merge_all = (flags & KTI_HS_MERGED) != 0;
+    s->small_blocks = (flags & KTI_HS_SMALL_BLOCKS) != 0;
     s->ngiven = ngiven;
     for (unsigned i = 0; i < ngiven; i++) s->given[i] = given[i];
     kti_hprogress prog, *pp = NULL;
@@ -711,23 +718,14 @@ static kt_status add_half(const kti_hsampler *s, const hlist *h, bool upper, siz
     return KT_OK;
 }
 
-kt_status kti_hsampler_unrank(const kti_hsampler *s, kti_u128 r, uint32_t *nb, uint8_t *deg)
+/* The tour of upper structure lo, its half-tour iu, step set cmask,
+ * lower structure li and its half-tour il. */
+static kt_status build_tour(const kti_hsampler *s, size_t lo, uint64_t iu, uint64_t cmask,
+                            size_t li, uint64_t il, uint32_t *nb, uint8_t *deg)
 {
-    const hlist *U = s->U, *L = s->L;
-    size_t lo = 0, hi = U->v.n; /* the last structure whose prefix is <= r */
-    if (r >= s->prefix[hi]) return KT_ERANGE;
-    while (hi - lo > 1) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (s->prefix[mid] <= r) lo = mid;
-        else hi = mid;
-    }
-    kti_u128 rs = r - s->prefix[lo], cu = U->v.counts[lo], off;
-    uint64_t cmask;
-    size_t li;
-    KTI_TRY(kti_hjoin_locate(s->join, lo, rs / cu, &cmask, &li, &off));
     memset(deg, 0, (size_t)s->W * s->H);
-    KTI_TRY(add_half(s, U, true, lo, (uint64_t)(rs % cu), nb, deg));
-    KTI_TRY(add_half(s, L, false, li, (uint64_t)off, nb, deg));
+    KTI_TRY(add_half(s, s->U, true, lo, iu, nb, deg));
+    KTI_TRY(add_half(s, s->L, false, li, il, nb, deg));
     for (unsigned bit = 0; bit < 64; bit++) {
         if (!((cmask >> bit) & 1u)) continue;
         unsigned u, l;
@@ -737,6 +735,61 @@ kt_status kti_hsampler_unrank(const kti_hsampler *s, kti_u128 r, uint32_t *nb, u
         add_edge(nb, deg, board_cell(s, true, u), board_cell(s, false, l));
     }
     return KT_OK;
+}
+
+/* The upper structure of rank r: the last whose prefix is <= r. */
+static size_t upper_of_rank(const kti_hsampler *s, kti_u128 r)
+{
+    size_t lo = 0, hi = s->U->v.n;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->prefix[mid] <= r) lo = mid;
+        else hi = mid;
+    }
+    return lo;
+}
+
+kt_status kti_hsampler_draw(const kti_hsampler *s, kti_u128 r, kti_rng *g, uint32_t *nb,
+                            uint8_t *deg)
+{
+    if (r >= s->prefix[s->U->v.n]) return KT_ERANGE;
+    if (!s->open) return kti_hsampler_unrank(s, r, nb, deg);
+    size_t lo = upper_of_rank(s, r);
+    kti_u128 rs = r - s->prefix[lo], cu = s->U->v.counts[lo];
+    /* The upper structure is drawn by its tours (r), its half-tour by rs
+     * mod cu; the partner by rejection: each try draws one of the type's
+     * partners by weight and keeps it when it completes the structure,
+     * so an accepted one is uniform among the structure's partners.  An
+     * upper structure with few partners among its type's could take many
+     * tries: after HS_TRIES the seek draws the partner rs / cu, which is
+     * uniform too and independent of the tries, so the draw stays exact. */
+    for (unsigned t = 0; t < HS_TRIES; t++) {
+        bool fits = false;
+        uint64_t cmask;
+        size_t li;
+        kt_status st = kti_hjoin_propose(s->join, lo, g, &fits, &cmask, &li);
+        if (st == KT_EUNSUPPORTED) break;
+        KTI_TRY(st);
+        if (fits)
+            return build_tour(s, lo, (uint64_t)(rs % cu), cmask, li,
+                              kti_rng_below(g, s->L->v.counts[li]), nb, deg);
+    }
+    kti_u128 off;
+    uint64_t cmask;
+    size_t li;
+    KTI_TRY(kti_hjoin_locate(s->join, lo, rs / cu, &cmask, &li, &off));
+    return build_tour(s, lo, (uint64_t)(rs % cu), cmask, li, (uint64_t)off, nb, deg);
+}
+
+kt_status kti_hsampler_unrank(const kti_hsampler *s, kti_u128 r, uint32_t *nb, uint8_t *deg)
+{
+    if (r >= s->prefix[s->U->v.n]) return KT_ERANGE;
+    size_t lo = upper_of_rank(s, r);
+    kti_u128 rs = r - s->prefix[lo], cu = s->U->v.counts[lo], off;
+    uint64_t cmask;
+    size_t li;
+    KTI_TRY(kti_hjoin_locate(s->join, lo, rs / cu, &cmask, &li, &off));
+    return build_tour(s, lo, (uint64_t)(rs % cu), cmask, li, (uint64_t)off, nb, deg);
 }
 
 /* The index of half-tour hn (structure key) among those of the unlisted

@@ -25,6 +25,13 @@
  * times the orbit's size; otherwise a mirror pair of upper types is counted
  * twice.  The table of step 2 holds one type's pairings, so memory stays
  * small; the work is the number of (C, SL) pairs and of step sets.
+ *
+ * Kept for the uniform sampler (kti_hjoin_*): every tour once (no flip),
+ * each upper structure's partner weight; a seek walks one upper type's
+ * search for one structure's partners (ranks, unranks); and for open
+ * tours, blocks of each type's search with their weights, from which a
+ * draw proposes partners by weight and keeps the first that completes its
+ * upper structure (jblock).
  */
 #include "halftour_internal.h"
 
@@ -589,6 +596,12 @@ typedef struct shared {
     unsigned vec;                /* the processor's vector pairing test (VEC_*), 0: none */
     kti_u128 *parts;             /* optional: per upper view index, its partners' weight */
     const kti_half_view *uview;  /* parts: to find mirror images */
+    uint64_t bquantum;           /* open join: the blocks' size (jblock), 0: none */
+    size_t *bfirst;              /* ... per upper type: its first block in its
+                                  * worker's list, */
+    uint32_t *bcount;            /* how many (0: none, as for a type not run), */
+    uint16_t *bworker;           /* which worker */
+    uint8_t *bneed;              /* and the search's `need` (set_type) */
 } shared;
 
 /* Step set C reduced to segments between ports (lower ends by cell, 16 + e
@@ -607,10 +620,38 @@ typedef struct pending {
     uint32_t r;                  /* its lower type (prefixes::rec) */
     bool cycle;                  /* C alone is the whole tour (no ends) */
     uint64_t mult;
-    uint64_t cmask;              /* open seek: the step set C */
+    uint64_t cmask;              /* open: the step set C */
+    uint64_t leaf;               /* open join: its index among the type's leaves */
 } pending;
 
 #define LEAF_BATCH 32
+
+/* The sampler's draws by rejection (open joins): the join cuts each upper
+ * type's leaves, in the order of its search, into blocks of about
+ * shared::bquantum lower structures walked, and keeps per block where the
+ * search resumes and the weight so far of the (C, SL) partners it
+ * realises (before any upper structure is tested against them), by the
+ * lower structures' tour ends.  A proposal draws such a partner by weight
+ * from one block's walk; it completes the drawn upper structure or not.
+ * The blocks cost 40 bytes per some 65,000 (C, SL) pairs; a seek walked
+ * the type from its start, half of it on average (8x8 open: 54 % of a
+ * draw's time). */
+typedef struct jblock {
+    uint64_t leaf;               /* its first leaf, in the type's search order */
+    uint64_t cmask;              /* that leaf's step set, where the search resumes */
+    uint64_t cum[3];             /* the type's weight up to the block's end, by the
+                                  * lower structures' tour ends */
+} jblock;
+
+/* A proposal walk of one block. */
+typedef struct prop {
+    unsigned j;                  /* the lower structures' tour ends */
+    uint64_t target;             /* the weight sought within the block */
+    uint64_t end;                /* the leaf after the block */
+    bool done, found;
+    uint64_t cmask, key;         /* found: the step set, the pairing it realises */
+    size_t lower;                /* found: the lower view index */
+} prop;
 
 typedef struct worker {
     shared *sh;
@@ -657,6 +698,16 @@ typedef struct worker {
     unsigned nle;
     uint64_t cmask;              /* the step set: bit 4 * step + neighbour */
     seek *sk;                    /* not NULL: a seek instead of a join */
+    prop *pr;                    /* not NULL: a proposal walk instead of a join */
+    bool forced;                 /* the search resumes at step set fmask */
+    uint64_t fmask;
+    /* open join with blocks: the current type's leaves so far, its weight
+     * so far, the block being filled, and every block of the worker */
+    uint64_t nleaf, bvis, bcum[3];
+    bool bopen, bovf;
+    jblock bcur;
+    jblock *blk;
+    size_t nblk, cblk;
     bool bad;                    /* parts: a mirror image not in the set */
     pending batch[LEAF_BATCH];   /* closed and open join: leaves not yet walked */
     unsigned nbatch;
@@ -711,7 +762,44 @@ static size_t tab_put(worker *w, unsigned j, uint64_t key, uint64_t cnt)
 
 static bool tab_add(worker *w, unsigned j, uint64_t key, uint64_t cnt)
 {
+    if (w->sh->bquantum != 0 && __builtin_add_overflow(w->bcum[j], cnt, &w->bcum[j]))
+        w->bovf = true; /* the type keeps no blocks: its draws seek */
     return tab_put(w, j, key, cnt) != SIZE_MAX;
+}
+
+/* Close the block being filled: its weights are the type's so far. */
+static void block_close(worker *w)
+{
+    if (w->nblk == w->cblk) {
+        size_t nc = w->cblk ? 2 * w->cblk : 1024, bytes;
+        jblock *b = NULL;
+        if (kti_mul_ok(nc, sizeof *b, &bytes)) b = kti_alloc(w->sh->al, bytes);
+        if (b == NULL) {
+            w->oom = true;
+            return;
+        }
+        if (w->nblk) memcpy(b, w->blk, w->nblk * sizeof *b);
+        kti_free(w->sh->al, w->blk);
+        w->blk = b;
+        w->cblk = nc;
+    }
+    memcpy(w->bcur.cum, w->bcum, sizeof w->bcum);
+    w->blk[w->nblk++] = w->bcur;
+    w->bopen = false;
+}
+
+/* Leaf p (of lower type lt) comes next in the open join's walk: it opens
+ * a block when none is open or the open one has its size. */
+static void block_mark(worker *w, const pending *p, const ltype *lt)
+{
+    if (!w->bopen || w->bvis >= w->sh->bquantum) {
+        if (w->bopen) block_close(w);
+        w->bcur.leaf = p->leaf;
+        w->bcur.cmask = p->cmask;
+        w->bopen = true;
+        w->bvis = 0;
+    }
+    w->bvis += lt->end - lt->first;
 }
 
 /* The weight of step set C (in w) with lower type gi when both halves are
@@ -1284,6 +1372,81 @@ static void seek_leaf_open(worker *w, size_t r)
     if (++w->nbatch == LEAF_BATCH) flush_seek(w);
 }
 
+/* The proposal's walk of lower structures [s, s1) with step set cmask
+ * reduced to sg: each one realising a pairing (as leaf_open files it)
+ * weighs its half-tours, until the target falls in one. */
+static void prop_walk(worker *w, const segments *sg, uint64_t cmask, size_t s, size_t s1)
+{
+    const half *L = w->sh->lower;
+    prop *pr = w->pr;
+#if KTI_JOIN_SSSE3
+    vwalk vw;
+    bool vec = w->k != 0 && w->sh->vec;
+    if (vec) vwalk_init(&vw, w, sg);
+#endif
+    for (; s < s1; s++) {
+        uint64_t key = 0;
+        bool ok;
+#if KTI_JOIN_SSSE3
+        if (vec) ok = realise_open_vec(&vw, L->pc[s].partner, &key);
+        else
+#endif
+            ok = w->k == 0 ? realise(w, sg, L->pc[s].partner, &key)
+                           : realise_open(w, sg, L->pc[s].partner, &key);
+        if (!ok) continue;
+        uint64_t c = L->pc[s].count;
+        if (pr->target < c) {
+            pr->found = pr->done = true;
+            pr->cmask = cmask;
+            pr->key = key;
+            pr->lower = L->orig[s];
+            return;
+        }
+        pr->target -= c;
+    }
+}
+
+/* Walk the proposal's batch in the order its leaves came (flush_seek's
+ * reasons hold). */
+static void flush_prop(worker *w)
+{
+    const half *L = w->sh->lower;
+    const prefixes *pre = w->sh->pre;
+    prop *pr = w->pr;
+    unsigned n = w->nbatch;
+    w->nbatch = 0;
+    for (unsigned i = 0; i < n; i++) {
+        const ltype *lt = &pre->rec[w->batch[i].r];
+        size_t at = pr->j == 0 ? lt->first : pr->j == 1 ? lt->end1 : lt->end2;
+        __builtin_prefetch(&L->pc[at]);
+        __builtin_prefetch(&L->orig[at]);
+    }
+    for (unsigned i = 0; i < n && !pr->done; i++) {
+        const pending *p = &w->batch[i];
+        const ltype *lt = &pre->rec[p->r];
+        const uint32_t lim[4] = {lt->first, lt->end1, lt->end2, lt->end};
+        prop_walk(w, &p->sg, p->cmask, lim[pr->j], lim[pr->j + 1]);
+    }
+}
+
+/* The proposal's leaf: counted as the join's leaf() counts it, walked
+ * when it lies in the block. */
+static void prop_leaf(worker *w, size_t r)
+{
+    pending *p = &w->batch[w->nbatch];
+    segments_build(w, &p->sg);
+    if (p->sg.covered < p->sg.m) return; /* a cycle of crossing steps: not a leaf of the join's */
+    if (w->nleaf++ >= w->pr->end) {
+        flush_prop(w);
+        w->pr->done = true;
+        return;
+    }
+    p->r = (uint32_t)r;
+    p->cmask = w->cmask;
+    __builtin_prefetch(&w->sh->pre->rec[r]);
+    if (++w->nbatch == LEAF_BATCH) flush_prop(w);
+}
+
 /* ---- the weighted leaf ---- */
 
 /* The move of a crossing step from boundary cell a of one half to b of the
@@ -1432,6 +1595,7 @@ static void flush_leaves(worker *w)
         if (p->mult == 0) continue;
         const ltype *lt = &pre->rec[p->r];
         if (w->sh->open) {
+            if (w->sh->bquantum != 0) block_mark(w, p, lt);
             leaf_open(w, lt, &p->sg, p->mult);
             if (w->oom || w->limit) return;
             continue;
@@ -1455,6 +1619,10 @@ static void flush_leaves(worker *w)
 static void leaf(worker *w, size_t r)
 {
     const prefixes *pre = w->sh->pre;
+    if (w->pr != NULL) {
+        prop_leaf(w, r);
+        return;
+    }
     if (w->sk != NULL) {
         if (w->sh->open) seek_leaf_open(w, r);
         else seek_leaf(w, pre->byrank[r]);
@@ -1471,6 +1639,8 @@ static void leaf(worker *w, size_t r)
     p->cycle = p->sg.covered < p->sg.m;
     if (p->cycle && (w->sh->open || !cycle_is_all(w, &p->sg))) return;
     p->r = (uint32_t)r;
+    p->cmask = w->cmask;
+    p->leaf = w->nleaf++;
     __builtin_prefetch(&pre->rec[r]);
     if (++w->nbatch == LEAF_BATCH) flush_leaves(w);
 }
@@ -1556,7 +1726,7 @@ static inline void link(worker *w, unsigned l, unsigned u, unsigned slot)
 static void dfs(worker *w, unsigned s, unsigned f, size_t pv)
 {
     const geom *g = w->sh->g;
-    if (w->sk != NULL && w->sk->done) return;
+    if ((w->sk != NULL && w->sk->done) || (w->pr != NULL && w->pr->done)) return;
     /* Upper cells of digit 0 take no crossing step and only make lower
      * cells final: passed over here, not one call each (they were 40 % of
      * the calls of the open join on 7x6). */
@@ -1565,6 +1735,7 @@ static void dfs(worker *w, unsigned s, unsigned f, size_t pv)
         s++;
     }
     if (s == g->nu) {
+        w->forced = false; /* a resumed search: its first leaf */
         if ((++w->polls & 0xFFFFu) == 0 && stopped(w)) return;
         /* Every lower cell is final here, and pv is its whole vector. */
         size_t r;
@@ -1576,18 +1747,26 @@ static void dfs(worker *w, unsigned s, unsigned f, size_t pv)
     const uint8_t *nb = g->nb[s];
     uint32_t allow = g->nfin[s] <= 2 ? finals_allowed(w, g->nfin[s], f, pv) : 0;
     if (g->nfin[s] <= 2 && allow == 0) return;
-    for (unsigned a = 0; a < nn; a++) {
+    /* A resumed search (a proposal's block) takes the choices of fmask's
+     * path first and none before them. */
+    bool fz = w->forced;
+    unsigned fbits = fz ? (unsigned)(w->fmask >> (4 * s)) & 15u : 0u;
+    unsigned fa = fz ? (unsigned)__builtin_ctz(fbits | 16u) : 0u;
+    unsigned fb = fz && d == 2 ? (unsigned)__builtin_ctz((fbits & (fbits - 1)) | 16u) : 0u;
+    for (unsigned a = fa; a < nn; a++) {
         unsigned la = nb[a];
         if (w->ldeg[la] >= 2) continue;
         link(w, la, u, 0);
         uint64_t ba = 1ull << (4 * s + a);
         w->cmask |= ba;
         if (d == 1) {
+            w->forced = fz && a == fa;
             finish_step(w, s, f, pv, allow);
         } else {
-            for (unsigned b = a + 1; b < nn; b++) {
+            for (unsigned b = fz && a == fa ? fb : a + 1; b < nn; b++) {
                 unsigned lb = nb[b];
                 if (w->ldeg[lb] >= 2) continue;
+                w->forced = fz && a == fa && b == fb;
                 link(w, lb, u, 1);
                 uint64_t bb = 1ull << (4 * s + b);
                 w->cmask |= bb;
@@ -1690,7 +1869,8 @@ static void search_type(worker *w)
     const geom *g = w->sh->g;
     if (has_prefix(w->pbits, g->nfin0, 0)) dfs(w, 0, g->nfin0, 0);
     if (w->nbatch != 0 && !w->oom && !w->limit) {
-        if (w->sk != NULL) flush_seek(w);
+        if (w->pr != NULL) flush_prop(w);
+        else if (w->sk != NULL) flush_seek(w);
         else flush_leaves(w);
     }
 }
@@ -1833,7 +2013,19 @@ static void run_type(worker *w, size_t ti, unsigned weight)
     set_type(w, ti, need);
     w->open_from = w->k == 0 ? 2 : 0;
     while (w->open_from < 2 && !((w->need >> w->open_from) & 1u)) w->open_from++;
+    size_t bfirst = w->nblk;
+    w->nleaf = 0;
+    w->bopen = w->bovf = false;
+    memset(w->bcum, 0, sizeof w->bcum);
     search_type(w);
+    if (sh->bquantum != 0 && !w->oom) {
+        if (w->bopen) block_close(w);
+        if (w->bovf) w->nblk = bfirst;
+        sh->bfirst[ti] = bfirst;
+        sh->bcount[ti] = (uint32_t)(w->nblk - bfirst);
+        sh->bworker[ti] = (uint16_t)w->id;
+        sh->bneed[ti] = (uint8_t)need;
+    }
     if (w->oom || w->limit || atomic_load(&w->sh->cancel)) return;
     /* Combine: every upper structure of type t with every pairing. */
     if (!compact_tables(w)) return;
@@ -1910,6 +2102,16 @@ typedef struct join_state {
     bool open;
     bool noflip;                 /* count every tour once, not by up-down orbits */
     kti_half_view uview;         /* the upper view (mirror lookups) */
+    kti_half_view lview;         /* the lower view (a proposal's mirror image) */
+    /* The blocks of the sampler's proposals (jblock): per worker of the
+     * last run its list, per upper type where its blocks are. */
+    uint64_t bquantum;
+    jblock **blk;
+    unsigned nblk;
+    size_t *bfirst;
+    uint32_t *bcount;
+    uint16_t *bworker;
+    uint8_t *bneed;
     prefixes pre;
     uint32_t *orank;             /* flip: per type, its rank and its mirror image's */
     bool sym;                    /* the halves have the board's left-right mirror */
@@ -1932,6 +2134,7 @@ static void join_workers_free(join_state *js)
                 kti_free(al, js->w[i].tab[j].pos);
             }
             kti_free(al, js->w[i].val);
+            kti_free(al, js->w[i].blk);
             kti_free(al, js->w[i].ck);
             kti_free(al, js->w[i].cc);
             kti_free(al, js->w[i].cv);
@@ -1940,10 +2143,29 @@ static void join_workers_free(join_state *js)
     js->w = NULL;
 }
 
+/* The proposals' blocks of the last run, gone. */
+static void join_blocks_free(join_state *js)
+{
+    const kt_allocator *al = js->al;
+    for (unsigned i = 0; js->blk != NULL && i < js->nblk; i++) kti_free(al, js->blk[i]);
+    kti_free(al, js->blk);
+    kti_free(al, js->bfirst);
+    kti_free(al, js->bcount);
+    kti_free(al, js->bworker);
+    kti_free(al, js->bneed);
+    js->blk = NULL;
+    js->nblk = 0;
+    js->bfirst = NULL;
+    js->bcount = NULL;
+    js->bworker = NULL;
+    js->bneed = NULL;
+}
+
 static void join_state_free(join_state *js)
 {
     const kt_allocator *al = js->al;
     join_workers_free(js);
+    join_blocks_free(js);
     kti_free(al, js->work);
     kti_free(al, js->weight);
     kti_free(al, js->orank);
@@ -2101,6 +2323,11 @@ static kt_status join_run(join_state *js, const kti_run *run, kti_hprogress *pro
     sh.budget = run->budget;
     sh.weighted = turns != NULL;
     sh.vec = cpu_vec();
+    sh.bquantum = js->bfirst != NULL ? js->bquantum : 0;
+    sh.bfirst = js->bfirst;
+    sh.bcount = js->bcount;
+    sh.bworker = js->bworker;
+    sh.bneed = js->bneed;
     for (unsigned i = 0; i < T; i++) {
         js->w[i].sh = &sh;
         js->w[i].id = i;
@@ -2185,6 +2412,7 @@ kt_status kti_hjoin_new_sym(kti_hjoin **out, const kti_half_view *lower,
     j->js.sym = sym;
     j->js.open = lower->open;
     j->js.uview = *upper;
+    j->js.lview = *lower;
     kt_status rc = join_prepare(&j->js, lower, upper);
     if (rc != KT_OK) {
         kti_hjoin_free(j);
@@ -2212,10 +2440,144 @@ kt_status kti_hjoin_parts(kti_hjoin *j, const kti_run *run, kti_hprogress *prog,
     js->work = NULL;
     js->weight = NULL;
     KTI_TRY(join_plan(js, run->shard, run->nshards ? run->nshards : 1));
+    join_blocks_free(js);
+    if (js->bquantum != 0 && js->open) {
+        size_t nt = js->U->ntypes ? js->U->ntypes : 1;
+        js->bfirst = kti_calloc(js->al, nt, sizeof *js->bfirst);
+        js->bcount = kti_calloc(js->al, nt, sizeof *js->bcount);
+        js->bworker = kti_calloc(js->al, nt, sizeof *js->bworker);
+        js->bneed = kti_calloc(js->al, nt, sizeof *js->bneed);
+        js->blk = kti_calloc(js->al, js->nthreads, sizeof *js->blk);
+        if (js->bfirst == NULL || js->bcount == NULL || js->bworker == NULL ||
+            js->bneed == NULL || js->blk == NULL || js->nthreads > UINT16_MAX) {
+            join_blocks_free(js);
+            return KT_ENOMEM;
+        }
+        js->nblk = js->nthreads;
+    }
     kt_status rc = join_run(js, run, prog, parts, count, NULL);
-    /* The workers' tables are not needed by the seeks. */
+    /* The workers' tables are not needed by the seeks; their blocks are
+     * kept for the proposals. */
+    for (unsigned i = 0; rc == KT_OK && js->blk != NULL && i < js->nthreads; i++) {
+        js->blk[i] = js->w[i].blk;
+        js->w[i].blk = NULL;
+    }
+    if (rc != KT_OK) join_blocks_free(js);
     join_workers_free(js);
     return rc;
+}
+
+/* What one search of one upper type on the caller's thread shares (a
+ * seek or a proposal). */
+static void search_shared(const join_state *js, shared *sh)
+{
+    memset(sh, 0, sizeof *sh);
+    sh->g = &js->g;
+    sh->lower = &js->hl;
+    sh->upper = js->U;
+    sh->pre = &js->pre;
+    sh->al = js->al;
+    sh->open = js->open;
+    sh->vec = cpu_vec(); /* the open leaves' byte-lane walk (seek_walk_open, prop_walk) */
+    atomic_init(&sh->next, 0);
+    atomic_init(&sh->done, 0);
+    atomic_init(&sh->cancel, false);
+}
+
+void kti_hjoin_set_blocks(kti_hjoin *j, uint64_t quantum)
+{
+    j->js.bquantum = quantum;
+}
+
+uint64_t kti_hjoin_block_bytes(const kti_hjoin *j)
+{
+    const join_state *js = &j->js;
+    uint64_t n = 0;
+    for (size_t t = 0; js->bcount != NULL && t < js->U->ntypes; t++) n += js->bcount[t];
+    return n * sizeof(jblock);
+}
+
+/* Step set cmask reflected left to right. */
+static uint64_t mirror_cmask(const geom *g, uint64_t cmask)
+{
+    uint64_t m = 0;
+    for (uint64_t b = cmask; b != 0; b &= b - 1) {
+        unsigned bit = (unsigned)__builtin_ctzll(b), s = bit / 4;
+        unsigned mu = g->mirror[g->uorder[s]], ml = g->mirror[g->nb[s][bit % 4]];
+        for (unsigned s2 = 0; s2 < g->nu; s2++) {
+            if (g->uorder[s2] != mu) continue;
+            for (unsigned a = 0; a < g->nnb[s2]; a++)
+                if (g->nb[s2][a] == ml) m |= UINT64_C(1) << (4 * s2 + a);
+        }
+    }
+    return m;
+}
+
+kt_status kti_hjoin_propose(const kti_hjoin *j, size_t upper, kti_rng *g, bool *fits,
+                            uint64_t *cmask, size_t *lower)
+{
+    const join_state *js = &j->js;
+    const half *U = js->U;
+    unsigned nu = js->g.nu;
+    if (js->bcount == NULL || upper >= js->uview.n) return KT_EUNSUPPORTED;
+    uint64_t key = js->uview.keys[upper];
+    size_t ti;
+    if (!type_find(U, type_of_key(key, nu), &ti)) return KT_ERANGE;
+    /* The mirror image of a type not run: its partners are the mirror
+     * images of the mirror structure's. */
+    bool mirrored = false;
+    if (js->bcount[ti] == 0 && js->sym) {
+        uint64_t mk = mirror_key(&js->g, key, nu, js->uview.merged);
+        size_t mti;
+        if (type_find(U, type_of_key(mk, nu), &mti) && js->bcount[mti] != 0) {
+            key = mk;
+            ti = mti;
+            mirrored = true;
+        }
+    }
+    if (js->bcount[ti] == 0) return KT_EUNSUPPORTED; /* not run here, or its weights passed 64 bits */
+    unsigned ends = terms_of_key(key, nu);
+    if (ends > 2) return KT_ERANGE;
+    unsigned jc = 2 - ends;
+    const jblock *B = js->blk[js->bworker[ti]] + js->bfirst[ti];
+    size_t nb = js->bcount[ti];
+    if (B[nb - 1].cum[jc] == 0) return KT_ERANGE;
+    uint64_t o = kti_rng_below(g, B[nb - 1].cum[jc]);
+    size_t lo = 0, hi = nb - 1; /* the first block whose weight so far passes o */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (B[mid].cum[jc] > o) hi = mid;
+        else lo = mid + 1;
+    }
+    if (lo > 0) o -= B[lo - 1].cum[jc];
+    shared sh;
+    search_shared(js, &sh);
+    worker w;
+    memset(&w, 0, sizeof w);
+    w.sh = &sh;
+    prop pr;
+    memset(&pr, 0, sizeof pr);
+    pr.j = jc;
+    pr.target = o;
+    pr.end = lo + 1 < nb ? B[lo + 1].leaf : UINT64_MAX;
+    w.pr = &pr;
+    /* The join's search of the type: the same need, so the same leaves. */
+    set_type(&w, ti, js->bneed[ti]);
+    w.nleaf = B[lo].leaf;
+    w.forced = B[lo].leaf != 0;
+    w.fmask = B[lo].cmask;
+    search_type(&w);
+    if (!pr.found) return KT_EUNSUPPORTED; /* never: the block holds the weight */
+    uint64_t pu = end_pairing(partner_of_key(key, nu), w.udig, w.eidx, nu);
+    *fits = w.k == 0 || (jc == 1 ? one_path(pr.key, pu, w.k) : one_cycle(pr.key, pu, w.k));
+    *cmask = pr.cmask;
+    *lower = pr.lower;
+    if (mirrored) {
+        *cmask = mirror_cmask(&js->g, pr.cmask);
+        uint64_t lk = mirror_key(&js->g, js->lview.keys[pr.lower], js->g.nl, js->lview.merged);
+        if (!kti_half_view_find(&js->lview, lk, lower)) return KT_EUNSUPPORTED; /* never */
+    }
+    return KT_OK;
 }
 
 bool kti_hjoin_crossing(const kti_hjoin *j, unsigned bit, unsigned *ucell, unsigned *lcell)
@@ -2240,17 +2602,7 @@ static bool seek_run(const kti_hjoin *j, size_t upper, seek *sk)
     while (s < U->first[ti + 1] && U->key[s] != key) s++;
     if (s == U->first[ti + 1]) return false;
     shared sh;
-    memset(&sh, 0, sizeof sh);
-    sh.g = &js->g;
-    sh.lower = &js->hl;
-    sh.upper = U;
-    sh.pre = &js->pre;
-    sh.al = js->al;
-    sh.open = js->open;
-    sh.vec = cpu_vec(); /* the open leaves' byte-lane walk (seek_walk_open) */
-    atomic_init(&sh.next, 0);
-    atomic_init(&sh.done, 0);
-    atomic_init(&sh.cancel, false);
+    search_shared(js, &sh);
     worker w;
     memset(&w, 0, sizeof w);
     w.sh = &sh;

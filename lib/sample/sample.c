@@ -60,13 +60,12 @@ kt_status kti_sampler_new_halftours_open(kt_sampler **out, const kt_graph *g, ui
     return new_halftours(out, g, split, true, start, end, 0, &r);
 }
 
-kt_status kti_sampler_new_halftours_unlisted(kt_sampler **out, const kt_graph *g, uint32_t split,
-                                             bool open, bool merged, kt_cell start, kt_cell end,
-                                             const kt_options *run)
+kt_status kti_sampler_new_halftours_flags(kt_sampler **out, const kt_graph *g, uint32_t split,
+                                          bool open, unsigned flags, kt_cell start, kt_cell end,
+                                          const kt_options *run)
 {
     kti_run r;
     kti_run_resolve(&r, run);
-    unsigned flags = KTI_HS_UNLISTED | (merged ? KTI_HS_MERGED : 0u);
     return new_halftours(out, g, split, open, start, end, flags, &r);
 }
 
@@ -147,9 +146,10 @@ kt_status kt_sampler_stats(const kt_sampler *s, kt_sample_stats *stats)
     return KT_OK;
 }
 
-/* The tour of rank r by half-tours: the neighbours of every cell, made a
- * tourney and checked whole. */
-static kt_status unrank_halftours(kt_tourney **out, const kt_sampler *s, kti_u128 r)
+/* The tour of rank r by half-tours (g NULL), or drawn with r and g
+ * (kti_hsampler_draw): the neighbours of every cell, made a tourney and
+ * checked whole. */
+static kt_status unrank_halftours(kt_tourney **out, const kt_sampler *s, kti_u128 r, kti_rng *g)
 {
     size_t n = s->g->ncells, bytes;
     if (!kti_mul_ok(n, 2 * sizeof(uint32_t) + 1, &bytes)) return KT_ETOOBIG;
@@ -157,7 +157,8 @@ static kt_status unrank_halftours(kt_tourney **out, const kt_sampler *s, kti_u12
     if (nb == NULL) return KT_ENOMEM;
     uint8_t *deg = (uint8_t *)(nb + 2 * n);
     kt_tourney *t = NULL;
-    kt_status st = kti_hsampler_unrank(s->hs, r, nb, deg);
+    kt_status st = g != NULL ? kti_hsampler_draw(s->hs, r, g, nb, deg)
+                             : kti_hsampler_unrank(s->hs, r, nb, deg);
     if (st == KT_OK) st = kti_tourney_alloc(&t, s->g);
     size_t ends = 0;
     for (size_t c = 0; st == KT_OK && c < n; c++) {
@@ -183,7 +184,7 @@ static kt_status unrank_halftours(kt_tourney **out, const kt_sampler *s, kti_u12
 /* Build the tour of rank r (below the total). */
 static kt_status unrank(kt_tourney **out, const kt_sampler *s, kti_u128 r)
 {
-    if (s->hs != NULL) return unrank_halftours(out, s, r);
+    if (s->hs != NULL) return unrank_halftours(out, s, r, NULL);
     kt_tourney *t = NULL;
     KTI_TRY(kti_tourney_alloc(&t, s->g));
     const kti_splan *p = &s->plan;
@@ -260,7 +261,9 @@ kt_status kt_sampler_draw(kt_tourney **out, const kt_sampler *s, uint64_t seed, 
     /* Each (seed, index) its own stream: seeding by a mix of both keeps
      * draws of one seed independent of each other. */
     kti_rng_seed(&g, kti_mix64(seed) ^ kti_mix64(index ^ 0xA0761D6478BD642Fu));
-    return unrank(out, s, below(&g, s->total));
+    kti_u128 r = below(&g, s->total);
+    if (s->hs != NULL) return unrank_halftours(out, s, r, &g);
+    return unrank(out, s, r);
 }
 
 static bool same_board(const kt_graph *a, const kt_graph *b)

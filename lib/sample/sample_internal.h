@@ -95,15 +95,17 @@ KTI_HIDDEN kt_status kti_sampler_new_halftours(kt_sampler **out, const kt_graph 
 KTI_HIDDEN kt_status kti_sampler_new_halftours_open(kt_sampler **out, const kt_graph *g,
                                                     uint32_t split, kt_cell start, kt_cell end,
                                                     const kt_options *run);
-/* Either, with no half listed: every half-tour drawn or ranked through its
- * structure's own count (hpaths.c), the path of halves too large to list
- * (the 7x5 half of open 7x9), here on small boards for the tests; merged
- * (open tours): every half enumerated as the count does it, merged and in
- * shards where it has 4 rows (the path of open 8x8's halves). */
-KTI_HIDDEN kt_status kti_sampler_new_halftours_unlisted(kt_sampler **out, const kt_graph *g,
-                                                        uint32_t split, bool open, bool merged,
-                                                        kt_cell start, kt_cell end,
-                                                        const kt_options *run);
+/* Either, with flags of kti_hsampler_new (KTI_HS_*): with no half listed,
+ * every half-tour drawn or ranked through its structure's own count
+ * (hpaths.c), the path of halves too large to list (the 7x5 half of open
+ * 7x9), here on small boards for the tests; merged (open tours): every
+ * half enumerated as the count does it, merged and in shards where it has
+ * 4 rows (the path of open 8x8's halves); small blocks (open tours): the
+ * draws' proposals resume their searches mid-type. */
+KTI_HIDDEN kt_status kti_sampler_new_halftours_flags(kt_sampler **out, const kt_graph *g,
+                                                     uint32_t split, bool open, unsigned flags,
+                                                     kt_cell start, kt_cell end,
+                                                     const kt_options *run);
 
 KTI_HIDDEN kt_status kti_splan_build(kti_splan *p, const kt_graph *g, bool open, kt_cell start,
                                      kt_cell end, const kt_allocator *al);
