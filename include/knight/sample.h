@@ -55,7 +55,17 @@
  * zero, one or two of the tour's ends, each half-tour is listed with its
  * tour ends marked, and the join keeps for each upper structure the lower
  * partners whose tour ends make two in all.  Given ends are honoured (the
- * left-right mirror is then not used).  Preparation of 7x7: 7 minutes and
+ * left-right mirror is then not used).  A draw of an open tour picks its
+ * upper structure by its rank as above, then its partner across the cut
+ * by rejection: the join keeps, for each upper type, blocks of its search
+ * with their weights (40 bytes per some 65,000 step-set and lower-structure
+ * pairs), a try draws one of the type's partners by weight from one
+ * block, and the first that completes the drawn structure is kept (a
+ * structure with few partners among its type's falls back to the search
+ * after 64 tries).  Each draw is still exactly uniform and a pure function
+ * of its seed and index, but it is no longer the tour of a rank drawn
+ * with them; kt_sampler_unrank() still walks the search from the type's
+ * start, and costs more than a draw.  Preparation of 7x7: 7 minutes and
  * 2.6 GiB, then about 2,000 tours a second; 7x8: 21 minutes and 7.3 GiB,
  * then about 200 tours a second (BENCHMARKS.md).  Taller boards of 7
  * columns take the same path; a half whose lists would pass 8 GiB (the
@@ -76,8 +86,8 @@
  * pairing of the cut's path ends) and a draw splits its structure back
  * and counts each part.  Measured on a twentieth of the join: about 16
  * GiB, a preparation of some 2.5 to 3 hours on two cores (the halves 25
- * minutes, the join the rest), then about 19 tours a second on one
- * thread; give a progress callback.  Open 8x8 tours with exactly one
+ * minutes, the join the rest), then about 80 tours a second on one
+ * thread and 150 on two; give a progress callback.  Open 8x8 tours with exactly one
  * given end are not sampled (::KT_EUNSUPPORTED).
  *
  * Thread safety: a prepared sampler is immutable; any number of threads
