@@ -162,10 +162,12 @@ static void uniformity(const kt_sampler *s, const uint64_t *hash, uint64_t n, ui
  * structure's own count, the path of halves too large to list). */
 enum { BY_FRONTIER, BY_HALVES, BY_HALVES_UNLISTED, BY_HALVES_MERGED };
 
-/* The flags of the unlisted samplers: merged or not, small blocks or not. */
+/* The flags of the unlisted samplers: merged or not; proposals from
+ * small blocks, or from large ones on every type. */
 static unsigned hs_flags(bool merged, bool small_blocks)
 {
-    return KTI_HS_UNLISTED | (merged ? KTI_HS_MERGED : 0u) | (small_blocks ? KTI_HS_SMALL_BLOCKS : 0u);
+    return KTI_HS_UNLISTED | (merged ? KTI_HS_MERGED : 0u) |
+           (small_blocks ? KTI_HS_SMALL_BLOCKS : KTI_HS_ALWAYS_PROPOSE);
 }
 
 static void case_uniform_by(int by, uint32_t w, uint32_t h, kt_shape shape, kt_cell start,

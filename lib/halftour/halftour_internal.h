@@ -288,9 +288,10 @@ KTI_HIDDEN kt_status kti_hjoin_locate(const kti_hjoin *j, size_t upper, kti_u128
 KTI_HIDDEN kt_status kti_hjoin_before(const kti_hjoin *j, size_t upper, uint64_t cmask,
                                       size_t lower, kti_u128 *before);
 /* Open joins: keep blocks of about `quantum` (C, SL) pairs of each upper
- * type's search for kti_hjoin_propose() (0: none, the default); set
- * before kti_hjoin_parts(). */
-KTI_HIDDEN void kti_hjoin_set_blocks(kti_hjoin *j, uint64_t quantum);
+ * type's search for kti_hjoin_propose() (0: none, the default), which
+ * takes the types of at least min_blocks blocks; set before
+ * kti_hjoin_parts(). */
+KTI_HIDDEN void kti_hjoin_set_blocks(kti_hjoin *j, uint64_t quantum, uint32_t min_blocks);
 /* The bytes of the blocks kept. */
 KTI_HIDDEN uint64_t kti_hjoin_block_bytes(const kti_hjoin *j);
 /* One try of a draw by rejection for upper structure `upper`: a partner
@@ -299,7 +300,7 @@ KTI_HIDDEN uint64_t kti_hjoin_block_bytes(const kti_hjoin *j);
  * the right number of tour ends, and whether it closes a tour with
  * `upper` (*fits).  Accepted tries are uniform among the partners
  * kti_hjoin_locate() ranks.  KT_EUNSUPPORTED when the type keeps no
- * blocks (then seek). */
+ * blocks or too few (then seek). */
 KTI_HIDDEN kt_status kti_hjoin_propose(const kti_hjoin *j, size_t upper, kti_rng *g, bool *fits,
                                        uint64_t *cmask, size_t *lower);
 /* Bit `bit` of a step set: its upper and lower boundary cells; false
@@ -392,8 +393,10 @@ KTI_HIDDEN kt_status kti_hsampler_new(kti_hsampler **out, uint32_t width, uint32
  * rows or more), as the largest halves are (for the tests of that path). */
 #define KTI_HS_MERGED 2u
 /* flags, open tours: blocks of a few (C, SL) pairs for the draws'
- * proposals, so that small boards resume searches mid-type (tests). */
+ * proposals, so that small boards resume searches mid-type; or proposals
+ * on every type, however few its blocks (tests). */
 #define KTI_HS_SMALL_BLOCKS 4u
+#define KTI_HS_ALWAYS_PROPOSE 8u
 /* Open tours (undirected Hamiltonian paths), with the given ends (or
  * KT_CELL_NONE): tours are then given with KTI_HS_NONE for the missing
  * neighbour of each tour end. */

@@ -62,8 +62,10 @@ typedef struct hlist {
  * 7x8 open lists 6 GiB; the 7x5 half of open 7x9 would be far more. */
 #define HS_LIST_BYTES ((uint64_t)8 << 30)
 /* The draws' proposals (kti_hjoin_propose): blocks of about 65,536 (C, SL)
- * pairs, and the tries before a draw seeks instead. */
+ * pairs, taken on types of 4 blocks or more, and the tries before a draw
+ * seeks instead. */
 #define HS_BLOCK ((uint64_t)1 << 16)
+#define HS_MIN_BLOCKS 4u
 #define HS_TRIES 64u
 
 static inline kti_u128 hlist_mask(const hlist *h, size_t i)
@@ -79,6 +81,7 @@ struct kti_hsampler {
     bool unlisted;                          /* list no half (the tests of hpaths' path) */
     bool merge_all;                         /* open: merge every half (the tests of that path) */
     bool small_blocks;                      /* open: KTI_HS_SMALL_BLOCKS */
+    bool always_propose;                    /* open: KTI_HS_ALWAYS_PROPOSE */
     kt_cell given[2];                       /* open: the given tour ends (board cells) */
     unsigned ngiven;
     kt_halftours *hl, *hu;                  /* hu NULL when both halves are hl */
@@ -492,7 +495,9 @@ static kt_status hsampler_weigh(kti_hsampler *s, const kti_run *run, kti_hprogre
     s->prefix = kti_calloc(&s->al, vu->n + 1, sizeof *s->prefix);
     if (s->prefix == NULL) return KT_ENOMEM;
     kti_u128 count = 0, sum = 0;
-    if (s->open) kti_hjoin_set_blocks(s->join, s->small_blocks ? 4 : HS_BLOCK);
+    if (s->open)
+        kti_hjoin_set_blocks(s->join, s->small_blocks ? 4 : HS_BLOCK,
+                             s->small_blocks || s->always_propose ? 1 : HS_MIN_BLOCKS);
     KTI_TRY(kti_hjoin_parts(s->join, run, prog, s->prefix, &count));
     for (size_t i = 0; i < vu->n; i++) {
         kti_u128 part = s->prefix[i], c = vu->counts[i];
@@ -611,6 +616,7 @@ static kt_status hsampler_new(kti_hsampler **out, uint32_t width, uint32_t heigh
     s->unlisted = (flags & KTI_HS_UNLISTED) != 0;
     s->merge_all = (flags & KTI_HS_MERGED) != 0;
     s->small_blocks = (flags & KTI_HS_SMALL_BLOCKS) != 0;
+    s->always_propose = (flags & KTI_HS_ALWAYS_PROPOSE) != 0;
     s->ngiven = ngiven;
     for (unsigned i = 0; i < ngiven; i++) s->given[i] = given[i];
     kti_hprogress prog, *pp = NULL;
