@@ -1313,22 +1313,21 @@ static inline size_t ends_from(const half *L, size_t gi, unsigned j)
     return j == 0 ? L->first[gi] : j == 1 ? L->ends_at[2 * gi] : L->ends_at[2 * gi + 1];
 }
 
-/* The open seek's walk of one leaf, the lower structures of type gi with
- * the tour ends the sought upper structure leaves them (sk->ends), with
- * step set cmask reduced to sg: tested as the join's table is
- * (leaf_open, then matches()). */
-static void seek_walk_open(worker *w, const segments *sg, uint64_t cmask, size_t gi)
+/* Realise the lower structures [s, s1) against step set cmask reduced to
+ * sg, in order (the byte-lane walk where the CPU has it, checked against
+ * the scalar walk in builds with asserts), and hand each that realises a
+ * pairing to visit with its key, until visit says stop (true).  The seek
+ * and the proposals walk through it; both are inlined with their visitor. */
+static inline void walk_lower(worker *w, const segments *sg, uint64_t cmask, size_t s, size_t s1,
+                              bool (*visit)(worker *, size_t, uint64_t, uint64_t))
 {
     const half *L = w->sh->lower;
-    const seek *sk = w->sk;
-    unsigned j = sk->ends;
-    const size_t s0 = ends_from(L, gi, j), s1 = j == 2 ? L->first[gi + 1] : ends_from(L, gi, j + 1);
 #if KTI_JOIN_SSSE3
     vwalk vw;
     bool vec = w->k != 0 && w->sh->vec;
     if (vec) vwalk_init(&vw, w, sg);
 #endif
-    for (size_t s = s0; s < s1; s++) {
+    for (; s < s1; s++) {
         uint64_t key = 0;
         bool ok;
 #if KTI_JOIN_SSSE3
@@ -1343,10 +1342,30 @@ static void seek_walk_open(worker *w, const segments *sg, uint64_t cmask, size_t
 #endif
             ok = w->k == 0 ? realise(w, sg, L->pc[s].partner, &key)
                            : realise_open(w, sg, L->pc[s].partner, &key);
-        if (ok && w->k != 0)
-            ok = j == 1 ? one_path(key, sk->pu, w->k) : one_cycle(key, sk->pu, w->k);
-        if (ok && seek_step(w, cmask, L->orig[s], L->pc[s].count)) return;
+        if (ok && visit(w, s, key, cmask)) return;
     }
+}
+
+/* The open seek's test of lower structure s (key realised): it must close
+ * the sought upper structure (tested as the join's table is: leaf_open,
+ * then matches()); true when it is the partner sought. */
+static bool seek_visit(worker *w, size_t s, uint64_t key, uint64_t cmask)
+{
+    const half *L = w->sh->lower;
+    const seek *sk = w->sk;
+    if (w->k != 0 && !(sk->ends == 1 ? one_path(key, sk->pu, w->k) : one_cycle(key, sk->pu, w->k)))
+        return false;
+    return seek_step(w, cmask, L->orig[s], L->pc[s].count);
+}
+
+/* The open seek's walk of one leaf: the lower structures of type gi with
+ * the tour ends the sought upper structure leaves them (sk->ends). */
+static void seek_walk_open(worker *w, const segments *sg, uint64_t cmask, size_t gi)
+{
+    const half *L = w->sh->lower;
+    unsigned j = w->sk->ends;
+    walk_lower(w, sg, cmask, ends_from(L, gi, j), j == 2 ? L->first[gi + 1] : ends_from(L, gi, j + 1),
+               seek_visit);
 }
 
 /* Walk the open seek's batch in the order its leaves came: the join's
@@ -1388,38 +1407,22 @@ static void seek_leaf_open(worker *w, size_t r)
     if (++w->nbatch == LEAF_BATCH) flush_seek(w);
 }
 
-/* The proposal's walk of lower structures [s, s1) with step set cmask
- * reduced to sg: each one realising a pairing (as leaf_open files it)
- * weighs its half-tours, until the target falls in one. */
-static void prop_walk(worker *w, const segments *sg, uint64_t cmask, size_t s, size_t s1)
+/* The proposal's weighing of lower structure s (key realised, as
+ * leaf_open files it): true when the target falls in its half-tours. */
+static bool prop_visit(worker *w, size_t s, uint64_t key, uint64_t cmask)
 {
     const half *L = w->sh->lower;
     prop *pr = w->pr;
-#if KTI_JOIN_SSSE3
-    vwalk vw;
-    bool vec = w->k != 0 && w->sh->vec;
-    if (vec) vwalk_init(&vw, w, sg);
-#endif
-    for (; s < s1; s++) {
-        uint64_t key = 0;
-        bool ok;
-#if KTI_JOIN_SSSE3
-        if (vec) ok = realise_open_vec(&vw, L->pc[s].partner, &key);
-        else
-#endif
-            ok = w->k == 0 ? realise(w, sg, L->pc[s].partner, &key)
-                           : realise_open(w, sg, L->pc[s].partner, &key);
-        if (!ok) continue;
-        uint64_t c = L->pc[s].count;
-        if (pr->target < c) {
-            pr->found = pr->done = true;
-            pr->cmask = cmask;
-            pr->key = key;
-            pr->lower = L->orig[s];
-            return;
-        }
-        pr->target -= c;
+    uint64_t c = L->pc[s].count;
+    if (pr->target < c) {
+        pr->found = pr->done = true;
+        pr->cmask = cmask;
+        pr->key = key;
+        pr->lower = L->orig[s];
+        return true;
     }
+    pr->target -= c;
+    return false;
 }
 
 /* Walk the proposal's batch in the order its leaves came (flush_seek's
@@ -1441,7 +1444,7 @@ static void flush_prop(worker *w)
         const pending *p = &w->batch[i];
         const ltype *lt = &pre->rec[p->r];
         const uint32_t lim[4] = {lt->first, lt->end1, lt->end2, lt->end};
-        prop_walk(w, &p->sg, p->cmask, lim[pr->j], lim[pr->j + 1]);
+        walk_lower(w, &p->sg, p->cmask, lim[pr->j], lim[pr->j + 1], prop_visit);
     }
 }
 
@@ -2496,7 +2499,7 @@ static void search_shared(const join_state *js, shared *sh)
     sh->pre = &js->pre;
     sh->al = js->al;
     sh->open = js->open;
-    sh->vec = cpu_vec(); /* the open leaves' byte-lane walk (seek_walk_open, prop_walk) */
+    sh->vec = cpu_vec(); /* the open leaves' byte-lane walk (walk_lower) */
     atomic_init(&sh->next, 0);
     atomic_init(&sh->done, 0);
     atomic_init(&sh->cancel, false);
