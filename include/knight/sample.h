@@ -69,13 +69,16 @@
  * 2.6 GiB, then about 2,000 tours a second; 7x8: 21 minutes and 7.3 GiB,
  * then about 200 tours a second (BENCHMARKS.md).  Taller boards of 7
  * columns take the same path; a half whose lists would pass 8 GiB (the
- * 7 x 5 half of 7x9 and 7x10) is not listed: a draw counts and unranks the
+ * 7 x 5 half of 7x9) is not listed: a draw counts and unranks the
  * half-tours of its drawn structure alone, by a frontier programme started
  * from that structure at the cut (tens of milliseconds for a 7 x 5 one),
  * and ranking does the same.  7x9 open (2,903,212,163,753,000 tours): 12
  * minutes and 8.4 GiB, then about 14 tours a second on one thread.  The preparation grows
  * quickly with the height: give a progress callback to follow or cancel
- * it.  Open tours of 8x8 between two given cells take this path too: each
+ * it.  7x10 (70 cells: an open tour's ends lie on both colours, so a
+ * half's tour ends may be anywhere, as on 8x8) had not finished
+ * enumerating its halves after 26 minutes and 18 GB (BENCHMARKS.md): in
+ * practice open tours of 7 columns are sampled up to 7x9.  Open tours of 8x8 between two given cells take this path too: each
  * half's tour ends can then only be the given cells, which keeps its
  * half-tours to a few hundred million (from a corner to a cell of the far
  * side, 52,777,208,157,959 tours: 20 minutes and 5.0 GiB, then about 100
