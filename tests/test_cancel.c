@@ -12,9 +12,10 @@
  * test allows LIMIT seconds so that it does not fail on scheduling noise.
  * A delay fails only when the process also spent more than LIMIT seconds
  * of CPU in it: what the test is after is work done without a check, and
- * CPU time tells that apart from a machine that stalls the process (a
- * CI run once saw every 2000x2000 case wait 100 to 600 ms for its first
- * call, in setup phases that tick every few hundred microseconds here).
+ * CPU time tells that apart from a process the machine did not run.  (A
+ * CI run once saw 2000x2000 cases wait 100 to 700 ms for their first call:
+ * that was CPU, glibc filling every new block for meson's MALLOC_PERTURB_,
+ * which tests/meson.build turns off for this test.)
  */
 #include <knight/knight.h>
 
