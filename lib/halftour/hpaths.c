@@ -27,10 +27,18 @@
  * counted are exactly those whose structure is the key (the test checks
  * this against the enumeration's counts, structure by structure).
  *
- * The forward pass keeps the reachable states of every layer (hashed),
- * the backward pass their numbers of completions; unranking walks forward
- * taking each step's edges in a fixed order (subsets of the earlier
- * neighbours by increasing bit mask), ranking follows given edges.
+ * The forward pass keeps the reachable states of every layer and their
+ * successors, the backward pass their numbers of completions; unranking
+ * walks forward taking each step's edges in a fixed order (subsets of the
+ * earlier neighbours by increasing bit mask), ranking follows given edges.
+ * Most reachable states have no completion (on 8x4 halves of 8x8, 95 %),
+ * so a step refuses what it can see cannot finish: a cell needing more
+ * edges than its neighbours to come, and a colour imbalance (the knight's
+ * graph is bipartite, so the edges still to come need as many ends on
+ * white cells as on black, but for the tour ends still to place); the
+ * latter cut the states by an eighth.  A test from the side of the cells
+ * to come (enough needy live neighbours) cut another eighth and cost more
+ * than it saved: the rest die of how their paths connect.
  */
 #include "halftour_internal.h"
 
@@ -56,32 +64,32 @@ typedef struct hp_step {
      * (neighbours to come) and whether it may end the tour. */
     uint32_t live;
     uint8_t room[HP_SLOTS], mayend[HP_SLOTS];
+    /* The colour balance after the step: the live slots on white cells,
+     * and the edges the cells to come need, white minus black. */
+    uint32_t white;
+    int fdiff;
 } hp_step;
 
-/* A layer's states in the order found, indexed by an open-addressing
- * table (a sort and a binary search per lookup were a third of the
- * programme's time). */
-typedef struct hp_layer {
-    size_t n, cap;
-    kti_u128 *key;
-    uint64_t *fut;         /* completions of each state */
-    uint32_t *slot;        /* hmask + 1 entries: state index + 1, 0 empty */
-    size_t hmask;
-    /* Between the passes: the successors of state i are the states
-     * succ[soff[i] .. soff[i + 1]) of the next layer, as the forward pass
-     * found them, so that the backward pass need not compute them again
-     * (successors() was two thirds of the programme's time, half of it in
-     * the backward pass). */
-    uint32_t *succ;
-    size_t *soff;
-} hp_layer;
-
+/* The programme's states, all layers in one array (layer s holds states
+ * lo[s] .. lo[s + 1] in the order found), with each state's successors as
+ * the forward pass found them (succ[soff[i] .. soff[i + 1]), in the order
+ * of their edge masks), so that neither the backward pass nor a rank or an
+ * unrank computes a lookup again: one hash table, reused layer by layer,
+ * serves only the forward pass.  A handful of arrays that double, instead
+ * of five per layer: allocation and fresh pages were a quarter of a
+ * programme's time when each layer had its own. */
 struct kti_hpaths {
     kt_allocator al;
     uint32_t W, D;
     unsigned ncells;
     hp_step step[HP_CELLS];
-    hp_layer layer[HP_CELLS + 1];
+    uint32_t lo[HP_CELLS + 2];
+    kti_u128 *key;
+    uint64_t *fut;         /* completions of each state */
+    uint32_t *soff, *succ;
+    size_t kcap, kcap_soff, scap, nsucc;
+    uint32_t *slot;        /* the forward pass's table: hmask + 1 entries (table_reset) */
+    size_t hmask;
     unsigned nterm;        /* TERM crossings of the key: the half's tour ends */
     unsigned nslots;       /* slots ever used (the codes past them stay 0) */
     uint64_t total, states;
@@ -111,12 +119,22 @@ static kti_u128 encode(const uint8_t *c, unsigned n)
     return k;
 }
 
-/* The other open end of the path whose end at slot a has label v. */
-static unsigned other_end(const uint8_t *c, unsigned n, unsigned v, unsigned a)
+/* A state being stepped: its codes, and where each label is (the two
+ * slots of its path's open ends), so that finding a path's other end is a
+ * lookup instead of a scan.  A label lives on exactly two slots until a
+ * step joins or ends its path, when it vanishes from both; so the places
+ * of the decoded state's labels stay true in every step tried from it, and
+ * each step's new labels (from `fresh` on, past the decoded ones) are
+ * written before they are read. */
+typedef struct hp_work {
+    uint8_t c[HP_SLOTS];
+    uint8_t at[32][2];
+    unsigned fresh;
+} hp_work;
+
+static inline unsigned other_end(const hp_work *w, unsigned v, unsigned a)
 {
-    for (unsigned i = 0; i < n; i++)
-        if (i != a && c[i] == v) return i;
-    return HP_NONE; /* never: a label is on two live slots */
+    return w->at[v][0] == a ? w->at[v][1] : w->at[v][0];
 }
 
 static bool closes(unsigned a, unsigned b)
@@ -126,15 +144,16 @@ static bool closes(unsigned a, unsigned b)
 }
 
 /* An edge between the cells of slots a and b. */
-static bool join(uint8_t *c, unsigned n, unsigned a, unsigned b)
+static inline bool join(hp_work *w, unsigned a, unsigned b)
 {
+    uint8_t *c = w->c;
     unsigned ca = c[a], cb = c[b];
     if (ca == HP_FULL || cb == HP_FULL) return false;
     if (ca >= HP_LABEL && ca == cb) return false; /* a cycle */
     /* Each side's far end: an open slot (itself when it had no edge), or
      * a closed end's kind. */
-    unsigned fa = ca == HP_FREE ? a : ca >= HP_LABEL ? other_end(c, n, ca, a) : HP_NONE;
-    unsigned fb = cb == HP_FREE ? b : cb >= HP_LABEL ? other_end(c, n, cb, b) : HP_NONE;
+    unsigned fa = ca == HP_FREE ? a : ca >= HP_LABEL ? other_end(w, ca, a) : HP_NONE;
+    unsigned fb = cb == HP_FREE ? b : cb >= HP_LABEL ? other_end(w, cb, b) : HP_NONE;
     c[a] = ca == HP_FREE ? HP_FREE : HP_FULL;
     c[b] = cb == HP_FREE ? HP_FREE : HP_FULL;
     if (fa == HP_NONE && fb == HP_NONE) return closes(ca, cb);
@@ -146,19 +165,19 @@ static bool join(uint8_t *c, unsigned n, unsigned a, unsigned b)
         c[fa] = (uint8_t)cb;
         return true;
     }
-    unsigned fresh = HP_LABEL;
-    for (bool used = true; used && fresh < 32; fresh += used) {
-        used = false;
-        for (unsigned i = 0; i < n; i++) used |= c[i] == fresh;
-    }
-    c[fa] = c[fb] = (uint8_t)fresh; /* a plain path has at most 12 labels in 25 slots */
+    /* At most 12 labels in 25 slots, and 4 joins a step: below 32. */
+    unsigned fresh = w->fresh++;
+    c[fa] = c[fb] = (uint8_t)fresh;
+    w->at[fresh][0] = (uint8_t)fa;
+    w->at[fresh][1] = (uint8_t)fb;
     return true;
 }
 
 /* The cell of slot f leaves under tour-end rule `rule` (0 never a tour
  * end, 1 may be, 2 must be). */
-static bool leave(uint8_t *c, unsigned n, unsigned f, unsigned rule, unsigned *ends)
+static inline bool leave(hp_work *w, unsigned f, unsigned rule, unsigned *ends)
 {
+    uint8_t *c = w->c;
     unsigned cf = c[f];
     c[f] = HP_FREE;
     if (cf == HP_FULL) return rule != 2;
@@ -166,40 +185,53 @@ static bool leave(uint8_t *c, unsigned n, unsigned f, unsigned rule, unsigned *e
     /* Degree 1: a tour end, closing its path's end here. */
     ++*ends;
     if (cf >= HP_LABEL) {
-        c[other_end(c, n, cf, HP_NONE)] = HP_TE;
+        c[other_end(w, cf, f)] = HP_TE;
         return true;
     }
     return cf == HP_TB; /* a pair must reach its partner; TE: the whole tour */
 }
 
-/* Step s from the decoded state c0 (tour ends so far: ends) taking the
+/* Step s from the decoded state w0 (tour ends so far: ends) taking the
  * earlier neighbours of mask m. */
-static bool apply(const kti_hpaths *p, size_t s, const uint8_t *c0, unsigned ends, unsigned m,
-                  kti_u128 *y)
+static inline bool apply(const kti_hpaths *p, size_t s, hp_work *w0, unsigned ends, unsigned m,
+                         kti_u128 *y)
 {
     const hp_step *st = &p->step[s];
-    unsigned n = p->nslots;
-    uint8_t c[HP_SLOTS];
-    memcpy(c, c0, n);
-    c[st->slot] = st->init;
-    for (unsigned j = 0; j < st->nnb; j++)
-        if (((m >> j) & 1u) && !join(c, n, st->slot, st->nb[j])) return false;
-    for (unsigned f = 0; f < st->nfin; f++)
-        if (!leave(c, n, st->fin[f], st->finrule[f], &ends)) return false;
+    unsigned n = p->nslots, fresh0 = w0->fresh;
+    uint8_t c0[HP_SLOTS];
+    memcpy(c0, w0->c, HP_SLOTS);
+    bool ok = true;
+    w0->c[st->slot] = st->init;
+    for (unsigned j = 0; ok && j < st->nnb; j++)
+        if ((m >> j) & 1u) ok = join(w0, st->slot, st->nb[j]);
+    for (unsigned f = 0; ok && f < st->nfin; f++) ok = leave(w0, st->fin[f], st->finrule[f], &ends);
     /* Each tour end of the half closes a TERM crossing's path. */
-    if (ends > p->nterm) return false;
+    ok = ok && ends <= p->nterm;
     /* Degree lookahead: a cell that needs more edges than its neighbours
      * to come can give is dead (from the cut outward most states are). */
     bool more = ends < p->nterm;
-    for (unsigned i = 0; i < n; i++) {
-        if (!((st->live >> i) & 1u)) continue;
-        unsigned v = c[i], need = v == HP_FREE ? 2u : v == HP_FULL ? 0u : 1u;
+    int diff = st->fdiff;
+    for (uint32_t live = st->live; ok && live != 0; live &= live - 1) {
+        unsigned i = (unsigned)__builtin_ctz(live);
+        unsigned v = w0->c[i], need = v == HP_FREE ? 2u : v == HP_FULL ? 0u : 1u;
+        diff += (st->white >> i) & 1u ? (int)need : -(int)need;
         if (need != 0 && (v == HP_FREE || v == HP_TB || v >= HP_LABEL) && more && st->mayend[i])
             need--;
-        if (need > st->room[i]) return false;
+        ok = need <= st->room[i];
     }
-    *y = encode(c, n) | (kti_u128)ends << HP_ENDS_SHIFT;
-    return true;
+    /* Colour balance: every edge still to come joins a white cell to a
+     * black one, so the two colours' needs are equal but for the tour
+     * ends still to place, each of which takes one from its colour.  With
+     * t of them, |diff| <= t and diff + t even. */
+    if (ok) {
+        int t = (int)(p->nterm - ends);
+        ok = diff <= t && -diff <= t && ((diff + t) & 1) == 0;
+    }
+    if (ok) *y = encode(w0->c, n) | (kti_u128)ends << HP_ENDS_SHIFT;
+    /* Back to the decoded state for the next mask. */
+    memcpy(w0->c, c0, HP_SLOTS);
+    w0->fresh = fresh0;
+    return ok;
 }
 
 /* The states step s reaches from x: y[m] for each mask m of earlier
@@ -208,14 +240,24 @@ static bool apply(const kti_hpaths *p, size_t s, const uint8_t *c0, unsigned end
 static unsigned successors(const kti_hpaths *p, size_t s, kti_u128 x, kti_u128 *y)
 {
     const hp_step *st = &p->step[s];
-    uint8_t c[HP_SLOTS];
-    decode(x, c, p->nslots);
+    hp_work w;
+    memset(w.c, 0, sizeof w.c);
+    decode(x, w.c, p->nslots);
+    w.fresh = HP_LABEL;
+    for (unsigned i = 0; i < p->nslots; i++) {
+        unsigned v = w.c[i];
+        if (v < HP_LABEL) continue;
+        /* encode numbers labels in slot order: a label's first slot is
+         * where it is new */
+        if (v == w.fresh) w.at[w.fresh++][0] = (uint8_t)i;
+        else w.at[v][1] = (uint8_t)i;
+    }
     unsigned ends = (unsigned)(x >> HP_ENDS_SHIFT), full = 0, valid = 0;
     unsigned room = st->init == HP_FULL ? 0u : st->init == HP_FREE ? 2u : 1u;
-    for (unsigned j = 0; j < st->nnb; j++) full |= (unsigned)(c[st->nb[j]] == HP_FULL) << j;
+    for (unsigned j = 0; j < st->nnb; j++) full |= (unsigned)(w.c[st->nb[j]] == HP_FULL) << j;
     for (unsigned m = 0; m < (1u << st->nnb); m++)
         if (!(m & full) && ((0x4332322132212110ull >> (4 * m)) & 15u) <= room && /* bits of m */
-            apply(p, s, c, ends, m, &y[m]))
+            apply(p, s, &w, ends, m, &y[m]))
             valid |= 1u << m;
     return valid;
 }
@@ -226,68 +268,74 @@ static inline size_t hash_u128(kti_u128 k, size_t mask)
     return (size_t)(h >> 32 ^ h) & mask;
 }
 
-static bool layer_find(const hp_layer *l, kti_u128 k, size_t *at)
+/* Doubles *arr (n used entries of `size` bytes, *cap of them) until it
+ * holds `need`. */
+static kt_status grow(const kt_allocator *al, void **arr, size_t *cap, size_t n, size_t need,
+                      size_t size)
 {
-    if (l->slot == NULL) return false;
-    for (size_t i = hash_u128(k, l->hmask);; i = (i + 1) & l->hmask) {
-        uint32_t v = l->slot[i];
-        if (v == 0) return false;
-        if (l->key[v - 1] == k) {
-            *at = v - 1;
-            return true;
-        }
-    }
-}
-
-static uint64_t future(const hp_layer *l, kti_u128 k)
-{
-    size_t at;
-    return layer_find(l, k, &at) ? l->fut[at] : 0;
-}
-
-/* Room for one more state and a table at most half full. */
-static kt_status layer_grow(const kt_allocator *al, hp_layer *l)
-{
-    size_t bytes;
-    if (l->n == l->cap) {
-        size_t ncap = l->cap ? 2 * l->cap : 64;
-        if (ncap >= UINT32_MAX || !kti_mul_ok(ncap, sizeof *l->key, &bytes)) return KT_ETOOBIG;
-        kti_u128 *k2 = kti_alloc(al, bytes);
-        if (k2 == NULL) return KT_ENOMEM;
-        if (l->n) memcpy(k2, l->key, l->n * sizeof *k2);
-        kti_free(al, l->key);
-        l->key = k2;
-        l->cap = ncap;
-    }
-    if (l->slot != NULL && 2 * (l->n + 1) <= l->hmask + 1) return KT_OK;
-    size_t nslot = l->slot != NULL ? 2 * (l->hmask + 1) : 128;
-    if (!kti_mul_ok(nslot, sizeof *l->slot, &bytes)) return KT_ETOOBIG;
-    uint32_t *t = kti_calloc(al, nslot, sizeof *t);
-    if (t == NULL) return KT_ENOMEM;
-    for (size_t j = 0; j < l->n; j++) {
-        size_t i = hash_u128(l->key[j], nslot - 1);
-        while (t[i] != 0) i = (i + 1) & (nslot - 1);
-        t[i] = (uint32_t)(j + 1);
-    }
-    kti_free(al, l->slot);
-    l->slot = t;
-    l->hmask = nslot - 1;
+    if (need <= *cap) return KT_OK;
+    size_t ncap = *cap ? *cap : 256, bytes;
+    while (ncap < need) ncap *= 2;
+    if (ncap > UINT32_MAX || !kti_mul_ok(ncap, size, &bytes)) return KT_ETOOBIG;
+    void *a = kti_alloc(al, bytes);
+    if (a == NULL) return KT_ENOMEM;
+    if (n) memcpy(a, *arr, n * size);
+    kti_free(al, *arr);
+    *arr = a;
+    *cap = ncap;
     return KT_OK;
 }
 
-/* The index of state k in layer l, added when new. */
-static kt_status layer_put(const kt_allocator *al, hp_layer *l, kti_u128 k, uint32_t *at)
+/* The table holds global state indices + 1, so an entry below the layer
+ * being built (from `first` on) is empty: a new layer needs no clearing,
+ * only a larger table when it may hold more than half as many states. */
+static kt_status table_reset(kti_hpaths *p, size_t expect)
 {
-    KTI_TRY(layer_grow(al, l));
-    size_t i = hash_u128(k, l->hmask);
-    for (; l->slot[i] != 0; i = (i + 1) & l->hmask)
-        if (l->key[l->slot[i] - 1] == k) {
-            *at = l->slot[i] - 1;
+    size_t nslot = 128;
+    while (nslot < 2 * expect) nslot *= 2;
+    if (p->slot != NULL && nslot <= p->hmask + 1) return KT_OK;
+    uint32_t *t = kti_calloc(&p->al, nslot, sizeof *t);
+    if (t == NULL) return KT_ENOMEM;
+    kti_free(&p->al, p->slot);
+    p->slot = t;
+    p->hmask = nslot - 1;
+    return KT_OK;
+}
+
+/* Doubles the table of the layer from `first` on (n states so far). */
+static kt_status table_double(kti_hpaths *p, uint32_t first, size_t n)
+{
+    size_t nslot = 2 * (p->hmask + 1);
+    uint32_t *t = kti_calloc(&p->al, nslot, sizeof *t);
+    if (t == NULL) return KT_ENOMEM;
+    for (size_t j = first; j < first + n; j++) {
+        size_t i = hash_u128(p->key[j], nslot - 1);
+        while (t[i] != 0) i = (i + 1) & (nslot - 1);
+        t[i] = (uint32_t)(j + 1);
+    }
+    kti_free(&p->al, p->slot);
+    p->slot = t;
+    p->hmask = nslot - 1;
+    return KT_OK;
+}
+
+/* The index of state k in the layer being built (from `first`, *n states
+ * so far), added when new. */
+static kt_status layer_put(kti_hpaths *p, uint32_t first, size_t *n, kti_u128 k, uint32_t *at)
+{
+    if (2 * (*n + 1) > p->hmask + 1) KTI_TRY(table_double(p, first, *n));
+    size_t i = hash_u128(k, p->hmask);
+    for (; p->slot[i] > first; i = (i + 1) & p->hmask)
+        if (p->key[p->slot[i] - 1] == k) {
+            *at = p->slot[i] - 1;
             return KT_OK;
         }
-    l->key[l->n] = k;
-    l->slot[i] = (uint32_t)(l->n + 1);
-    *at = (uint32_t)l->n++;
+    size_t at_new = first + *n;
+    KTI_TRY(grow(&p->al, (void **)&p->key, &p->kcap, at_new, at_new + 1, sizeof *p->key));
+    p->key[at_new] = k;
+    p->slot[i] = (uint32_t)(at_new + 1);
+    *at = (uint32_t)at_new;
+    ++*n;
     return KT_OK;
 }
 
@@ -376,89 +424,67 @@ static kt_status plan(kti_hpaths *p, uint32_t W, uint32_t D, const uint8_t *rule
             live &= ~(1u << slot[t]);
         }
         st->live = live;
+        st->white = 0;
+        st->fdiff = 0;
+        for (unsigned t = s + 1; t < n; t++) {
+            unsigned c = ord[t], need = 2;
+            if (c < ncb) {
+                unsigned code = (unsigned)(key >> (4 * c)) & 15u;
+                need = code == 0 ? 0u : code == 1 ? 2u : 1u;
+            }
+            st->fdiff += (c % W + c / W) % 2 == 0 ? (int)need : -(int)need;
+        }
         /* The lookahead after the step: each live cell's neighbours to come. */
         for (unsigned t = 0; t <= s; t++) {
             if (last[t] <= s) continue;
             unsigned nb2[8], k2 = neighbours(W, D, ord[t], nb2), later = 0;
             for (unsigned j = 0; j < k2; j++) later += pos[nb2[j]] > s;
             st->room[slot[t]] = (uint8_t)later;
+            if ((ord[t] % W + ord[t] / W) % 2 == 0) st->white |= 1u << slot[t];
             st->mayend[slot[t]] = open && rule[ord[t]] != 0;
         }
     }
     return KT_OK;
 }
 
-static void layer_free_succ(const kt_allocator *al, hp_layer *l)
-{
-    kti_free(al, l->succ);
-    kti_free(al, l->soff);
-    l->succ = NULL;
-    l->soff = NULL;
-}
-
-static void layer_free(const kt_allocator *al, hp_layer *l)
-{
-    kti_free(al, l->key);
-    kti_free(al, l->fut);
-    kti_free(al, l->slot);
-    layer_free_succ(al, l);
-    memset(l, 0, sizeof *l);
-}
-
 void kti_hpaths_free(kti_hpaths *p)
 {
     if (p == NULL) return;
     kt_allocator al = p->al;
-    for (unsigned s = 0; s <= p->ncells; s++) layer_free(&al, &p->layer[s]);
+    kti_free(&al, p->key);
+    kti_free(&al, p->fut);
+    kti_free(&al, p->soff);
+    kti_free(&al, p->succ);
+    kti_free(&al, p->slot);
     kti_free(&al, p);
 }
 
-/* Layer s + 1: the states step s reaches from layer s, distinct; layer s
- * keeps each state's successors for the backward pass. */
+/* Layer s + 1: the states step s reaches from layer s, distinct, and the
+ * successors of layer s's states. */
 static kt_status forward(kti_hpaths *p, size_t s, uint64_t budget)
 {
-    hp_layer *in = &p->layer[s];
-    hp_layer *out = &p->layer[s + 1];
-    size_t cap = 0, n = 0, bytes;
-    in->soff = kti_alloc(&p->al, (in->n + 1) * sizeof *in->soff);
-    if (in->soff == NULL) return KT_ENOMEM;
-    for (size_t i = 0; i < in->n; i++) {
+    uint32_t first = p->lo[s + 1];
+    size_t n = 0, prev = p->lo[s + 1] - p->lo[s];
+    /* A layer is seldom more than twice the last: size the table for that
+     * (it doubles when not). */
+    KTI_TRY(table_reset(p, 2 * prev));
+    KTI_TRY(grow(&p->al, (void **)&p->soff, &p->kcap_soff, s ? p->lo[s] + 1 : 0, first + 1,
+                 sizeof *p->soff));
+    for (uint32_t i = p->lo[s]; i < first; i++) {
         kti_u128 y[16];
-        in->soff[i] = n;
-        for (unsigned valid = successors(p, s, in->key[i], y); valid != 0; valid &= valid - 1) {
-            if (n == cap) {
-                size_t ncap = cap ? 2 * cap : 64;
-                if (!kti_mul_ok(ncap, sizeof *in->succ, &bytes)) return KT_ETOOBIG;
-                uint32_t *s2 = kti_alloc(&p->al, bytes);
-                if (s2 == NULL) return KT_ENOMEM;
-                if (n) memcpy(s2, in->succ, n * sizeof *s2);
-                kti_free(&p->al, in->succ);
-                in->succ = s2;
-                cap = ncap;
-            }
-            KTI_TRY(layer_put(&p->al, out, y[__builtin_ctz(valid)], &in->succ[n]));
-            n++;
-            if (budget != 0 && out->n > budget) return KT_ELIMIT;
+        p->soff[i] = (uint32_t)p->nsucc;
+        unsigned valid = successors(p, s, p->key[i], y);
+        KTI_TRY(grow(&p->al, (void **)&p->succ, &p->scap, p->nsucc, p->nsucc + 16, sizeof *p->succ));
+        for (; valid != 0; valid &= valid - 1) {
+            KTI_TRY(layer_put(p, first, &n, y[__builtin_ctz(valid)], &p->succ[p->nsucc]));
+            p->nsucc++;
+            if (budget != 0 && n > budget) return KT_ELIMIT;
         }
     }
-    in->soff[in->n] = n;
-    p->states += out->n;
-    out->fut = kti_calloc(&p->al, out->n ? out->n : 1, sizeof *out->fut);
-    return out->fut == NULL ? KT_ENOMEM : KT_OK;
-}
-
-/* The completions of layer s's states from layer s + 1's. */
-static kt_status backward(kti_hpaths *p, size_t s)
-{
-    hp_layer *in = &p->layer[s];
-    const hp_layer *out = &p->layer[s + 1];
-    for (size_t i = 0; i < in->n; i++) {
-        uint64_t f = 0;
-        for (size_t j = in->soff[i]; j < in->soff[i + 1]; j++)
-            if (__builtin_add_overflow(f, out->fut[in->succ[j]], &f)) return KT_EOVERFLOW;
-        in->fut[i] = f;
-    }
-    layer_free_succ(&p->al, in);
+    p->soff[first] = (uint32_t)p->nsucc;
+    if ((uint64_t)first + n > UINT32_MAX - 1) return KT_ETOOBIG;
+    p->lo[s + 2] = (uint32_t)(first + n);
+    p->states += n;
     return KT_OK;
 }
 
@@ -478,25 +504,36 @@ kt_status kti_hpaths_new(kti_hpaths **out, uint32_t width, uint32_t depth, bool 
     p->D = depth;
     p->ncells = width * depth;
     kt_status st = plan(p, width, depth, rule, open, key);
+    /* Layer 0: the one empty state. */
+    if (st == KT_OK) st = grow(al, (void **)&p->key, &p->kcap, 0, 1, sizeof *p->key);
     if (st == KT_OK) {
-        p->layer[0].n = 1;
-        p->layer[0].key = kti_calloc(al, 1, sizeof *p->layer[0].key);
-        p->layer[0].fut = kti_calloc(al, 1, sizeof *p->layer[0].fut);
-        if (p->layer[0].key == NULL || p->layer[0].fut == NULL) st = KT_ENOMEM;
+        p->key[0] = 0;
+        p->lo[0] = 0;
+        p->lo[1] = 1;
     }
     for (size_t s = 0; st == KT_OK && s < p->ncells; s++) st = forward(p, s, budget);
+    uint32_t nst = p->lo[p->ncells + 1];
+    if (st == KT_OK && (p->fut = kti_alloc(al, (size_t)nst * sizeof *p->fut)) == NULL) st = KT_ENOMEM;
     if (st == KT_OK) {
         /* Every cell has left: the one state left is the empty one. */
-        hp_layer *end = &p->layer[p->ncells];
         kti_u128 slots = ((kti_u128)1 << HP_ENDS_SHIFT) - 1;
-        for (size_t i = 0; i < end->n; i++) end->fut[i] = (end->key[i] & slots) == 0;
+        for (uint32_t i = p->lo[p->ncells]; i < nst; i++) p->fut[i] = (p->key[i] & slots) == 0;
+        /* Backward: each state's completions from its successors'. */
+        for (uint32_t i = p->lo[p->ncells]; st == KT_OK && i-- > 0;) {
+            uint64_t f = 0;
+            for (uint32_t j = p->soff[i]; j < p->soff[i + 1]; j++)
+                if (__builtin_add_overflow(f, p->fut[p->succ[j]], &f)) st = KT_EOVERFLOW;
+            p->fut[i] = f;
+        }
     }
-    for (size_t s = p->ncells; st == KT_OK && s-- > 0;) st = backward(p, s);
     if (st != KT_OK) {
         kti_hpaths_free(p);
         return st;
     }
-    p->total = p->layer[0].fut[0];
+    /* The forward pass's table is not needed after it. */
+    kti_free(al, p->slot);
+    p->slot = NULL;
+    p->total = p->fut[0];
     *out = p;
     return KT_OK;
 }
@@ -515,21 +552,23 @@ kt_status kti_hpaths_unrank(const kti_hpaths *p, uint64_t index, uint8_t (*nbr)[
 {
     if (p == NULL || nbr == NULL || index >= p->total) return KT_EINVAL;
     memset(nbr, HP_NONE, (size_t)p->ncells * sizeof *nbr);
-    kti_u128 x = 0;
+    uint32_t x = 0;
     for (size_t s = 0; s < p->ncells; s++) {
         const hp_step *st = &p->step[s];
+        /* The successors' masks, in the order of succ (the states are kept). */
         kti_u128 y[16];
-        unsigned valid = successors(p, s, x, y), m = 16;
-        for (; valid != 0; valid &= valid - 1) {
+        unsigned valid = successors(p, s, p->key[x], y), m = 16;
+        uint32_t j = p->soff[x];
+        for (; valid != 0; valid &= valid - 1, j++) {
             m = (unsigned)__builtin_ctz(valid);
-            uint64_t f = future(&p->layer[s + 1], y[m]);
+            uint64_t f = p->fut[p->succ[j]];
             if (index < f) break;
             index -= f;
         }
         if (valid == 0) return KT_EINVAL; /* never: the futures sum to the total */
-        for (unsigned j = 0; j < st->nnb; j++)
-            if ((m >> j) & 1u) add_edge(nbr, st->cell, st->nbcell[j]);
-        x = y[m];
+        for (unsigned k = 0; k < st->nnb; k++)
+            if ((m >> k) & 1u) add_edge(nbr, st->cell, st->nbcell[k]);
+        x = p->succ[j];
     }
     return KT_OK;
 }
@@ -537,7 +576,7 @@ kt_status kti_hpaths_unrank(const kti_hpaths *p, uint64_t index, uint8_t (*nbr)[
 kt_status kti_hpaths_rank(const kti_hpaths *p, const uint8_t (*nbr)[2], uint64_t *index)
 {
     if (p == NULL || nbr == NULL || index == NULL) return KT_EINVAL;
-    kti_u128 x = 0;
+    uint32_t x = 0;
     uint64_t r = 0;
     size_t edges = 0, given = 0;
     for (size_t v = 0; v < p->ncells; v++) given += (nbr[v][0] != HP_NONE) + (nbr[v][1] != HP_NONE);
@@ -552,14 +591,15 @@ kt_status kti_hpaths_rank(const kti_hpaths *p, const uint8_t (*nbr)[2], uint64_t
             }
         }
         kti_u128 y[16];
-        unsigned valid = successors(p, s, x, y);
+        unsigned valid = successors(p, s, p->key[x], y);
         if (!((valid >> want) & 1u)) return KT_ENOTOUR;
-        for (valid &= (1u << want) - 1; valid != 0; valid &= valid - 1)
-            r += future(&p->layer[s + 1], y[__builtin_ctz(valid)]);
-        x = y[want];
+        uint32_t j = p->soff[x];
+        for (valid &= (1u << want) - 1; valid != 0; valid &= valid - 1) r += p->fut[p->succ[j++]];
+        x = p->succ[j];
     }
     /* Every given edge joined a cell to an earlier neighbour of the half. */
-    if ((x & (((kti_u128)1 << HP_ENDS_SHIFT) - 1)) != 0 || 2 * edges != given) return KT_ENOTOUR;
+    kti_u128 slots = ((kti_u128)1 << HP_ENDS_SHIFT) - 1;
+    if ((p->key[x] & slots) != 0 || 2 * edges != given) return KT_ENOTOUR;
     *index = r;
     return KT_OK;
 }
