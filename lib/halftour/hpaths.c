@@ -95,27 +95,27 @@ struct kti_hpaths {
     uint64_t total, states;
 };
 
-static inline unsigned code_at(kti_u128 k, unsigned i) { return (unsigned)(k >> (5 * i)) & 31u; }
-
+/* (Shifts by a constant: a variable shift of 128 bits is a branch.) */
 static void decode(kti_u128 k, uint8_t *c, unsigned n)
 {
-    for (unsigned i = 0; i < n; i++) c[i] = (uint8_t)code_at(k, i);
+    for (unsigned i = 0; i < n; i++, k >>= 5) c[i] = (uint8_t)(k & 31u);
 }
 
 /* Labels renumbered in slot order, so that equal states have equal keys. */
 static kti_u128 encode(const uint8_t *c, unsigned n)
 {
-    uint8_t map[32] = {0};
+    uint8_t map[32] = {0}, d[HP_SLOTS];
     unsigned next = HP_LABEL;
-    kti_u128 k = 0;
     for (unsigned i = 0; i < n; i++) {
         unsigned v = c[i];
         if (v >= HP_LABEL) {
             if (map[v] == 0) map[v] = (uint8_t)next++;
             v = map[v];
         }
-        k |= (kti_u128)v << (5 * i);
+        d[i] = (uint8_t)v;
     }
+    kti_u128 k = 0;
+    for (unsigned i = n; i-- > 0;) k = k << 5 | d[i];
     return k;
 }
 

@@ -1249,6 +1249,15 @@ static inline bool seek_cycle(const uint8_t *q, uint64_t pw, unsigned l0, unsign
  * structure (or on nothing, when there are no lower ends). */
 static inline bool one_path(uint64_t pa, uint64_t pb, unsigned k);
 
+/* Whether a lower structure's pairing pl of the k upper ends (k = 0: no
+ * lower ends, nothing to test) closes upper pairing pu into one tour: an
+ * open walk when the lower structure holds one of the tour ends (`lends`
+ * 1), one cycle otherwise (closed tours; both tour ends below or none). */
+static inline bool closes_tour(uint64_t pl, uint64_t pu, unsigned k, unsigned lends)
+{
+    return k == 0 || (lends == 1 ? one_path(pl, pu, k) : one_cycle(pl, pu, k));
+}
+
 static void seek_leaf(worker *w, size_t gi)
 {
     const half *L = w->sh->lower;
@@ -1353,8 +1362,7 @@ static bool seek_visit(worker *w, size_t s, uint64_t key, uint64_t cmask)
 {
     const half *L = w->sh->lower;
     const seek *sk = w->sk;
-    if (w->k != 0 && !(sk->ends == 1 ? one_path(key, sk->pu, w->k) : one_cycle(key, sk->pu, w->k)))
-        return false;
+    if (!closes_tour(key, sk->pu, w->k, sk->ends)) return false;
     return seek_step(w, cmask, L->orig[s], L->pc[s].count);
 }
 
@@ -2014,9 +2022,7 @@ static kti_u128 matches(const worker *w, size_t s)
     }
 #endif
     for (size_t i = w->coff[j]; i < w->coff[j + 1]; i++) {
-        bool ok = w->k == 0 ? true : j == 1 ? one_path(w->ck[i], pu, w->k)
-                                            : one_cycle(w->ck[i], pu, w->k);
-        if (ok) part += w->cc[i];
+        if (closes_tour(w->ck[i], pu, w->k, j)) part += w->cc[i];
     }
     return part;
 }
@@ -2596,7 +2602,7 @@ kt_status kti_hjoin_propose(const kti_hjoin *j, size_t upper, kti_rng *g, bool *
     search_type(&w);
     if (!pr.found) return KT_EUNSUPPORTED; /* never: the block holds the weight */
     uint64_t pu = end_pairing(partner_of_key(key, nu), w.udig, w.eidx, nu);
-    *fits = w.k == 0 || (jc == 1 ? one_path(pr.key, pu, w.k) : one_cycle(pr.key, pu, w.k));
+    *fits = closes_tour(pr.key, pu, w.k, jc);
     *cmask = pr.cmask;
     *lower = pr.lower;
     if (mirrored) {
