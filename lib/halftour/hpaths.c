@@ -32,13 +32,15 @@
  * walks forward taking each step's edges in a fixed order (subsets of the
  * earlier neighbours by increasing bit mask), ranking follows given edges.
  * Most reachable states have no completion (on 8x4 halves of 8x8, 95 %),
- * so a step refuses what it can see cannot finish: a cell needing more
- * edges than its neighbours to come, and a colour imbalance (the knight's
- * graph is bipartite, so the edges still to come need as many ends on
- * white cells as on black, but for the tour ends still to place); the
- * latter cut the states by an eighth.  A test from the side of the cells
- * to come (enough needy live neighbours) cut another eighth and cost more
- * than it saved: the rest die of how their paths connect.
+ * so a step refuses what it can see cannot finish: a live cell needing
+ * more edges than its neighbours to come can give (those with two steps
+ * across give none); a cell to come that its neighbours cannot serve (it
+ * has too few neighbours to come, and too few live ones still taking an
+ * edge); and a colour imbalance (the knight's graph is bipartite, so the
+ * edges still to come need as many ends on white cells as on black, but
+ * for the tour ends still to place).  On 8x4 halves of 8x8 the latter two
+ * cut the states by a quarter, on 7x5 halves of 7x9 by a third; the rest
+ * die of how their paths connect.
  */
 #include "halftour_internal.h"
 
@@ -52,6 +54,7 @@
 #define HP_LABEL 12u       /* 12..31 */
 #define HP_NONE 0xFFu
 #define HP_ENDS_SHIFT 125  /* past the slots: the tour ends placed so far */
+#define HP_CRIT 16u        /* cells to come checked from their side, at most */
 
 typedef struct hp_step {
     uint8_t cell, slot;
@@ -68,6 +71,11 @@ typedef struct hp_step {
      * and the edges the cells to come need, white minus black. */
     uint32_t white;
     int fdiff;
+    /* Cells to come with fewer neighbours to come than edges to take:
+     * their live neighbours (slots) must supply the rest. */
+    uint8_t ncrit;
+    uint8_t critneed[HP_CRIT], critfut[HP_CRIT], critend[HP_CRIT];
+    uint32_t critnb[HP_CRIT];
 } hp_step;
 
 /* The programme's states, all layers in one array (layer s holds states
@@ -211,10 +219,12 @@ static inline bool apply(const kti_hpaths *p, size_t s, hp_work *w0, unsigned en
      * to come can give is dead (from the cut outward most states are). */
     bool more = ends < p->nterm;
     int diff = st->fdiff;
+    uint32_t needy = 0;
     for (uint32_t live = st->live; ok && live != 0; live &= live - 1) {
         unsigned i = (unsigned)__builtin_ctz(live);
         unsigned v = w0->c[i], need = v == HP_FREE ? 2u : v == HP_FULL ? 0u : 1u;
         diff += (st->white >> i) & 1u ? (int)need : -(int)need;
+        needy |= (uint32_t)(need != 0) << i;
         if (need != 0 && (v == HP_FREE || v == HP_TB || v >= HP_LABEL) && more && st->mayend[i])
             need--;
         ok = need <= st->room[i];
@@ -226,6 +236,11 @@ static inline bool apply(const kti_hpaths *p, size_t s, hp_work *w0, unsigned en
     if (ok) {
         int t = (int)(p->nterm - ends);
         ok = diff <= t && -diff <= t && ((diff + t) & 1) == 0;
+    }
+    for (unsigned k = 0; ok && k < st->ncrit; k++) {
+        uint32_t x = st->critnb[k] & needy;
+        unsigned have = st->critfut[k] + (x != 0) + ((x & (x - 1)) != 0);
+        ok = have + (more && st->critend[k]) >= st->critneed[k];
     }
     if (ok) *y = encode(w0->c, n) | (kti_u128)ends << HP_ENDS_SHIFT;
     /* Back to the decoded state for the next mask. */
@@ -426,6 +441,7 @@ static kt_status plan(kti_hpaths *p, uint32_t W, uint32_t D, const uint8_t *rule
         st->live = live;
         st->white = 0;
         st->fdiff = 0;
+        st->ncrit = 0;
         for (unsigned t = s + 1; t < n; t++) {
             unsigned c = ord[t], need = 2;
             if (c < ncb) {
@@ -433,12 +449,27 @@ static kt_status plan(kti_hpaths *p, uint32_t W, uint32_t D, const uint8_t *rule
                 need = code == 0 ? 0u : code == 1 ? 2u : 1u;
             }
             st->fdiff += (c % W + c / W) % 2 == 0 ? (int)need : -(int)need;
+            unsigned nb2[8], k2 = neighbours(W, D, c, nb2), fut = 0;
+            uint32_t lnb = 0;
+            for (unsigned j = 0; j < k2; j++) {
+                bool full = nb2[j] < ncb && ((key >> (4 * nb2[j])) & 15u) == 0;
+                if (pos[nb2[j]] > s) fut += !full;
+                else lnb |= 1u << slot[pos[nb2[j]]];
+            }
+            if (fut < need && st->ncrit < HP_CRIT) {
+                st->critneed[st->ncrit] = (uint8_t)need;
+                st->critfut[st->ncrit] = (uint8_t)fut;
+                st->critend[st->ncrit] = open && rule[c] != 0;
+                st->critnb[st->ncrit++] = lnb;
+            }
         }
         /* The lookahead after the step: each live cell's neighbours to come. */
         for (unsigned t = 0; t <= s; t++) {
             if (last[t] <= s) continue;
             unsigned nb2[8], k2 = neighbours(W, D, ord[t], nb2), later = 0;
-            for (unsigned j = 0; j < k2; j++) later += pos[nb2[j]] > s;
+            /* (A cell to come with two steps across takes no edge.) */
+            for (unsigned j = 0; j < k2; j++)
+                later += pos[nb2[j]] > s && !(nb2[j] < ncb && ((key >> (4 * nb2[j])) & 15u) == 0);
             st->room[slot[t]] = (uint8_t)later;
             if ((ord[t] % W + ord[t] / W) % 2 == 0) st->white |= 1u << slot[t];
             st->mayend[slot[t]] = open && rule[ord[t]] != 0;
