@@ -554,7 +554,9 @@ kt_status kti_hpaths_new(kti_hpaths **out, uint32_t width, uint32_t depth, bool 
     }
     for (size_t s = 0; st == KT_OK && s < p->ncells; s++) st = forward(p, s, budget);
     uint32_t nst = p->lo[p->ncells + 1];
-    if (st == KT_OK && (p->fut = kti_alloc(al, (size_t)nst * sizeof *p->fut)) == NULL) st = KT_ENOMEM;
+    size_t bytes = 0;
+    if (st == KT_OK && !kti_mul_ok(nst, sizeof *p->fut, &bytes)) st = KT_ETOOBIG;
+    if (st == KT_OK && (p->fut = kti_alloc(al, bytes)) == NULL) st = KT_ENOMEM;
     if (st == KT_OK) {
         /* Every cell has left: the one state left is the empty one. */
         kti_u128 slots = ((kti_u128)1 << HP_ENDS_SHIFT) - 1;
