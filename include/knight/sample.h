@@ -89,8 +89,8 @@
  * pairing of the cut's path ends) and a draw splits its structure back
  * and counts each part.  Measured on a twentieth of the join: about 16
  * GiB, a preparation of some 2.5 to 3 hours on two cores (the halves 25
- * minutes, the join the rest), then about 80 tours a second on one
- * thread and 150 on two; give a progress callback.  Open 8x8 tours with exactly one
+ * minutes, the join the rest), then about 125 tours a second on one
+ * thread and 225 on two; give a progress callback.  Open 8x8 tours with exactly one
  * given end are not sampled (::KT_EUNSUPPORTED).
  *
  * Thread safety: a prepared sampler is immutable; any number of threads
