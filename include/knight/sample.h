@@ -73,7 +73,7 @@
  * half-tours of its drawn structure alone, by a frontier programme started
  * from that structure at the cut (tens of milliseconds for a 7 x 5 one),
  * and ranking does the same.  7x9 open (2,903,212,163,753,000 tours): 12
- * minutes and 8.4 GiB, then about 14 tours a second on one thread.  The preparation grows
+ * minutes and 8.4 GiB, then about 19 tours a second on one thread.  The preparation grows
  * quickly with the height: give a progress callback to follow or cancel
  * it.  7x10 (70 cells: an open tour's ends lie on both colours, so a
  * half's tour ends may be anywhere, as on 8x8) had not finished
