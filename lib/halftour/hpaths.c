@@ -161,10 +161,10 @@ static bool closes(unsigned a, unsigned b)
            (a == HP_TE && b == HP_TB);
 }
 
-/* An edge between the cells of slots a and b. */
-static inline bool join(hp_work *w, unsigned a, unsigned b)
+/* An edge between the cells of slots a and b, in the codes c of a step
+ * from w's decoded state. */
+static inline bool join(hp_work *w, uint8_t *c, unsigned a, unsigned b)
 {
-    uint8_t *c = w->c;
     unsigned ca = c[a], cb = c[b];
     if (ca == HP_FULL || cb == HP_FULL) return false;
     if (ca >= HP_LABEL && ca == cb) return false; /* a cycle */
@@ -193,9 +193,8 @@ static inline bool join(hp_work *w, unsigned a, unsigned b)
 
 /* The cell of slot f leaves under tour-end rule `rule` (0 never a tour
  * end, 1 may be, 2 must be). */
-static inline bool leave(hp_work *w, unsigned f, unsigned rule, unsigned *ends)
+static inline bool leave(const hp_work *w, uint8_t *c, unsigned f, unsigned rule, unsigned *ends)
 {
-    uint8_t *c = w->c;
     unsigned cf = c[f];
     c[f] = HP_FREE;
     if (cf == HP_FULL) return rule != 2;
@@ -216,13 +215,14 @@ static inline bool apply(const kti_hpaths *p, size_t s, hp_work *w0, unsigned en
 {
     const hp_step *st = &p->step[s];
     unsigned n = p->nslots, fresh0 = w0->fresh;
-    uint8_t c0[HP_SLOTS];
-    memcpy(c0, w0->c, HP_SLOTS);
+    /* The step's codes apart: the decoded ones serve the next mask. */
+    uint8_t c[HP_SLOTS];
+    memcpy(c, w0->c, HP_SLOTS);
     bool ok = true;
-    w0->c[st->slot] = st->init;
+    c[st->slot] = st->init;
     for (unsigned j = 0; ok && j < st->nnb; j++)
-        if ((m >> j) & 1u) ok = join(w0, st->slot, st->nb[j]);
-    for (unsigned f = 0; ok && f < st->nfin; f++) ok = leave(w0, st->fin[f], st->finrule[f], &ends);
+        if ((m >> j) & 1u) ok = join(w0, c, st->slot, st->nb[j]);
+    for (unsigned f = 0; ok && f < st->nfin; f++) ok = leave(w0, c, st->fin[f], st->finrule[f], &ends);
     /* Each tour end of the half closes a TERM crossing's path. */
     ok = ok && ends <= p->nterm;
     /* Degree lookahead: a cell that needs more edges than its neighbours
@@ -232,7 +232,7 @@ static inline bool apply(const kti_hpaths *p, size_t s, hp_work *w0, unsigned en
     uint32_t needy = 0;
     for (uint32_t live = st->live; ok && live != 0; live &= live - 1) {
         unsigned i = (unsigned)__builtin_ctz(live);
-        unsigned v = w0->c[i], need = v == HP_FREE ? 2u : v == HP_FULL ? 0u : 1u;
+        unsigned v = c[i], need = v == HP_FREE ? 2u : v == HP_FULL ? 0u : 1u;
         diff += (st->white >> i) & 1u ? (int)need : -(int)need;
         needy |= (uint32_t)(need != 0) << i;
         if (need != 0 && (v == HP_FREE || v == HP_TB || v >= HP_LABEL) && more && st->mayend[i])
@@ -252,10 +252,8 @@ static inline bool apply(const kti_hpaths *p, size_t s, hp_work *w0, unsigned en
         unsigned have = st->critfut[k] + (x != 0) + ((x & (x - 1)) != 0);
         ok = have + (more && st->critend[k]) >= st->critneed[k];
     }
-    if (ok) *y = encode(w0->c, n) | (kti_u128)ends << HP_ENDS_SHIFT;
-    /* Back to the decoded state for the next mask. */
-    memcpy(w0->c, c0, HP_SLOTS);
-    w0->fresh = fresh0;
+    if (ok) *y = encode(c, n) | (kti_u128)ends << HP_ENDS_SHIFT;
+    w0->fresh = fresh0; /* the step's new labels are forgotten */
     return ok;
 }
 
