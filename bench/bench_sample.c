@@ -10,9 +10,10 @@
  *                                     or only the tours whose upper type is
  *                                     in the join's shard I of N (8x8: the
  *                                     draws' speed without the whole join)
- *   bench_sample WxH openhalves [draws [I/N]]  open tours (free ends) by
+ *   bench_sample WxH openhalves [draws [I/N [X,Y [X,Y]]]]  open tours by
  *                                     open half-tours, the larger half above,
- *                                     as kt_sampler_new() takes 8x8; I/N as
+ *                                     as kt_sampler_new() takes 8x8, with
+ *                                     free ends or one or two given; I/N as
  *                                     above (8x8: the join's rate and the
  *                                     draws' speed from a part of its types)
  * Prints wall and CPU time of the preparation (one thread; 8x8 closed,
@@ -173,7 +174,7 @@ int main(int argc, char **argv)
     if (argc > 1) {
         uint32_t w, h;
         if (sscanf(argv[1], "%ux%u", &w, &h) != 2) {
-            fprintf(stderr, "usage: bench_sample [WxH [open|halftours|openhalves] [draws [I/N]]]\n");
+            fprintf(stderr, "usage: bench_sample [WxH [open|halftours|openhalves] [draws [I/N]] [X,Y [X,Y]]]\n");
             return 2;
         }
         bool oh = argc > 2 && strcmp(argv[2], "openhalves") == 0;
@@ -184,9 +185,10 @@ int main(int argc, char **argv)
         uint32_t shard = 0, nshards = 1;
         if (ht && argc > 4 && sscanf(argv[4], "%u/%u", &shard, &nshards) != 2) return 2;
         kt_cell ends[2] = {KT_CELL_NONE, KT_CELL_NONE};
-        for (int i = 0; open && !ht && i < 2 && argc > 4 + i; i++) {
+        int at = oh ? 5 : 4; /* openhalves: the given cells after I/N */
+        for (int i = 0; open && (oh || !ht) && i < 2 && argc > at + i; i++) {
             unsigned x, y;
-            if (sscanf(argv[4 + i], "%u,%u", &x, &y) != 2 || x >= w || y >= h) return 2;
+            if (sscanf(argv[at + i], "%u,%u", &x, &y) != 2 || x >= w || y >= h) return 2;
             ends[i] = (kt_cell)(y * w + x);
         }
         return one(w, h, open, ht, draws, shard, nshards, ends[0], ends[1]);

@@ -92,14 +92,12 @@ kt_status kt_sampler_new(kt_sampler **out, const kt_graph *g, kt_shape shape, kt
     /* Open tours of 7 columns from 7x7 on (the frontier programme's layers
      * pass 20 GiB there): by open half-tours, the larger half above (the
      * join walks the lower half's structures, so it costs less that way).
-     * 8x8 between two given cells, or with both ends free: then the 8x4
-     * halves are enumerated merged, in shards, as the count does it
-     * (hsample.c), which fits 16 GiB but takes hours (BENCHMARKS.md).  One
-     * end given is refused: its two halves differ, so both would be
-     * enumerated and the join would lose the mirror; not measured. */
-    bool both = start != KT_CELL_NONE && end != KT_CELL_NONE;
-    bool none = start == KT_CELL_NONE && end == KT_CELL_NONE;
-    if (open && ((g->width == 7 && g->height >= 7) || (g->width == 8 && g->height == 8 && (both || none))) &&
+     * And 8x8: between two given cells the halves are listed; with an end
+     * free they are enumerated merged, in shards, as the count does it
+     * (hsample.c), which takes hours and 16 to 19 GiB (BENCHMARKS.md); with
+     * one end given the two halves differ, so both are enumerated and the
+     * join loses the mirror. */
+    if (open && ((g->width == 7 && g->height >= 7) || (g->width == 8 && g->height == 8)) &&
         halftour_board(g)) {
         r.shard = 0;
         r.nshards = 1;

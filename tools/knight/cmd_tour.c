@@ -145,11 +145,9 @@ static int uniform_tours(const kt_graph *g, const tour_args *a, kt_cell start, k
     if (st == KT_OK) st = kt_sampler_new(&s, g, a->open ? KT_SHAPE_PATH : KT_SHAPE_CYCLES, start, end, run);
     cli_progress_done();
     kt_options_free(run);
-    bool one_end = a->open && (start != KT_CELL_NONE) != (end != KT_CELL_NONE);
     if (st == KT_EUNSUPPORTED)
         return cli_fail("--uniform needs a board whose narrow side is at most 7 (closed tours: or 8 "
-                        "columns, by half-tours; open 8x8: both ends given or both free), not %ux%u%s",
-                        a->w, a->h, one_end ? " with one end given" : "");
+                        "columns, by half-tours; open tours: or 8x8), not %ux%u", a->w, a->h);
     if (st != KT_OK) return report(st, a);
     kt_io_format f = cli_output_format(a->outpath, a->have_format, a->fmt, KT_IO_NUMBERS);
     FILE *out = cli_open_out(a->outpath);

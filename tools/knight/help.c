@@ -45,8 +45,8 @@ static const help_opt tour_opts[] = {
     {"--uniform", NULL, NULL, "Draw the tour exactly uniformly at random among all tours of the board "
      "(closed, or open with the ends given), from exact counts prepared first; boards whose narrow "
      "side is at most 7, closed tours of boards of 8 columns (8x8: prepared by McKay's half-tours, "
-     "see BENCHMARKS.md for the time), and open 8x8 tours with both --start and --end given.  The same "
-     "seed gives the same tours.", NULL},
+     "see BENCHMARKS.md for the time), and open 8x8 tours (with both --start and --end given: minutes; "
+     "with an end free: hours and about 19 GiB).  The same seed gives the same tours.", NULL},
     {"--count", NULL, "K", "With --uniform: draw K tours (independent draws of the seed), separated by "
      "blank lines.", NULL},
     OUT_OPTS,
