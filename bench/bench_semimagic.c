@@ -7,6 +7,7 @@
  *   bench_semimagic estimate-full [threads] [budget] [shard] [nshards]
  *   bench_semimagic puzzles [threads] [check-budget]
  *   bench_semimagic big N semimagic|magic|nested|nested-magic [threads] [budget] [seconds]
+ *   bench_semimagic grid [threads] [k] [seed]
  *
  * rule:     nested semimagic 8x8 tours, 1 in the leftmost column and 64 in
  *           the rightmost (the Knight Errant puzzle); expects 8 classes.
@@ -24,6 +25,11 @@
  * puzzles:  a puzzle with a unique solution from each of the 8 seed tours
  *           (nested, puzzle rule; and rows and columns only, puzzle rule),
  *           seeds 1-3: given numbers, difficulty (nodes) and time.
+ * grid:     a whole search of the general kind (rows and columns, any
+ *           start and end) small enough to finish: seed tour #seed
+ *           (default 1) with only 1..k and 65-k..64 kept (default k = 4),
+ *           completed; its node count is exact, so it compares pruning
+ *           rules (fewer nodes) and kernels (nodes per CPU second).
  * big:      boards past 8 x 8 (N = 9..16; Awani Kumar published four
  *           diagonally magic 12x12 tours in 2003): a search for every
  *           class, any start and end, bounded by `budget` nodes (default
@@ -269,6 +275,33 @@ static int run_estimate_full(int argc, char **argv, unsigned threads)
     return st != KT_OK && st != KT_ELIMIT;
 }
 
+/* A complete general search: a seed tour's first and last k numbers kept. */
+static int run_grid(int argc, char **argv, unsigned threads)
+{
+    int k = argc > 3 ? atoi(argv[3]) : 4, seed = argc > 4 ? atoi(argv[4]) : 1;
+    if (k < 1 || k > 32 || seed < 1 || seed > 8) return 2;
+    uint32_t grid[64];
+    for (int p = 0; p < 64; p++) {
+        int v = kt_test_nested8[seed - 1][p];
+        grid[p] = v <= k || v > 64 - k ? (uint32_t)v : 0;
+    }
+    kt_semimagic_opts *o = opts(KT_SEMIMAGIC_LINES, 0);
+    kt_options *r = run_opts(threads);
+    kt_semimagic_opts_set_grid(o, grid, 64);
+    uint64_t nodes = 0, classes = 0, sols = 0;
+    kt_options_set_trace(r, sum_nodes, &nodes);
+    double c0 = bench_cpu(), t0 = bench_now();
+    kt_status st = kt_semimagic_search(o, r, NULL, NULL, &classes, &sols);
+    double wall = bench_now() - t0, c = bench_cpu() - c0;
+    printf("semimagic 8x8 from seed #%d's 1..%d and %d..64, %u thread(s): %s, %llu numberings; "
+           "%llu nodes, wall %.2f s, cpu %.2f s, %.3g nodes/cpu s\n", seed, k, 65 - k, threads,
+           kt_status_name(st), (unsigned long long)sols, (unsigned long long)nodes, wall, c,
+           (double)nodes / c);
+    kt_options_free(r);
+    kt_semimagic_opts_free(o);
+    return st != KT_OK || sols < 1;
+}
+
 /* kt_semimagic_make_puzzle on every seed tour: sizes, difficulty, time. */
 static int run_puzzles(int argc, char **argv, unsigned threads)
 {
@@ -396,5 +429,6 @@ int main(int argc, char **argv)
     if (!strcmp(what, "estimate-full")) rc |= run_estimate_full(argc, argv, threads);
     if (!strcmp(what, "puzzles")) rc |= run_puzzles(argc, argv, threads);
     if (!strcmp(what, "big")) rc |= run_big(argc, argv);
+    if (!strcmp(what, "grid")) rc |= run_grid(argc, argv, threads);
     return rc;
 }

@@ -143,6 +143,10 @@ typedef struct kti_sm_plan {
     uint8_t nlof[KTI_SM_MAXC], lof[KTI_SM_MAXC][4];
     uint8_t col[KTI_SM_MAXC];
     int maxneed;
+    /* The search's choice of end (kernel's moves): 0, the end with fewer
+     * moves; b > 0, that end only while the two ends' numbers are within
+     * b of balance (lo - 1 against N - hi), else the one behind. */
+    int balance;
     /* gap[o][e][p]: least sum of offsets b_i >= 0 such that base + b_i are
      * o odd and e even numbers, pairwise at least 2 apart (two cells of a
      * line are never a knight's move apart); p = parity of the base. */
