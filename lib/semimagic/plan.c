@@ -242,9 +242,9 @@ void kti_sm_plan_init(kti_sm_plan *S, const kt_semimagic_opts *o, kt_semimagic_s
     S->nb = (size_t)N;
     S->flags = o->flags;
     S->sym = sym;
-    /* Half-lines (nested) bind early, so that search keeps its two ends'
-     * numbers balanced; whole lines bind late, and branching least pays
-     * more there (see the search's moves). */
+    /* Nested searches keep their two ends' numbers balanced; searches on
+     * whole lines branch least, which measured fewer nodes on each (see
+     * the kernel's moves). */
     S->balance = o->flags & KT_SEMIMAGIC_NESTED ? 3 : 0;
     /* A one-word kernel whenever the board fits in 64 bits of a layout. */
     bool big = n > KTI_SM_MAXN || S->h > KTI_SM_MAXN;

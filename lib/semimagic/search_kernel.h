@@ -315,14 +315,14 @@ static inline bool SMK(moves)(const kti_sm_plan *S, const SMK(state) *st, smk_se
         if (S_NZ(fh)) ch = S_AND(ch, fh);
         if (!S_NZ(ch)) return false;
         /* Whole lines (S->balance 0): the end with fewer moves, and
-         * between equals the end whose moves have fewer onward ones; the
-         * tree is smallest when it branches least near its root (balanced
-         * ends, below, searched 25 to 45% more nodes there: bench_semimagic
-         * grid).  Half-lines: forced moves first, then the end with fewer
-         * moves while the ends stay within S->balance numbers of each
-         * other, else the end that is behind, which keeps the free numbers
-         * centred on the half-lines' average and their bounds tight
-         * (branching least searched 4.8 times the nodes there). */
+         * between equals the end whose moves have fewer onward ones, so
+         * the tree branches least (balanced ends, below, searched 1.3 to
+         * 1.9 times the nodes there: bench_semimagic grid).  Half-lines:
+         * forced moves first, then the end with fewer moves while the ends
+         * stay within S->balance numbers of each other, else the end that
+         * is behind, which keeps the free numbers centred on the
+         * half-lines' average and their bounds tight (branching least
+         * searched 4.8 times the nodes there). */
         int pl = S_POPC(cl), ph = S_POPC(ch);
         int imb = (lo - 1) - (S->N - hi);
         if (S->balance) {
