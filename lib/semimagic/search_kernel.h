@@ -294,6 +294,14 @@ static inline bool SMK(feasible)(const kti_sm_plan *S, const SMK(state) *st, smk
 
 /* ---- depth-first search ---- */
 
+/* The unvisited neighbours of the cells of cand, summed. */
+static inline int SMK(onward)(const kti_sm_plan *S, smk_set cand, smk_set unvis)
+{
+    int n = 0;
+    for (; S_NZ(cand); cand = S_DROP(cand)) n += S_POPC(S_AND(S_FROM(S->att[S_CTZ(cand)]), unvis));
+    return n;
+}
+
 /* The moves of a feasible node: the candidate cells *cand of the end that
  * moves (*low: the low end), false when there is none.  fl, fh: the
  * forced cells from feasible(). */
@@ -333,11 +341,7 @@ static inline bool SMK(moves)(const kti_sm_plan *S, const SMK(state) *st, smk_se
         } else if (pl != ph) {
             *low = pl < ph;
         } else {
-            int dl = 0, dh = 0;
-            for (smk_set b = cl; S_NZ(b); b = S_DROP(b))
-                dl += S_POPC(S_AND(S_FROM(S->att[S_CTZ(b)]), st->unvis));
-            for (smk_set b = ch; S_NZ(b); b = S_DROP(b))
-                dh += S_POPC(S_AND(S_FROM(S->att[S_CTZ(b)]), st->unvis));
+            int dl = SMK(onward)(S, cl, st->unvis), dh = SMK(onward)(S, ch, st->unvis);
             *low = dl != dh ? dl < dh : imb <= 0;
         }
     } else {
