@@ -543,6 +543,61 @@ static void test_cancel_and_budget(void)
     kt_semimagic_opts_free(o);
 }
 
+static void add_size(void *user, uint64_t step, uint64_t size)
+{
+    (void)step;
+    *(uint64_t *)user += size;
+}
+
+/* A budget is exact: a search returns KT_OK exactly when it spends at
+ * most its budget, on one thread and on two (the threads look at the
+ * budget every few thousand nodes; a search that finishes past it says
+ * so).  The search: seed tour 1's first and last 6 numbers given, rows
+ * and columns, completed (one numbering). */
+static void test_budget_exact(void)
+{
+    kt_semimagic_opts *o = NULL;
+    CHECK(kt_semimagic_opts_new(&o, 8, NULL) == KT_OK);
+    CHECK(kt_semimagic_opts_set_flags(o, KT_SEMIMAGIC_LINES) == KT_OK);
+    uint32_t grid[64];
+    for (int p = 0; p < 64; p++) {
+        uint32_t v = (uint32_t)kt_test_nested8[0][p];
+        grid[p] = v <= 6 || v > 58 ? v : 0;
+    }
+    CHECK(kt_semimagic_opts_set_grid(o, grid, 64) == KT_OK);
+    kt_options *one = run_threads(1), *two = run_threads(2);
+    uint64_t sols = 0;
+    uint64_t unit_nodes = 0;
+    CHECK(kt_options_set_trace(one, add_size, &unit_nodes) == KT_OK);
+    CHECK(kt_semimagic_search(o, one, NULL, NULL, NULL, &sols) == KT_OK);
+    CHECK(sols == 1);
+    CHECK(kt_options_set_trace(one, NULL, NULL) == KT_OK);
+    /* The least budget that lets the search finish, by bisection. */
+    uint64_t lo = 1, hi = UINT64_C(1) << 32;
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        CHECK(kt_options_set_budget(one, mid) == KT_OK);
+        kt_status st = kt_semimagic_search(o, one, NULL, NULL, NULL, NULL);
+        CHECK(st == KT_OK || st == KT_ELIMIT);
+        if (st == KT_OK) hi = mid;
+        else lo = mid + 1;
+    }
+    /* It covers the work units' nodes (the plan's few count too). */
+    CHECK(lo >= unit_nodes && unit_nodes > 1000);
+    for (int t = 0; t < 2; t++) {
+        kt_options *r = t ? two : one;
+        CHECK(kt_options_set_budget(r, lo) == KT_OK);
+        sols = 0;
+        CHECK(kt_semimagic_search(o, r, NULL, NULL, NULL, &sols) == KT_OK);
+        CHECK(sols == 1);
+        CHECK(kt_options_set_budget(r, lo - 1) == KT_OK);
+        CHECK(kt_semimagic_search(o, r, NULL, NULL, NULL, NULL) == KT_ELIMIT);
+    }
+    kt_options_free(one);
+    kt_options_free(two);
+    kt_semimagic_opts_free(o);
+}
+
 /* Independent check of a numbered tour of a w x h board (closed: N and 1
  * a move apart too). */
 static int valid_rect(uint32_t w, uint32_t h, const uint32_t *num, int closed)
@@ -937,6 +992,7 @@ int main(void)
     RUN(test_6x6_closed);
     RUN(test_magic);
     RUN(test_cancel_and_budget);
+    RUN(test_budget_exact);
     RUN(test_shards);
     RUN(test_progress_estimate);
     RUN(test_rectangles);

@@ -295,7 +295,9 @@ KT_EXPORT kt_status kt_semimagic_opts_set_symmetry(kt_semimagic_opts *o, kt_semi
  *   indices are numbered within each call, and in ::KT_SEMIMAGIC_ALL mode
  *   a shard counts the classes whose representative it found);
  * - budget: in search nodes, summed over the threads; checked every few
- *   thousand nodes per thread, so the search may run slightly past it.
+ *   thousand nodes per thread, so the search may run slightly past it,
+ *   and a search that spent more than the budget returns ::KT_ELIMIT even
+ *   when it finished (so the status does not depend on the threads).
  * - trace: called on the calling thread as each work unit of this shard
  *   is delivered, with @p step the unit's index and @p size the search
  *   nodes spent in it (the sum over a complete search is the same for

@@ -429,6 +429,11 @@ kt_status kti_sm_run_search(const kt_semimagic_opts *o, kt_semimagic_symmetry sy
     /* ALL mode numbers classes by first meeting, which a resume would lose. */
     if (status == KT_OK && r.checkpoint != NULL && sym != KT_SEMIMAGIC_ALL) status = sm_resume(R, o, sym, &r);
     if (status == KT_OK) status = sm_run_units(R, r.threads);
+    /* The threads look at the budget every few thousand nodes, so a search
+     * may finish a little past it: it says so too.  KT_OK then always
+     * means within the budget, and a search's status is the same for every
+     * thread count (a whole search spends the same nodes on each). */
+    if (status == KT_OK && r.budget != 0 && atomic_load(&R->sh.nodes) > r.budget) status = KT_ELIMIT;
     /* In ALL mode one class may have members in several shards: a shard
      * counts the classes whose representative it found, so the shards'
      * counts add up to the whole. */

@@ -27,7 +27,7 @@ __attribute__((noinline)) int kti_sm_sync(kti_sm_worker *w)
     w->synced += w->nodes;
     w->nodes = 0;
     if (atomic_load_explicit(&sh->status, memory_order_relaxed) != KT_OK) return 1;
-    if (sh->budget != 0 && total >= sh->budget) {
+    if (sh->budget != 0 && total > sh->budget) {
         kti_sm_stop(sh, KT_ELIMIT);
         return 1;
     }
