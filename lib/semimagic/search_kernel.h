@@ -24,9 +24,9 @@ typedef struct SMK(line) {
     smk_key key;    /* (free odd-number cells) * SMK_KEYK + (free even-number cells) */
 } SMK(line);
 
-/* The lines come last: a child copies the plan's nl of them only (the
- * copy is a fifth of a node's time; a whole-struct copy compiled to
- * `rep movsq`, slow to start on some processors). */
+/* The lines come last: a child copies the plan's nl of them only.  A
+ * whole-struct copy compiled to `rep movsq` under gcc's generic tuning,
+ * slow to start on AMD EPYC: a tenth of the run (BENCHMARKS.md). */
 typedef struct SMK(state) {
     smk_set unvis; /* cells not yet on the path */
     smk_set asg;   /* cells with a number (on the path, given or pencilled) */
