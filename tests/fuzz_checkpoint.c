@@ -101,7 +101,10 @@ static kt_status try_file(int c, const uint8_t *data, size_t size, bool forged)
         }
     } else if (v.lo != 12345 || v.hi != 678) {
         abort();                               /* output touched on failure */
-    } else if (st != KT_EPARSE && st != KT_EMISMATCH && st != KT_EIO && st != KT_ENOMEM) {
+    } else if (st != KT_EPARSE && st != KT_EMISMATCH && st != KT_EIO && st != KT_ENOMEM &&
+               !(forged && st == KT_EOVERFLOW)) {
+        /* A forged file (its checksum made right) may hold any counts: a
+         * sum past 128 bits is then the true answer. */
         fprintf(stderr, "unexpected status %d (conf %d)\n", (int)st, c);
         abort();
     }
