@@ -380,10 +380,12 @@ static int run_big(int argc, char **argv)
     unsigned threads = argc > 4 ? (unsigned)atoi(argv[4]) : 2;
     uint64_t budget = argc > 5 ? strtoull(argv[5], NULL, 10) : 1000000000u;
     double seconds = argc > 6 ? atof(argv[6]) : 600;
-    unsigned flags = !strcmp(what, "magic") ? KT_SEMIMAGIC_MAGIC
-                     : !strcmp(what, "nested") ? KT_SEMIMAGIC_NESTED
-                     : !strcmp(what, "nested-magic") ? KT_SEMIMAGIC_NESTED | KT_SEMIMAGIC_MAGIC
-                                                     : KT_SEMIMAGIC_LINES;
+    /* "magic", "nested", "nested-magic" or "semimagic", each optionally
+     * with "-halfturn" (numberings symmetric under the half-turn). */
+    unsigned flags = KT_SEMIMAGIC_LINES;
+    if (strstr(what, "magic") && strncmp(what, "semimagic", 9)) flags |= KT_SEMIMAGIC_MAGIC;
+    if (strstr(what, "nested")) flags |= KT_SEMIMAGIC_NESTED;
+    if (strstr(what, "halfturn")) flags |= KT_SEMIMAGIC_HALFTURN;
     kt_semimagic_opts *o = NULL;
     if (kt_semimagic_opts_new(&o, n, NULL) != KT_OK || kt_semimagic_opts_set_flags(o, flags) != KT_OK) {
         fprintf(stderr, "%ux%u %s: not supported\n", n, n, what);

@@ -177,7 +177,7 @@ for pair in "tour --open --start --end --seed --method --tie --tourney --obfusca
             "check --open" "svg -o --numbers --no-board" "walks --marked --max" \
             "join --seed --format -o" "shatter --seed --sequential --format -o" \
             "obfuscate --rounds --seed --sequential --format -o" "rails --count" \
-            "semimagic --nested --magic --closed --any-start --first --members --all --threads --size --grid --make-puzzle --seed --check-budget --rows --columns --shard --checkpoint --result" \
+            "semimagic --nested --magic --closed --halfturn --any-start --first --members --all --threads --size --grid --make-puzzle --seed --check-budget --rows --columns --shard --checkpoint --result" \
             "halftours --width --depth --other --threads --join" \
             "count --open --by-start --start --end --directed --symmetric --classes --method --threads --shard --checkpoint --checkpoint-interval --result --max-states --stats --trace"; do
     set -- $pair

@@ -395,6 +395,107 @@ static void test_6x6_closed(void)
     kt_semimagic_opts_free(o);
 }
 
+static int valid_rect(uint32_t w, uint32_t h, const uint32_t *num, int closed);
+
+/* Numberings symmetric under the half-turn (KT_SEMIMAGIC_HALFTURN): the
+ * search must find exactly the members of a plain search that have the
+ * symmetry, checked here cell by cell. */
+static int halfturn_symmetric(uint32_t w, uint32_t h, const uint32_t *num)
+{
+    uint32_t N = w * h;
+    for (uint32_t p = 0; p < N; p++) {
+        uint32_t k = num[p], k2 = num[N - 1 - p]; /* the opposite cell */
+        if (k2 != (k > N / 2 ? k - N / 2 : k + N / 2)) return 0;
+    }
+    return 1;
+}
+
+typedef struct halfturn_count {
+    uint32_t w, h;
+    uint64_t all, symmetric, valid;
+} halfturn_count;
+
+static int on_halfturn(void *user, const kt_semimagic_solution *s)
+{
+    halfturn_count *t = user;
+    const uint32_t *num = kt_semimagic_solution_numbers(s);
+    t->all++;
+    t->symmetric += halfturn_symmetric(t->w, t->h, num);
+    t->valid += valid_rect(t->w, t->h, num, 1);
+    return 0;
+}
+
+/* The plain search's symmetric members against the flagged search, every
+ * numbering reported (ALL), on a board with flags (line constraints),
+ * given numbers (grid) or 1 on a given cell (start >= 0). */
+static void halfturn_agrees(uint32_t w, uint32_t h, unsigned flags, const uint32_t *grid, int start,
+                            uint64_t expect)
+{
+    kt_semimagic_opts *o = NULL;
+    CHECK(kt_semimagic_opts_new_rect(&o, w, h, NULL) == KT_OK);
+    CHECK(kt_semimagic_opts_set_flags(o, flags | KT_SEMIMAGIC_CLOSED) == KT_OK);
+    CHECK(kt_semimagic_opts_set_symmetry(o, KT_SEMIMAGIC_ALL) == KT_OK);
+    if (grid) CHECK(kt_semimagic_opts_set_grid(o, grid, (size_t)w * h) == KT_OK);
+    kt_cell s = (kt_cell)start;
+    if (start >= 0) CHECK(kt_semimagic_opts_set_start_cells(o, &s, 1) == KT_OK);
+    kt_options *two = run_threads(2);
+    halfturn_count plain = {w, h, 0, 0, 0}, flagged = {w, h, 0, 0, 0};
+    uint64_t sols = 0;
+    CHECK(kt_semimagic_search(o, two, on_halfturn, &plain, NULL, &sols) == KT_OK);
+    CHECK(sols == plain.all && plain.valid == plain.all);
+    CHECK(kt_semimagic_opts_set_flags(o, flags | KT_SEMIMAGIC_HALFTURN) == KT_OK);
+    CHECK(kt_semimagic_opts_flags(o) & KT_SEMIMAGIC_CLOSED);
+    CHECK(kt_semimagic_search(o, two, on_halfturn, &flagged, NULL, &sols) == KT_OK);
+    CHECK(sols == flagged.all && flagged.valid == flagged.all && flagged.symmetric == flagged.all);
+    CHECK_EQ_U64(flagged.all, plain.symmetric);
+    if (expect) CHECK_EQ_U64(flagged.all, expect);
+    kt_options_free(two);
+    kt_semimagic_opts_free(o);
+}
+
+static void test_halfturn(void)
+{
+    /* Closed tours, no line constraints: every one of 6x5 (none is
+     * symmetric; the half-turn swaps the colours there and N/2 = 15 is
+     * odd) and those of 6x6 from a corner (it keeps them, N/2 = 18):
+     * 156 numberings, the 78 centrally symmetric tours (Jelliss: 5 classes
+     * with quaternary symmetry of 2 tours each, 17 binary of 4) both ways. */
+    halfturn_agrees(6, 5, 0, NULL, -1, 0);
+    halfturn_agrees(6, 6, 0, NULL, 0, 156);
+    /* 8x8 semimagic: every symmetric numbering (34 classes, 272 numberings,
+     * the count a separate quarter-path program found too), each checked;
+     * then one of them's first and last eight numbers given, where the plain
+     * search's symmetric members must be the flagged search's. */
+    kt_semimagic_opts *o = NULL;
+    CHECK(kt_semimagic_opts_new(&o, 8, NULL) == KT_OK);
+    CHECK(kt_semimagic_opts_set_flags(o, KT_SEMIMAGIC_LINES | KT_SEMIMAGIC_HALFTURN) == KT_OK);
+    CHECK(kt_semimagic_opts_flags(o) == (KT_SEMIMAGIC_LINES | KT_SEMIMAGIC_CLOSED | KT_SEMIMAGIC_HALFTURN));
+    kt_options *two = run_threads(2);
+    collect c;
+    memset(&c, 0, sizeof c);
+    uint64_t classes = 0, sols = 0;
+    CHECK(kt_semimagic_search(o, two, on_sol, &c, &classes, &sols) == KT_OK);
+    CHECK_EQ_U64(classes, 34);
+    CHECK_EQ_U64(sols, 272);
+    for (size_t i = 0; i < c.count; i++) {
+        int ok = 0;
+        CHECK(valid_tour(8, c.num[i], 0) && halfturn_symmetric(8, 8, c.num[i]));
+        CHECK(kt_semimagic_check(o, c.num[i], 64, &ok) == KT_OK && ok);
+    }
+    uint32_t grid[64];
+    for (int p = 0; p < 64; p++) grid[p] = c.num[0][p] <= 8 || c.num[0][p] > 56 ? c.num[0][p] : 0;
+    halfturn_agrees(8, 8, KT_SEMIMAGIC_LINES, grid, -1, 0);
+    /* A seed tour (not symmetric) fails the check with the flag. */
+    uint32_t seed[64];
+    seed_sol(0, seed);
+    int ok = 1;
+    CHECK(!halfturn_symmetric(8, 8, seed));
+    CHECK(kt_semimagic_check(o, seed, 64, &ok) == KT_OK && !ok);
+    collect_free(&c);
+    kt_options_free(two);
+    kt_semimagic_opts_free(o);
+}
+
 /* 5x5 with a start column: classes reported through satisfying members. */
 static void test_asymmetric_constraints(void)
 {
@@ -928,7 +1029,7 @@ static void test_errors(void)
     CHECK(kt_semimagic_opts_size(o) == 6);
     CHECK(kt_semimagic_opts_set_flags(o, KT_SEMIMAGIC_NESTED) == KT_EUNSUPPORTED);
     CHECK(kt_semimagic_opts_flags(o) == KT_SEMIMAGIC_LINES);
-    CHECK(kt_semimagic_opts_set_flags(o, 64) == KT_EINVAL);
+    CHECK(kt_semimagic_opts_set_flags(o, 128) == KT_EINVAL);
     CHECK(kt_semimagic_opts_set_flags(o, KT_SEMIMAGIC_MAGIC) == KT_OK);
     CHECK(kt_semimagic_opts_flags(o) == (KT_SEMIMAGIC_MAGIC | KT_SEMIMAGIC_LINES));
     uint32_t g[36] = {0};
@@ -990,6 +1091,7 @@ int main(void)
     RUN(test_5x5_counts);
     RUN(test_asymmetric_constraints);
     RUN(test_6x6_closed);
+    RUN(test_halfturn);
     RUN(test_magic);
     RUN(test_cancel_and_budget);
     RUN(test_budget_exact);

@@ -89,7 +89,13 @@ enum {
     KT_SEMIMAGIC_MAGIC = 4u,     /**< Both long diagonals sum to n(n^2+1)/2 (implies ::KT_SEMIMAGIC_LINES). */
     KT_SEMIMAGIC_CLOSED = 8u,    /**< The tour is closed: n^2 is a knight's move from 1. */
     KT_SEMIMAGIC_ROWS = 16u,     /**< Only the rows sum to width(N+1)/2 (N cells; rectangles). */
-    KT_SEMIMAGIC_COLUMNS = 32u   /**< Only the columns sum to height(N+1)/2 (N cells; rectangles). */
+    KT_SEMIMAGIC_COLUMNS = 32u,  /**< Only the columns sum to height(N+1)/2 (N cells; rectangles). */
+    /** The numbering is symmetric under the half-turn: the cell opposite the
+     *  one of k through the centre holds k + N/2 (mod N).  Such a tour is
+     *  closed (implies ::KT_SEMIMAGIC_CLOSED) and is drawn by its first half;
+     *  the search is over half as many numbers, which puts boards past 8 x 8
+     *  within reach.  Since 1.1. */
+    KT_SEMIMAGIC_HALFTURN = 64u
 };
 
 /** @brief How kt_semimagic_search() treats the 8 symmetries of the board. */

@@ -73,8 +73,9 @@ kt_status kt_semimagic_opts_set_flags(kt_semimagic_opts *o, unsigned flags)
 {
     if (o == NULL) return KT_EINVAL;
     if (flags & ~(unsigned)(KT_SEMIMAGIC_LINES | KT_SEMIMAGIC_NESTED | KT_SEMIMAGIC_MAGIC | KT_SEMIMAGIC_CLOSED |
-                            KT_SEMIMAGIC_ROWS | KT_SEMIMAGIC_COLUMNS))
+                            KT_SEMIMAGIC_ROWS | KT_SEMIMAGIC_COLUMNS | KT_SEMIMAGIC_HALFTURN))
         return KT_EINVAL;
+    if (flags & KT_SEMIMAGIC_HALFTURN) flags |= KT_SEMIMAGIC_CLOSED;
     if ((flags & KT_SEMIMAGIC_NESTED) && (o->n == 0 || o->n % 4 != 0)) return KT_EUNSUPPORTED;
     if ((flags & KT_SEMIMAGIC_MAGIC) && o->n == 0) return KT_EUNSUPPORTED;
     if (flags & (KT_SEMIMAGIC_NESTED | KT_SEMIMAGIC_MAGIC)) flags |= KT_SEMIMAGIC_LINES;

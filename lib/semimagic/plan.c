@@ -251,6 +251,10 @@ void kti_sm_plan_init(kti_sm_plan *S, const kt_semimagic_opts *o, kt_semimagic_s
     S->kernel = !big ? KTI_SM_NARROW : S->h <= 64 / KTI_SM_MAXS ? KTI_SM_LONG : KTI_SM_WIDE;
     S->stride = big ? KTI_SM_MAXS : KTI_SM_MAXN;
     sm_plan_cells(S, o);
+    if (o->flags & KT_SEMIMAGIC_HALFTURN) {
+        S->half = N / 2;
+        for (int p = 0; p < N; p++) S->opp[S->p2i[p]] = S->p2i[S->tmap[3][p]];
+    }
     sm_plan_moves(S);
     sm_plan_lines(S);
     sm_plan_gaps(S);
@@ -292,6 +296,11 @@ int kti_sm_check(const kti_sm_plan *S, const uint16_t *num)
             if (kti_sm_w_has(&S->lmask[l], S->p2i[p])) s += num[p];
         if (s != S->ltarget[l]) return 0;
     }
+    if (S->half)
+        for (int p = 0; p < N; p++) {
+            int k = num[p], k2 = num[S->tmap[3][p]];
+            if (k2 != (k > S->half ? k - S->half : k + S->half)) return 0;
+        }
     if (!kti_sm_w_has(&S->startm, S->p2i[pos[1]])) return 0;
     if (!kti_sm_w_has(&S->endm, S->p2i[pos[N]])) return 0;
     for (int p = 0; p < N; p++)

@@ -159,6 +159,10 @@ typedef struct kti_sm_plan {
     uint16_t tmap[8][KTI_SM_MAXC]; /* public cell -> image public cell */
     uint8_t dist[KTI_SM_MAXC][KTI_SM_MAXC];
     kt_semimagic_symmetry sym;
+    /* KT_SEMIMAGIC_HALFTURN: N / 2 (else 0), and each internal cell's image
+     * under the half-turn, which holds its number plus or minus half. */
+    int half;
+    uint16_t opp[KTI_SM_MAXC];
 } kti_sm_plan;
 
 /* Whether board map t (t & 7) exists on the board: a transpose (t & 4)

@@ -171,6 +171,7 @@ static bool switch_opt(int argc, char **argv, int *i, sm_args *a)
     if (cli_opt(argc, argv, i, "--nested", NULL)) a->flags |= KT_SEMIMAGIC_NESTED;
     else if (cli_opt(argc, argv, i, "--magic", NULL)) a->flags |= KT_SEMIMAGIC_MAGIC;
     else if (cli_opt(argc, argv, i, "--closed", NULL)) a->flags |= KT_SEMIMAGIC_CLOSED;
+    else if (cli_opt(argc, argv, i, "--halfturn", NULL)) a->flags |= KT_SEMIMAGIC_HALFTURN;
     else if (cli_opt(argc, argv, i, "--any-start", NULL)) a->any_start = true;
     else if (cli_opt(argc, argv, i, "--first", NULL)) a->first = true;
     else if (cli_opt(argc, argv, i, "--members", NULL)) a->sym = KT_SEMIMAGIC_MEMBERS;

@@ -100,6 +100,7 @@ static const help_opt semimagic_opts[] = {
     {"--nested", NULL, NULL, "Also every 4x4 quarter semimagic (side divisible by 4).", NULL},
     {"--magic", NULL, NULL, "Also both diagonals sum to the magic constant.", NULL},
     {"--closed", NULL, NULL, "Closed tours only.", NULL},
+    {"--halfturn", NULL, NULL, "Only numberings symmetric under the half-turn: k and k + N/2 on opposite cells through the centre (closed tours; the search covers half the numbers).", NULL},
     {"--any-start", NULL, NULL, "Drop the puzzle rule (start in the left half, end in the right).", NULL},
     {"--first", NULL, NULL, "Stop at the first numbering found and print it (or 'none exists').", NULL},
     {"--members", NULL, NULL, "Print every member of each symmetry class that satisfies the constraints.", NULL},

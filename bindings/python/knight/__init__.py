@@ -170,6 +170,7 @@ class SemimagicFlag(enum.IntFlag):
     CLOSED = 8
     ROWS = 16
     COLUMNS = 32
+    HALFTURN = 64
 
 
 class Symmetry(enum.IntEnum):

@@ -698,6 +698,19 @@ class SemimagicTests(unittest.TestCase):
                 self.assertTrue(all(sum(col) == 2 * (4 * n + 1) for col in zip(*s.rows())))
                 self.assertTrue(o.check(s.numbers))
         self.assertEqual(kt.SemimagicOptions(7, height=4).flags, kt.SemimagicFlag.COLUMNS)
+
+    def test_halfturn(self):
+        # Centrally symmetric closed 6x6 tours from a corner (k and k + 18 on
+        # opposite cells): 78 tours, both ways; every one checked here
+        o = kt.SemimagicOptions(6, flags=kt.SemimagicFlag.HALFTURN, start_cells=[0],
+                                symmetry=kt.Symmetry.ALL)
+        self.assertEqual(o.flags, kt.SemimagicFlag.HALFTURN | kt.SemimagicFlag.CLOSED)
+        found = []
+        self.assertEqual(o.search(found.append)[1], 156)
+        for s in found:
+            n = s.numbers
+            self.assertTrue(all(n[35 - p] == (n[p] + 18 if n[p] <= 18 else n[p] - 18)
+                                for p in range(36)))
         with self.assertRaises(kt.Unsupported):
             kt.SemimagicOptions(7, height=4, flags=kt.SemimagicFlag.ROWS)
         with self.assertRaises(kt.Unsupported):

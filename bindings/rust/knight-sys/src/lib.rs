@@ -282,6 +282,7 @@ pub const KT_SEMIMAGIC_MAGIC: c_uint = 4;
 pub const KT_SEMIMAGIC_CLOSED: c_uint = 8;
 pub const KT_SEMIMAGIC_ROWS: c_uint = 16;
 pub const KT_SEMIMAGIC_COLUMNS: c_uint = 32;
+pub const KT_SEMIMAGIC_HALFTURN: c_uint = 64;
 
 /// `kt_semimagic_symmetry`.
 pub type kt_semimagic_symmetry = c_int;

@@ -493,6 +493,23 @@ fn semimagic_rectangles() {
 }
 
 #[test]
+fn semimagic_halfturn() {
+    // Centrally symmetric closed 6x6 tours from a corner (k and k + 18 on
+    // opposite cells): 78 tours, both ways
+    let mut o = SemimagicOptions::new(6).unwrap();
+    o.set_flag_bits(sys::KT_SEMIMAGIC_HALFTURN).unwrap();
+    assert_eq!(o.flag_bits(), sys::KT_SEMIMAGIC_HALFTURN | sys::KT_SEMIMAGIC_CLOSED);
+    o.set_start_cells(&[0]).unwrap();
+    o.set_symmetry(Symmetry::All).unwrap();
+    let sols = o.solutions(None).unwrap();
+    assert_eq!(sols.len(), 156);
+    for sol in &sols {
+        let n = &sol.numbers;
+        assert!((0..36).all(|p| n[35 - p] == if n[p] <= 18 { n[p] + 18 } else { n[p] - 18 }));
+    }
+}
+
+#[test]
 fn semimagic_big_boards() {
     // 12x12 magic tours (Kumar 2003): a bounded search stops on its node
     // budget, and a progress closure cancels it
