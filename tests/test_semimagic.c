@@ -462,8 +462,9 @@ static void test_halfturn(void)
      * with quaternary symmetry of 2 tours each, 17 binary of 4) both ways. */
     halfturn_agrees(6, 5, 0, NULL, -1, 0);
     halfturn_agrees(6, 6, 0, NULL, 0, 156);
-    /* 8x8 semimagic: every symmetric numbering (34 classes, 272 numberings,
-     * the count a separate quarter-path program found too), each checked;
+    /* 8x8 semimagic: every symmetric numbering (34 classes, in 17 pairs of
+     * reversals; 272 numberings, the count a separate half-path program
+     * found too), each checked;
      * then one of them's first and last eight numbers given, where the plain
      * search's symmetric members must be the flagged search's. */
     kt_semimagic_opts *o = NULL;
@@ -480,6 +481,7 @@ static void test_halfturn(void)
     for (size_t i = 0; i < c.count; i++) {
         int ok = 0;
         CHECK(valid_tour(8, c.num[i], 0) && halfturn_symmetric(8, 8, c.num[i]));
+        CHECK(c.rev[i] != KT_SEMIMAGIC_NO_CLASS && c.rev[i] != c.cls[i] && c.rev[i] < classes);
         CHECK(kt_semimagic_check(o, c.num[i], 64, &ok) == KT_OK && ok);
     }
     uint32_t grid[64];
