@@ -92,9 +92,11 @@ enum {
     KT_SEMIMAGIC_COLUMNS = 32u,  /**< Only the columns sum to height(N+1)/2 (N cells; rectangles). */
     /** The numbering is symmetric under the half-turn: the cell opposite the
      *  one of k through the centre holds k + N/2 (mod N).  Such a tour is
-     *  closed (implies ::KT_SEMIMAGIC_CLOSED) and is drawn by its first half;
-     *  the search is over half as many numbers, which puts boards past 8 x 8
-     *  within reach.  Since 1.1. */
+     *  closed (implies ::KT_SEMIMAGIC_CLOSED); the search places each number
+     *  with its partner, so it decides half of them (every such 8x8
+     *  semimagic tour in seconds).  None exists when N is odd, or when the
+     *  half-turn changes a cell's colour but N/2 is even (or the reverse).
+     *  Since 1.1. */
     KT_SEMIMAGIC_HALFTURN = 64u
 };
 

@@ -252,6 +252,9 @@ void kti_sm_plan_init(kti_sm_plan *S, const kt_semimagic_opts *o, kt_semimagic_s
     S->stride = big ? KTI_SM_MAXS : KTI_SM_MAXN;
     sm_plan_cells(S, o);
     if (o->flags & KT_SEMIMAGIC_HALFTURN) {
+        /* Board map 3 mirrors both ways: the half-turn.  With N odd the
+         * centre is its own image, so no numbering passes (assign and
+         * kti_sm_check both refuse it). */
         S->half = N / 2;
         for (int p = 0; p < N; p++) S->opp[S->p2i[p]] = S->p2i[S->tmap[3][p]];
     }
