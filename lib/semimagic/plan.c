@@ -300,10 +300,8 @@ int kti_sm_check(const kti_sm_plan *S, const uint16_t *num)
         if (s != S->ltarget[l]) return 0;
     }
     if (S->half)
-        for (int p = 0; p < N; p++) {
-            int k = num[p], k2 = num[S->tmap[3][p]];
-            if (k2 != (k > S->half ? k - S->half : k + S->half)) return 0;
-        }
+        for (int p = 0; p < N; p++)
+            if (num[S->tmap[3][p]] != kti_sm_partner(S, num[p])) return 0;
     if (!kti_sm_w_has(&S->startm, S->p2i[pos[1]])) return 0;
     if (!kti_sm_w_has(&S->endm, S->p2i[pos[N]])) return 0;
     for (int p = 0; p < N; p++)

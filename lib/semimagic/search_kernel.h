@@ -89,7 +89,7 @@ static bool SMK(assign)(const kti_sm_plan *S, SMK(state) *st, int c, int k)
     /* Under the half-turn the opposite cell's number follows (it may be
      * there already: this call may be that cell's own image step). */
     if (S->half) {
-        int c2 = S->opp[c], k2 = k > S->half ? k - S->half : k + S->half;
+        int c2 = S->opp[c], k2 = kti_sm_partner(S, k);
         if (st->val[c2] != k2 && (st->val[c2] || !SMK(assign)(S, st, c2, k2))) return false;
     }
     return true;

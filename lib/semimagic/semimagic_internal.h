@@ -165,6 +165,12 @@ typedef struct kti_sm_plan {
     uint16_t opp[KTI_SM_MAXC];
 } kti_sm_plan;
 
+/* Under KT_SEMIMAGIC_HALFTURN, the number on the cell opposite that of k. */
+static inline int kti_sm_partner(const kti_sm_plan *S, int k)
+{
+    return k > S->half ? k - S->half : k + S->half;
+}
+
 /* Whether board map t (t & 7) exists on the board: a transpose (t & 4)
  * only on a square. */
 static inline bool kti_sm_map_ok(const kti_sm_plan *S, int t)

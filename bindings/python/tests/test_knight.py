@@ -698,6 +698,10 @@ class SemimagicTests(unittest.TestCase):
                 self.assertTrue(all(sum(col) == 2 * (4 * n + 1) for col in zip(*s.rows())))
                 self.assertTrue(o.check(s.numbers))
         self.assertEqual(kt.SemimagicOptions(7, height=4).flags, kt.SemimagicFlag.COLUMNS)
+        with self.assertRaises(kt.Unsupported):
+            kt.SemimagicOptions(7, height=4, flags=kt.SemimagicFlag.ROWS)
+        with self.assertRaises(kt.Unsupported):
+            kt.SemimagicOptions(17, height=4)
 
     def test_halfturn(self):
         # Centrally symmetric closed 6x6 tours from a corner (k and k + 18 on
@@ -711,10 +715,6 @@ class SemimagicTests(unittest.TestCase):
             n = s.numbers
             self.assertTrue(all(n[35 - p] == (n[p] + 18 if n[p] <= 18 else n[p] - 18)
                                 for p in range(36)))
-        with self.assertRaises(kt.Unsupported):
-            kt.SemimagicOptions(7, height=4, flags=kt.SemimagicFlag.ROWS)
-        with self.assertRaises(kt.Unsupported):
-            kt.SemimagicOptions(17, height=4)
 
     def test_big_boards(self):
         # 12x12 magic tours (Kumar 2003): a bounded search stops on its node
