@@ -16,6 +16,9 @@
  *                                     free ends or one or two given; I/N as
  *                                     above (8x8: the join's rate and the
  *                                     draws' speed from a part of its types)
+ *   ... halftours|openhalves ... noflip  (last) the join without the up-down
+ *                                     flip, every type pair joined (the
+ *                                     comparison of BENCHMARKS.md)
  * Prints wall and CPU time of the preparation (one thread; 8x8 closed,
  * by half-tours, on every core), the states kept and the bytes of the
  * tables (kt_sample_stats), the peak resident memory of the process
@@ -112,7 +115,7 @@ static bool has_ends(const kt_tourney *t, kt_cell start, kt_cell end)
 
 /* halftours: closed tours by half-tours, cut below row h / 2 */
 static int one(uint32_t w, uint32_t h, int open, bool halftours, uint64_t draws, uint32_t shard,
-               uint32_t nshards, kt_cell start, kt_cell end)
+               uint32_t nshards, kt_cell start, kt_cell end, bool noflip)
 {
     kt_graph *g = NULL;
     kt_sampler *s = NULL;
@@ -122,7 +125,10 @@ static int one(uint32_t w, uint32_t h, int open, bool halftours, uint64_t draws,
     if (kt_options_new(&run, NULL) != KT_OK || kt_options_set_progress(run, report, &last) != KT_OK ||
         kt_options_set_shard(run, shard, nshards) != KT_OK)
         return 1;
-    kt_status st = halftours && open ? kti_sampler_new_halftours_open(&s, g, h - h / 2, start, end, run)
+    kt_status st = halftours && noflip
+                       ? kti_sampler_new_halftours_flags(&s, g, open ? h - h / 2 : h / 2, open,
+                                                         KTI_HS_NOFLIP, start, end, run)
+                   : halftours && open ? kti_sampler_new_halftours_open(&s, g, h - h / 2, start, end, run)
                    : halftours       ? kti_sampler_new_halftours(&s, g, h / 2, run)
                                      : kt_sampler_new(&s, g, open ? KT_SHAPE_PATH : KT_SHAPE_CYCLES,
                                                       start, end, run);
@@ -171,6 +177,8 @@ static int one(uint32_t w, uint32_t h, int open, bool halftours, uint64_t draws,
 
 int main(int argc, char **argv)
 {
+    bool noflip = argc > 3 && strcmp(argv[argc - 1], "noflip") == 0;
+    if (noflip) argc--;
     if (argc > 1) {
         uint32_t w, h;
         if (sscanf(argv[1], "%ux%u", &w, &h) != 2) {
@@ -191,11 +199,12 @@ int main(int argc, char **argv)
             if (sscanf(argv[at + i], "%u,%u", &x, &y) != 2 || x >= w || y >= h) return 2;
             ends[i] = (kt_cell)(y * w + x);
         }
-        return one(w, h, open, ht, draws, shard, nshards, ends[0], ends[1]);
+        if (noflip && !ht) return 2;
+        return one(w, h, open, ht, draws, shard, nshards, ends[0], ends[1], noflip);
     }
     const kt_cell N = KT_CELL_NONE;
-    int rc = one(6, 6, 0, false, 100000, 0, 1, N, N);
-    rc |= one(5, 5, 1, false, 100000, 0, 1, N, N);
-    rc |= one(6, 7, 0, false, 20000, 0, 1, N, N);
+    int rc = one(6, 6, 0, false, 100000, 0, 1, N, N, false);
+    rc |= one(5, 5, 1, false, 100000, 0, 1, N, N, false);
+    rc |= one(6, 7, 0, false, 20000, 0, 1, N, N, false);
     return rc;
 }

@@ -292,6 +292,17 @@ static void halftours_agree(bool light)
         kt_u128 over = {n, 0};
         kt_tourney *none = NULL;
         if (s != NULL) CHECK_ST(kt_sampler_unrank(&none, s, &over), KT_ERANGE);
+        /* Halves of equal height: without the flip (every type pair
+         * joined) the same total, and its own ranks */
+        if (boards[i][1] == 2 * boards[i][2]) {
+            kt_sampler *nf = NULL;
+            CHECK_OK(kti_sampler_new_halftours_flags(&nf, g, boards[i][2], false, KTI_HS_NOFLIP,
+                                                     KT_CELL_NONE, KT_CELL_NONE, NULL));
+            CHECK(nf != NULL && total_of(nf) == n);
+            if (nf != NULL)
+                draws_round_trip(nf, n, draws / 10, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE);
+            kt_sampler_free(nf);
+        }
         kt_sampler_free(s);
         kt_sampler_free(f);
         kt_graph_free(g);
@@ -641,5 +652,12 @@ int main(int argc, char **argv)
     case_uniform_by(BY_HALVES_MERGED, 5, 5, KT_SHAPE_PATH, KT_CELL_NONE, KT_CELL_NONE, 864,
                     30 / k, 14);
     case_uniform_by(BY_HALVES_MERGED, 5, 5, KT_SHAPE_PATH, 0, KT_CELL_NONE, 304, 40 / k, 15);
+    /* Halves of equal height, no given end: the join keeps one of each two
+     * partners the up-down flip swaps and draws flip half of the others'
+     * tours (6x6 closed above too): all 744 open tours of 6x4 (listed
+     * halves, draws by the proposals) and of 4x6 (merged, unlisted) */
+    case_uniform_by(BY_HALVES, 6, 4, KT_SHAPE_PATH, KT_CELL_NONE, KT_CELL_NONE, 744, 60 / k, 16);
+    case_uniform_by(BY_HALVES_MERGED, 4, 6, KT_SHAPE_PATH, KT_CELL_NONE, KT_CELL_NONE, 744,
+                    40 / k, 17);
     return check_done(counts ? "sample" : "sample uniform");
 }

@@ -40,9 +40,13 @@
  * across the cut and one lower half-tour; preparation lists every
  * half-tour of the halves grouped by path structure (70,433,448 for 8x8,
  * 16 bytes each) and runs McKay's join once, keeping for each upper path
- * structure the number of tours it takes part in.  The rank of a tour then
+ * structure the number of tours it takes part in (the halves of 8x8 are
+ * alike: the join takes one of each two type pairs that the board's
+ * up-down flip swaps, and such a partner stands for its tour and that
+ * tour's flip image).  The rank of a tour then
  * orders by upper structure, then by its partner across the cut (in the
- * join's search order), then by the two half-tours; the tour of a rank is
+ * join's search order; a partner standing for two tours holds the tour,
+ * then its flip image), then by the two half-tours; the tour of a rank is
  * a binary search, the join's search for one upper type, and two lookups.
  * See BENCHMARKS.md for the preparation time, memory and tours per second
  * of 8x8.  Other boards of 8 columns (8x9, 8x10, ...) take this path too,
@@ -89,10 +93,13 @@
  * anywhere an 8x4 half has billions of half-tours, so its structures are
  * enumerated as the count enumerates them (in shards, one structure per
  * pairing of the cut's path ends) and a draw splits its structure back
- * and counts each part.  Measured on a twentieth of the join: about 16
- * GiB, a preparation of some 2.5 to 3 hours on two cores (the halves 25
- * minutes, the join the rest), then about 125 tours a second on one
- * thread and 225 on two; give a progress callback.  Open 8x8 tours with exactly one
+ * and counts each part.  The two halves are then one set, so the join
+ * takes one of each two (upper, lower) type pairs that the board's
+ * up-down flip swaps, and a draw flips half the tours of the pairs it
+ * took.  Measured: 16 GiB at the peak, a preparation of 1 hour 25
+ * minutes on two cores (the halves under half an hour, the join the rest),
+ * then about 125 tours a second on one thread and 210 on two; give a
+ * progress callback.  Open 8x8 tours with exactly one
  * given end take it too, at a higher price still: the two halves differ, so
  * both are enumerated, and the join has no mirror.  Measured on a fiftieth
  * of the join (from a corner): about 19 GiB, 39 minutes for the halves, a

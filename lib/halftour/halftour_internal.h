@@ -266,21 +266,30 @@ typedef struct kti_hjoin kti_hjoin;
 KTI_HIDDEN kt_status kti_hjoin_new(kti_hjoin **out, const kti_half_view *lower,
                                    const kti_half_view *upper, const kt_allocator *al);
 /* The same for halves that may lack the left-right mirror (sym false:
- * open tours with given ends); open views join open tours. */
+ * open tours with given ends); open views join open tours.  flip: when
+ * the halves are one set (sym, equal views), join only one pair of each
+ * two that the up-down flip swaps (kti_hjoin_pair_weight): partners then
+ * weigh 2 (the tour or its flip image), 1 or 0 (left to the image). */
 KTI_HIDDEN kt_status kti_hjoin_new_sym(kti_hjoin **out, const kti_half_view *lower,
-                                       const kti_half_view *upper, bool sym,
+                                       const kti_half_view *upper, bool sym, bool flip,
                                        const kt_allocator *al);
+/* The weight of the partners of upper structure `upper` with lower
+ * structure `lower` (view indices): 2 when each stands for itself and its
+ * flip image, 1 when for itself alone (always, without the flip), 0 when
+ * its flip image stands for it. */
+KTI_HIDDEN unsigned kti_hjoin_pair_weight(const kti_hjoin *j, size_t upper, size_t lower);
 KTI_HIDDEN void kti_hjoin_free(kti_hjoin *j);
 /* parts[i] (upper view index i): the number of (step set, lower
- * half-tour) partners that close a tour with structure i; *count the
- * tours.  With run->threads threads; KT_ELIMIT as kti_halftours_join().
+ * half-tour) partners that close a tour with structure i, each counted
+ * kti_hjoin_pair_weight() times; *count the tours.  With run->threads threads; KT_ELIMIT as kti_halftours_join().
  * Shard i of N: only the upper types of the join's shard (the others'
  * parts stay as they are). */
 KTI_HIDDEN kt_status kti_hjoin_parts(kti_hjoin *j, const kti_run *run, kti_hprogress *prog,
                                      kti_u128 *parts, kti_u128 *count);
 /* The partner of upper structure `upper` at weight a (< parts[upper]), in
  * the order of the join's search: its step set, lower view index, and
- * the offset of a within that structure's half-tours. */
+ * the offset of a within that partner's weight (below the pair weight
+ * times the lower structure's half-tours). */
 KTI_HIDDEN kt_status kti_hjoin_locate(const kti_hjoin *j, size_t upper, kti_u128 a,
                                       uint64_t *cmask, size_t *lower, kti_u128 *offset);
 /* The inverse: the weight of the partners before (cmask, lower);
@@ -397,6 +406,9 @@ KTI_HIDDEN kt_status kti_hsampler_new(kti_hsampler **out, uint32_t width, uint32
  * on every type, however few its blocks (tests). */
 #define KTI_HS_SMALL_BLOCKS 4u
 #define KTI_HS_ALWAYS_PROPOSE 8u
+/* flags: join every (upper, lower) type pair, not one of each two the
+ * up-down flip swaps (kti_hjoin_new_sym; tests and benches compare). */
+#define KTI_HS_NOFLIP 16u
 /* Open tours (undirected Hamiltonian paths), with the given ends (or
  * KT_CELL_NONE): tours are then given with KTI_HS_NONE for the missing
  * neighbour of each tour end. */

@@ -14,10 +14,16 @@
  *     up-down orbits), keeping for each upper structure s the number
  *     part(s) of (step set, lower half-tour) partners it closes a tour
  *     with; the tours with upper structure s are count(s) * part(s).
+ *     When the halves are one set (8x8, no given end), the up-down flip
+ *     swaps them: the join then joins a pair of types only when the upper
+ *     one comes first (the larger: the walks meet the smaller lower
+ *     types), and such a partner counts twice, for its tour and the
+ *     tour's flip image (kti_hjoin_pair_weight).
  * The tours are ranked by upper structure, then partner (in the join's
- * search order, kti_hjoin_locate), then upper half-tour: the tour of a
- * rank is one binary search, one search of the join for one upper type,
- * and two lookups in the lists.  Both halves' half-tours are stored, so
+ * search order, kti_hjoin_locate; a partner of weight 2 holds its lower
+ * half-tours twice, as they are and then flipped), then upper half-tour:
+ * the tour of a rank is one binary search, one search of the join for one
+ * upper type, and two lookups in the lists.  Both halves' half-tours are stored, so
  * the lists hold every half-tour of the board's halves once (70,433,448
  * of 16 bytes for 8x8, one list for both halves).  A half whose lists
  * would pass HS_LIST_BYTES (the 7x5 half of open 7x9) is not listed: its
@@ -82,6 +88,7 @@ struct kti_hsampler {
     bool merge_all;                         /* open: merge every half (the tests of that path) */
     bool small_blocks;                      /* open: KTI_HS_SMALL_BLOCKS */
     bool always_propose;                    /* open: KTI_HS_ALWAYS_PROPOSE */
+    bool noflip;                            /* KTI_HS_NOFLIP */
     kt_cell given[2];                       /* open: the given tour ends (board cells) */
     unsigned ngiven;
     kt_halftours *hl, *hu;                  /* hu NULL when both halves are hl */
@@ -587,7 +594,7 @@ static kt_status hsampler_build(kti_hsampler *s, const kti_run *run, kti_hprogre
     }
     s->bytes = hlist_bytes(&s->ll) + (s->hu != NULL ? hlist_bytes(&s->lu) : 0);
     /* Given ends break the left-right mirror the join otherwise uses. */
-    KTI_TRY(kti_hjoin_new_sym(&s->join, &s->ll.v, &s->U->v, s->ngiven == 0, &s->al));
+    KTI_TRY(kti_hjoin_new_sym(&s->join, &s->ll.v, &s->U->v, s->ngiven == 0, !s->noflip, &s->al));
     memset(s->cbit, NONE8, sizeof s->cbit);
     for (unsigned bit = 0; bit < 64; bit++) {
         unsigned u, l;
@@ -617,6 +624,7 @@ static kt_status hsampler_new(kti_hsampler **out, uint32_t width, uint32_t heigh
     s->merge_all = (flags & KTI_HS_MERGED) != 0;
     s->small_blocks = (flags & KTI_HS_SMALL_BLOCKS) != 0;
     s->always_propose = (flags & KTI_HS_ALWAYS_PROPOSE) != 0;
+    s->noflip = (flags & KTI_HS_NOFLIP) != 0;
     s->ngiven = ngiven;
     for (unsigned i = 0; i < ngiven; i++) s->given[i] = given[i];
     kti_hprogress prog, *pp = NULL;
@@ -679,6 +687,28 @@ static void add_edge(uint32_t *nb, uint8_t *deg, uint32_t a, uint32_t b)
     nb[2 * b + deg[b]++] = a;
 }
 
+/* The board's up-down flip of a tour (rows y and H - 1 - y swapped), in
+ * place: the join's partners of weight 2 stand for a tour and this image
+ * (kti_hjoin_pair_weight). */
+static void flip_tour(const kti_hsampler *s, uint32_t *nb, uint8_t *deg)
+{
+    uint32_t W = s->W, H = s->H, n = W * H;
+    for (uint32_t i = 0; i < 2 * n; i++)
+        if (nb[i] != KTI_HS_NONE) nb[i] = (H - 1 - nb[i] / W) * W + nb[i] % W;
+    for (uint32_t y = 0; y < H / 2; y++)
+        for (uint32_t x = 0; x < W; x++) {
+            uint32_t a = y * W + x, b = (H - 1 - y) * W + x;
+            uint32_t a0 = nb[2 * a], a1 = nb[2 * a + 1];
+            uint8_t da = deg[a];
+            nb[2 * a] = nb[2 * b];
+            nb[2 * a + 1] = nb[2 * b + 1];
+            deg[a] = deg[b];
+            nb[2 * b] = a0;
+            nb[2 * b + 1] = a1;
+            deg[b] = da;
+        }
+}
+
 /* Half-tour idx of structure sidx of an unlisted half, by hpaths.c: of a
  * merged structure, the structures it stands for in turn.  Their counts
  * must add up to the structure's (checked when idx lies in the last). */
@@ -725,9 +755,9 @@ static kt_status add_half(const kti_hsampler *s, const hlist *h, bool upper, siz
 }
 
 /* The tour of upper structure lo, its half-tour iu, step set cmask,
- * lower structure li and its half-tour il. */
+ * lower structure li and its half-tour il; flipped up-down when `flip`. */
 static kt_status build_tour(const kti_hsampler *s, size_t lo, uint64_t iu, uint64_t cmask,
-                            size_t li, uint64_t il, uint32_t *nb, uint8_t *deg)
+                            size_t li, uint64_t il, bool flip, uint32_t *nb, uint8_t *deg)
 {
     memset(deg, 0, (size_t)s->W * s->H);
     KTI_TRY(add_half(s, s->U, true, lo, iu, nb, deg));
@@ -740,7 +770,21 @@ static kt_status build_tour(const kti_hsampler *s, size_t lo, uint64_t iu, uint6
         (void)ok;
         add_edge(nb, deg, board_cell(s, true, u), board_cell(s, false, l));
     }
+    if (flip) flip_tour(s, nb, deg);
     return KT_OK;
+}
+
+/* The tour at offset `off` of partner (cmask, li) of upper structure lo
+ * (kti_hjoin_locate): a partner of weight 2 has the lower half-tours
+ * twice, first as they are, then flipped. */
+static kt_status build_located(const kti_hsampler *s, size_t lo, uint64_t iu, uint64_t cmask,
+                               size_t li, kti_u128 off, uint32_t *nb, uint8_t *deg)
+{
+    uint64_t cl = s->L->v.counts[li];
+    bool flip = off >= cl;
+    if (flip) off -= cl;
+    if (off >= cl) return KT_EUNSUPPORTED; /* never: a weight of 2 at most */
+    return build_tour(s, lo, iu, cmask, li, (uint64_t)off, flip, nb, deg);
 }
 
 /* The upper structure of rank r: the last whose prefix is <= r. */
@@ -776,15 +820,19 @@ kt_status kti_hsampler_draw(const kti_hsampler *s, kti_u128 r, kti_rng *g, uint3
         kt_status st = kti_hjoin_propose(s->join, lo, g, &fits, &cmask, &li);
         if (st == KT_EUNSUPPORTED) break;
         KTI_TRY(st);
-        if (fits)
-            return build_tour(s, lo, (uint64_t)(rs % cu), cmask, li,
-                              kti_rng_below(g, s->L->v.counts[li]), nb, deg);
+        if (fits) {
+            /* Accepted in proportion to its weight: a partner of weight 2
+             * stands for the tour and its flip image, one each. */
+            uint64_t il = kti_rng_below(g, s->L->v.counts[li]);
+            bool flip = kti_hjoin_pair_weight(s->join, lo, li) == 2 && kti_rng_below(g, 2) == 1;
+            return build_tour(s, lo, (uint64_t)(rs % cu), cmask, li, il, flip, nb, deg);
+        }
     }
     kti_u128 off;
     uint64_t cmask;
     size_t li;
     KTI_TRY(kti_hjoin_locate(s->join, lo, rs / cu, &cmask, &li, &off));
-    return build_tour(s, lo, (uint64_t)(rs % cu), cmask, li, (uint64_t)off, nb, deg);
+    return build_located(s, lo, (uint64_t)(rs % cu), cmask, li, off, nb, deg);
 }
 
 kt_status kti_hsampler_unrank(const kti_hsampler *s, kti_u128 r, uint32_t *nb, uint8_t *deg)
@@ -795,7 +843,7 @@ kt_status kti_hsampler_unrank(const kti_hsampler *s, kti_u128 r, uint32_t *nb, u
     uint64_t cmask;
     size_t li;
     KTI_TRY(kti_hjoin_locate(s->join, lo, rs / cu, &cmask, &li, &off));
-    return build_tour(s, lo, (uint64_t)(rs % cu), cmask, li, (uint64_t)off, nb, deg);
+    return build_located(s, lo, (uint64_t)(rs % cu), cmask, li, off, nb, deg);
 }
 
 /* The index of half-tour hn (structure key) among those of the unlisted
@@ -882,7 +930,17 @@ static unsigned local_cell(const kti_hsampler *s, uint32_t a, bool *upper)
     return (*upper ? s->split - 1 - r : r - s->split) * s->W + a % s->W;
 }
 
+static kt_status hsampler_rank(const kti_hsampler *s, const uint32_t *nb, bool flipped,
+                               kti_u128 *rank);
+
 kt_status kti_hsampler_rank(const kti_hsampler *s, const uint32_t *nb, kti_u128 *rank)
+{
+    return hsampler_rank(s, nb, false, rank);
+}
+
+/* The rank of tour nb, the flip image of the tour ranked when `flipped`. */
+static kt_status hsampler_rank(const kti_hsampler *s, const uint32_t *nb, bool flipped,
+                               kti_u128 *rank)
 {
     kti_u128 mu = 0, ml = 0;
     uint64_t cmask = 0;
@@ -923,8 +981,27 @@ kt_status kti_hsampler_rank(const kti_hsampler *s, const uint32_t *nb, kti_u128 
     if (!half_locate(&s->al, s->U, mu, endu, &su, &iu) ||
         !half_locate(&s->al, s->L, ml, endl, &sl, &il))
         return KT_EBADTOUR;
+    unsigned weight = kti_hjoin_pair_weight(s->join, su, sl);
+    if (weight == 0) {
+        /* Its flip image's partner stands for it (weight 2): rank that
+         * image, as its second copy. */
+        if (flipped) return KT_EUNSUPPORTED; /* never: the image weighs 2 */
+        uint32_t n2 = 2 * n;
+        uint32_t *fb = kti_alloc(&s->al, (size_t)n2 * sizeof *fb + n);
+        if (fb == NULL) return KT_ENOMEM;
+        uint8_t *fd = (uint8_t *)(fb + n2);
+        memcpy(fb, nb, (size_t)n2 * sizeof *fb);
+        for (uint32_t a = 0; a < n; a++)
+            fd[a] = (uint8_t)((nb[2 * a] != KTI_HS_NONE) + (nb[2 * a + 1] != KTI_HS_NONE));
+        flip_tour(s, fb, fd);
+        kt_status st = hsampler_rank(s, fb, true, rank);
+        kti_free(&s->al, fb);
+        return st;
+    }
+    if (flipped && weight != 2) return KT_EUNSUPPORTED; /* never */
     kti_u128 before;
     KTI_TRY(kti_hjoin_before(s->join, su, cmask, sl, &before));
-    *rank = s->prefix[su] + (before + il) * s->U->v.counts[su] + iu;
+    uint64_t cl = s->L->v.counts[sl];
+    *rank = s->prefix[su] + (before + (flipped ? cl : 0) + il) * s->U->v.counts[su] + iu;
     return KT_OK;
 }
