@@ -689,12 +689,15 @@ static void add_edge(uint32_t *nb, uint8_t *deg, uint32_t a, uint32_t b)
 
 /* The board's up-down flip of a tour (rows y and H - 1 - y swapped), in
  * place: the join's partners of weight 2 stand for a tour and this image
- * (kti_hjoin_pair_weight). */
+ * (kti_hjoin_pair_weight).  Only a cell's first deg[c] neighbours are
+ * read (build_tour leaves the rest unset at an open tour's ends). */
 static void flip_tour(const kti_hsampler *s, uint32_t *nb, uint8_t *deg)
 {
     uint32_t W = s->W, H = s->H, n = W * H;
-    for (uint32_t i = 0; i < 2 * n; i++)
-        if (nb[i] != KTI_HS_NONE) nb[i] = (H - 1 - nb[i] / W) * W + nb[i] % W;
+    for (uint32_t c = 0; c < n; c++)
+        for (unsigned k = 0; k < deg[c] && k < 2; k++)
+            if (nb[2 * c + k] != KTI_HS_NONE)
+                nb[2 * c + k] = (H - 1 - nb[2 * c + k] / W) * W + nb[2 * c + k] % W;
     for (uint32_t y = 0; y < H / 2; y++)
         for (uint32_t x = 0; x < W; x++) {
             uint32_t a = y * W + x, b = (H - 1 - y) * W + x;
@@ -991,8 +994,7 @@ static kt_status hsampler_rank(const kti_hsampler *s, const uint32_t *nb, bool f
         if (fb == NULL) return KT_ENOMEM;
         uint8_t *fd = (uint8_t *)(fb + n2);
         memcpy(fb, nb, (size_t)n2 * sizeof *fb);
-        for (uint32_t a = 0; a < n; a++)
-            fd[a] = (uint8_t)((nb[2 * a] != KTI_HS_NONE) + (nb[2 * a + 1] != KTI_HS_NONE));
+        memset(fd, 2, n); /* both slots set, KTI_HS_NONE at a tour end */
         flip_tour(s, fb, fd);
         kt_status st = hsampler_rank(s, fb, true, rank);
         kti_free(&s->al, fb);
