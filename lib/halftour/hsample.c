@@ -989,16 +989,12 @@ static kt_status hsampler_rank(const kti_hsampler *s, const uint32_t *nb, bool f
         /* Its flip image's partner stands for it (weight 2): rank that
          * image, as its second copy. */
         if (flipped) return KT_EUNSUPPORTED; /* never: the image weighs 2 */
-        uint32_t n2 = 2 * n;
-        uint32_t *fb = kti_alloc(&s->al, (size_t)n2 * sizeof *fb + n);
-        if (fb == NULL) return KT_ENOMEM;
-        uint8_t *fd = (uint8_t *)(fb + n2);
-        memcpy(fb, nb, (size_t)n2 * sizeof *fb);
+        uint32_t fb[2 * 2 * HS_CELLS]; /* two halves of at most HS_CELLS cells */
+        uint8_t fd[2 * HS_CELLS];
+        memcpy(fb, nb, 2 * (size_t)n * sizeof *fb);
         memset(fd, 2, n); /* both slots set, KTI_HS_NONE at a tour end */
         flip_tour(s, fb, fd);
-        kt_status st = hsampler_rank(s, fb, true, rank);
-        kti_free(&s->al, fb);
-        return st;
+        return hsampler_rank(s, fb, true, rank);
     }
     if (flipped && weight != 2) return KT_EUNSUPPORTED; /* never */
     kti_u128 before;

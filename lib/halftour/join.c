@@ -2190,6 +2190,13 @@ typedef struct join_state {
     unsigned nthreads;
 } join_state;
 
+/* The sampler's join by flip images (flip_weight): it counts every tour
+ * (noflip) but joins one of each pair of flip images' type pairs. */
+static inline bool pairs_by_flip(const join_state *js)
+{
+    return js->same && js->hflip && js->noflip;
+}
+
 static void join_workers_free(join_state *js)
 {
     const kt_allocator *al = js->al;
@@ -2379,7 +2386,7 @@ static kt_status join_run(join_state *js, const kti_run *run, kti_hprogress *pro
     for (size_t i = 0; i < js->nwork; i++) sh.work_total += type_work(js->U, js->work[i]);
     sh.weight = js->weight;
     sh.flip = js->same && !js->noflip;
-    sh.hflip = js->same && js->hflip && js->noflip;
+    sh.hflip = pairs_by_flip(js);
     sh.open = js->open;
     sh.parts = parts;
     sh.uview = &js->uview;
@@ -2549,7 +2556,7 @@ static void search_shared(const join_state *js, shared *sh)
     sh->pre = &js->pre;
     sh->al = js->al;
     sh->open = js->open;
-    sh->hflip = js->same && js->hflip && js->noflip;
+    sh->hflip = pairs_by_flip(js);
     sh->orank = js->orank;
     sh->vec = cpu_vec(); /* the open leaves' byte-lane walk (walk_lower) */
     atomic_init(&sh->next, 0);
@@ -2662,7 +2669,7 @@ kt_status kti_hjoin_propose(const kti_hjoin *j, size_t upper, kti_rng *g, bool *
 unsigned kti_hjoin_pair_weight(const kti_hjoin *j, size_t upper, size_t lower)
 {
     const join_state *js = &j->js;
-    if (!(js->same && js->hflip) || upper >= js->uview.n || lower >= js->lview.n) return 1;
+    if (!pairs_by_flip(js) || upper >= js->uview.n || lower >= js->lview.n) return 1;
     size_t tu, tl;
     if (!type_find(js->U, type_of_key(js->uview.keys[upper], js->g.nu), &tu) ||
         !type_find(&js->hl, type_of_key(js->lview.keys[lower], js->g.nl), &tl))
