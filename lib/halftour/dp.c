@@ -3,50 +3,63 @@
  * The frontier engine of the half-tour module (see halftour_internal.h).
  *
  * One layer of states per step.  With T threads a step has two phases:
- * (A) each thread expands a share of the input states into its own hash
- * tables, one per hash partition, releasing the input as it goes; (B)
+ * (A) each thread expands a share of the input states into its own
+ * buffers, one set per hash partition, releasing the input as it goes; (B)
  * thread p gathers from every thread the keys of partition p, sums equal
  * keys and compacts them into its share of the next layer.  Partitions
  * are balanced by the hash, so the next phase A again gives thread t
  * about a T-th of the states.
  *
+ * Phase A appends each successor to a buffer of its segment (the key's
+ * hash picks the partition, then the segment); phase B merges a
+ * segment's buffers from every thread in a table small enough to stay in
+ * cache, BUF_AIM states or so, and keeps an array of exactly its states.
+ * Inserting each successor into one large table instead (the first
+ * design) made every insert a random access into gigabytes, which cost
+ * more than appending and merging in cache (BENCHMARKS.md, "Where the
+ * halves' time goes"); most successors are new keys (1.0 to 1.6
+ * successors a state), so the buffers take about the memory the tables
+ * took at their load.  A buffer that grows large is merged in place
+ * first, unless its last merge found few duplicates, so a layer of many
+ * duplicates stays near its number of states.
+ *
  * Memory is the limit of deep halves (8x5: hundreds of millions of states
- * a layer), so a table is split into segments by the key's hash, the same
- * way in every table of a step.  A segment grows by half, not by
- * doubling, so the load stays between 0.53 and 0.8, and its growth (old
- * and new arrays at once) costs a few megabytes, not the table's size.
- * Phase B merges and compacts segment by segment, each into an array of
- * exactly its states, freeing the tables as it goes: a layer is a list of
- * such arrays, and phase A frees each one once it is expanded.
+ * a layer): a buffer grows by half; phase B frees the buffers as it
+ * merges them; a layer is a list of exact arrays, and phase A frees each
+ * one once it is expanded.
  */
 #include "halftour_internal.h"
 
-#define EMPTY UINT64_MAX
-/* Loads above 4/5 make linear probing's runs long. */
-#define LOAD_NUM 4u
-#define LOAD_DEN 5u
-#define SEG_FIRST_CAP ((size_t)16)
-/* The states a segment should hold at the end of a step: about 6 MB, big
- * enough for huge pages, small enough that growing one is cheap. */
+/* The states a segment of the first layer holds (engine_init): about
+ * 6 MB, so the threads share a large first layer out evenly. */
 #define SEG_TARGET ((size_t)1 << 21)
 #define SEG_MAX ((size_t)1 << 16)
+/* Phase B merges about this many states of one thread at a time (the
+ * table, 4 bytes a slot at load 1/2 or less, and the states stay in
+ * cache)... */
+#define BUF_AIM ((size_t)1 << 15)
+/* ... with at most this many segments a partition: each buffer's tail, a
+ * cache line per thread and segment, must stay in cache too. */
+#define BUF_SEG_MAX ((size_t)1 << 12)
+#define BUF_FIRST ((size_t)64)
+/* A full buffer this large is merged in place before it grows. */
+#define BUF_MERGE_MIN ((size_t)1 << 14)
 
-/* Open addressing with linear probing, at any capacity below 2^32: the
- * slot is a multiply-shift of the hash (seg_slot), not a mask. */
+/* A layer's share of states (cap == n) or, in phase A, the buffer of one
+ * segment's successors. */
 typedef struct seg {
     kti_hent *e;
     size_t cap, n;
+    size_t known;    /* phase A: its states after its last merge (distinct) */
+    bool nomerge;    /* phase A: that merge found few duplicates */
 } seg;
 
-/* A table of nseg segments (a power of two); the key of hash h lives in
- * segment h mod nseg.  Also a layer's share: then every segment is full
- * (cap == n). */
+/* nseg segments (a power of two); the key of hash h lives in segment
+ * h mod nseg. */
 typedef struct htab {
     seg *s;
     size_t nseg;
-    size_t n;        /* keys in all segments */
-    uint64_t salt;   /* selects the slot function (see ht_queue) */
-    uint64_t seen, share;   /* phase A: input states expanded so far, of share */
+    size_t n;        /* states in all segments (a layer) */
 } htab;
 
 static inline uint64_t hmix(uint64_t lo, uint64_t hi)
@@ -54,12 +67,8 @@ static inline uint64_t hmix(uint64_t lo, uint64_t hi)
     return kti_mix64(lo ^ kti_mix64(hi + 0x9E3779B97F4A7C15u));
 }
 
-static inline size_t seg_slot(uint64_t z, size_t cap)
-{
-    return (size_t)(((z >> 32) * (uint64_t)cap) >> 32);
-}
-
-/* Large tables are probed at random: ask for huge pages (fewer TLB misses). */
+/* Large arrays are read and written far apart: ask for huge pages (fewer
+ * TLB misses). */
 static void *big_alloc(const kt_allocator *al, size_t bytes)
 {
     void *p = kti_alloc(al, bytes);
@@ -75,145 +84,59 @@ static void ht_release(const kt_allocator *al, htab *t)
     memset(t, 0, sizeof *t);
 }
 
-/* An empty table of nseg segments whose slots follow the salt. */
-static bool ht_init(htab *t, const kt_allocator *al, size_t nseg, uint64_t salt)
+static bool ht_init(htab *t, const kt_allocator *al, size_t nseg)
 {
     t->s = kti_calloc(al, nseg, sizeof *t->s);
     t->nseg = t->s != NULL ? nseg : 0;
     t->n = 0;
-    t->salt = salt;
     return t->s != NULL;
 }
 
-/* Keys often reach a table in the slot order of another table: phase B
- * reads thread t's table and inserts into thread p's, and phase A expands
- * the states of the previous step in slot order, where many successors
- * keep their key.  If both tables used the same slot function, keys would
- * arrive sorted by home slot and pile into vast clusters behind the insert
- * front.  So every table of every step slots by its own re-mix z of the
- * hash. */
-static inline uint64_t slot_mix(const htab *t, uint64_t h)
-{
-    return kti_mix64(h ^ t->salt);
-}
+/* The index of one merge: slot -> state + 1 (0 empty), linear probing.
+ * Kept by a worker from merge to merge; a merge clears only its slots. */
+typedef struct mtab {
+    uint32_t *slot;
+    size_t cap;      /* slots allocated */
+    size_t mask;     /* this merge's slots - 1 */
+} mtab;
 
-static inline kti_hent *seg_find(const seg *s, size_t i, uint64_t lo, uint64_t hi)
+/* An empty index for up to n states, at load 1/2 at most. */
+static bool mtab_begin(mtab *m, const kt_allocator *al, size_t n)
 {
-    for (;;) {
-        kti_hent *x = &s->e[i];
-        if ((x->lo == lo && x->hi == hi) || (x->lo == EMPTY && x->hi == EMPTY)) return x;
-        if (++i == s->cap) i = 0;
+    if (n >= ((size_t)1 << 30)) return false; /* never: a segment holds a few MB */
+    size_t want = 1024;
+    while (want < 2 * n) want *= 2;
+    if (want > m->cap) {
+        kti_free(al, m->slot);
+        m->slot = kti_alloc(al, want * sizeof *m->slot);
+        m->cap = m->slot != NULL ? want : 0;
+        if (m->slot == NULL) return false;
     }
-}
-
-/* The next capacity of a full segment.  In phase A it aims at the keys the
- * segment will hold at the end of the step, projected from the share of
- * the input expanded so far (an overestimate, as later states meet more
- * known keys), with 5% to spare; between 5/4 and twice the capacity, so
- * early growth is quick and late growth lands near the final size. */
-static uint64_t seg_next_cap(const htab *t, const seg *s)
-{
-    if (s->cap == 0) return SEG_FIRST_CAP;
-    uint64_t lo = (uint64_t)s->cap + s->cap / 4, hi = (uint64_t)s->cap * 2;
-    if (t->seen == 0 || t->seen >= t->share) return (uint64_t)s->cap + s->cap / 2;
-    double want = (double)s->n * (double)t->share / (double)t->seen * 1.05 * LOAD_DEN / LOAD_NUM;
-    if (want <= (double)lo) return lo;
-    if (want >= (double)hi) return hi;
-    return (uint64_t)want;
-}
-
-/* Rehash the segment into ncap slots (more than its keys). */
-static bool seg_grow(const htab *t, seg *s, const kt_allocator *al, uint64_t ncap64)
-{
-    size_t ncap = (size_t)ncap64, bytes;
-    if (ncap64 > UINT32_MAX || ncap != ncap64 || !kti_mul_ok(ncap, sizeof(kti_hent), &bytes))
-        return false;
-    kti_hent *e = big_alloc(al, bytes);
-    if (e == NULL) return false;
-    memset(e, 0xFF, bytes);
-    seg ns = {e, ncap, s->n};
-    for (size_t i = 0; i < s->cap; i++) {
-        kti_hent *x = &s->e[i];
-        if (x->lo == EMPTY && x->hi == EMPTY) continue;
-        uint64_t z = slot_mix(t, hmix(x->lo, x->hi));
-        *seg_find(&ns, seg_slot(z, ncap), x->lo, x->hi) = *x;
-    }
-    kti_free(al, s->e);
-    *s = ns;
+    memset(m->slot, 0, want * sizeof *m->slot);
+    m->mask = want - 1;
     return true;
 }
 
-/* Inserts are batched: each key's slot is prefetched when the key is
- * queued and the batch is applied when full, which hides most of the
- * cache misses of a large table. */
-#define BATCH 32
-
-typedef struct batch {
-    kti_hent e[BATCH];
-    uint64_t z[BATCH];
-    size_t j[BATCH];
-    unsigned n;
-} batch;
-
-/* Apply the batch; false on allocation failure (the batch is then
- * dropped, so later queues stay in bounds while the pass winds down). */
-static bool ht_flush(htab *t, const kt_allocator *al, batch *b, bool *ovf)
+/* State x added to the states dst[0 .. *n) that m indexes: its count
+ * summed into its equal's, or appended.  dst may be x's own array when x
+ * lies at or past dst[*n] (an in-place merge). */
+static inline void mtab_add(mtab *m, kti_hent *dst, size_t *n, kti_hent x, bool *ovf)
 {
-    for (unsigned k = 0; k < b->n; k++) {
-        seg *s = &t->s[b->j[k]];
-        if ((s->n + 1) * LOAD_DEN > s->cap * LOAD_NUM && !seg_grow(t, s, al, seg_next_cap(t, s))) {
-            b->n = 0;
-            return false;
+    /* The segment fixed the hash's low bits: the slot takes its high ones. */
+    uint64_t h = hmix(x.lo, x.hi) * 0x9E3779B97F4A7C15u;
+    for (size_t i = (size_t)(h >> 32) & m->mask;; i = (i + 1) & m->mask) {
+        uint32_t at = m->slot[i];
+        if (at == 0) {
+            m->slot[i] = (uint32_t)(*n + 1);
+            dst[(*n)++] = x;
+            return;
         }
-        const kti_hent *y = &b->e[k];
-        kti_hent *x = seg_find(s, seg_slot(b->z[k], s->cap), y->lo, y->hi);
-        if (x->lo == EMPTY && x->hi == EMPTY) {
-            *x = *y;
-            s->n++;
-            t->n++;
-        } else if (__builtin_add_overflow(x->cnt, y->cnt, &x->cnt)) {
-            *ovf = true;
+        kti_hent *y = &dst[at - 1];
+        if (y->lo == x.lo && y->hi == x.hi) {
+            if (__builtin_add_overflow(y->cnt, x.cnt, &y->cnt)) *ovf = true;
+            return;
         }
     }
-    b->n = 0;
-    return true;
-}
-
-static inline bool ht_queue(htab *t, const kt_allocator *al, batch *b, uint64_t h, uint64_t lo,
-                            uint64_t hi, uint64_t cnt, bool *ovf)
-{
-    uint64_t z = slot_mix(t, h);
-    size_t j = (size_t)h & (t->nseg - 1);
-    const seg *s = &t->s[j];
-    if (s->cap) __builtin_prefetch(&s->e[seg_slot(z, s->cap)], 1, 0);
-    unsigned k = b->n++;
-    b->e[k].lo = lo;
-    b->e[k].hi = hi;
-    b->e[k].cnt = cnt;
-    b->z[k] = z;
-    b->j[k] = j;
-    if (b->n == BATCH) return ht_flush(t, al, b, ovf);
-    return true;
-}
-
-/* The segment's keys moved into an array of exactly their number. */
-static bool seg_compact(seg *s, const kt_allocator *al)
-{
-    kti_hent *e = NULL;
-    if (s->n != 0) {
-        e = big_alloc(al, s->n * sizeof *e);   /* no overflow: cap >= n entries fit */
-        if (e == NULL) return false;
-        size_t k = 0;
-        for (size_t i = 0; i < s->cap; i++) {
-            const kti_hent *x = &s->e[i];
-            if (x->lo == EMPTY && x->hi == EMPTY) continue;
-            e[k++] = *x;
-        }
-    }
-    kti_free(al, s->e);
-    s->e = e;
-    s->cap = s->n;
-    return true;
 }
 
 /* LSD radix sort of keys carrying values, 16 bits a pass (passes where
@@ -278,14 +201,53 @@ typedef struct shared {
 typedef struct worker {
     shared *sh;
     unsigned id;
-    htab *tab;                 /* phase A: nthreads tables, one per hash partition */
-    batch *bt;                 /* nthreads insert batches */
+    htab *tab;                 /* phase A: nthreads sets of buffers, one per hash partition */
+    mtab mt;                   /* the index of its merges */
+    kti_hent *merged;          /* phase B: a segment's states while merged */
+    size_t mcap;
+    uint64_t known;            /* phase A: states known distinct (seg::known, summed) */
     uint64_t closed;
     bool ovf, oom, lbl, limit;
 } worker;
 
 static void expand_one(worker *w, const kti_hstep *st, bool closing_ok, uint64_t lo, uint64_t hi,
                        uint64_t cnt);
+
+/* Buffer s merged in place: each state once, with its counts summed. */
+static bool buf_merge(worker *w, seg *s)
+{
+    if (!mtab_begin(&w->mt, w->sh->al, s->n)) return false;
+    size_t n = 0;
+    for (size_t i = 0; i < s->n; i++) mtab_add(&w->mt, s->e, &n, s->e[i], &w->ovf);
+    w->known += n - s->known;
+    s->known = n;
+    s->n = n;
+    return true;
+}
+
+/* Room for one more state in the full buffer s: a large one is merged in
+ * place first (always under a budget, whose early stop counts the states
+ * known distinct), and grows by half unless that freed a quarter. */
+static bool buf_room(worker *w, seg *s)
+{
+    const kt_allocator *al = w->sh->al;
+    if (s->cap >= BUF_MERGE_MIN && (!s->nomerge || w->sh->budget != 0)) {
+        size_t before = s->n;
+        if (!buf_merge(w, s)) return false;
+        /* Under an eighth duplicates: another merge would not pay. */
+        if (s->n > before - before / 8) s->nomerge = true;
+        if (s->n <= s->cap - s->cap / 4) return true;
+    }
+    size_t ncap = s->cap ? s->cap + s->cap / 2 : BUF_FIRST, bytes;
+    if (!kti_mul_ok(ncap, sizeof *s->e, &bytes)) return false;
+    kti_hent *e = big_alloc(al, bytes);
+    if (e == NULL) return false;
+    if (s->n) memcpy(e, s->e, s->n * sizeof *e);
+    kti_free(al, s->e);
+    s->e = e;
+    s->cap = ncap;
+    return true;
+}
 
 /* Queue state t (codes by slot, after the step) under its canonical key:
  * labels renumbered 2, 3, ... in slot order (TERM kept in open mode). */
@@ -322,8 +284,13 @@ static void queue_state(worker *w, const kti_hstep *st, const uint8_t *t, uint64
     }
     unsigned nt = w->sh->nthreads;
     uint64_t h = hmix(lo, hi);
-    unsigned p = nt == 1 ? 0u : (unsigned)((h >> 40) % nt);
-    if (!ht_queue(&w->tab[p], w->sh->al, &w->bt[p], h, lo, hi, cnt, &w->ovf)) w->oom = true;
+    htab *tb = &w->tab[nt == 1 ? 0u : (unsigned)((h >> 40) % nt)];
+    seg *s = &tb->s[h & (tb->nseg - 1)];
+    if (s->n == s->cap && (w->oom || !buf_room(w, s))) {
+        w->oom = true;
+        return;
+    }
+    s->e[s->n++] = (kti_hent){lo, hi, cnt};
 }
 
 static void emit(worker *w, const kti_hstep *st, uint8_t *t, bool closed, uint64_t cnt)
@@ -462,17 +429,14 @@ static void expand_one(worker *w, const kti_hstep *st, bool closing_ok, uint64_t
     }
 }
 
-/* Distinct states this thread holds in phase A.  Every one of them is a
- * distinct state of the next layer, so more than the budget here proves
- * the layer is over it (whatever the number of threads): stop early,
- * before the tables take the memory the budget is meant to bound. */
+/* States this thread's merges found distinct in phase A.  Every one of
+ * them is a distinct state of the next layer (a buffer holds one
+ * segment's keys), so more than the budget here proves the layer is over
+ * it (whatever the number of threads): stop early, before the buffers
+ * take the memory the budget is meant to bound. */
 static bool over_budget(const worker *w)
 {
-    const shared *sh = w->sh;
-    if (sh->budget == 0) return false;
-    uint64_t n = 0;
-    for (unsigned p = 0; p < sh->nthreads; p++) n += w->tab[p].n;
-    return n > sh->budget;
+    return w->sh->budget != 0 && w->known > w->sh->budget;
 }
 
 /* The states of one input segment; false when the thread must stop. */
@@ -481,7 +445,6 @@ static bool expand_seg(worker *w, const kti_hstep *st, bool closing_ok, const se
     shared *sh = w->sh;
     for (size_t i = 0; i < s->n; i++) {
         if ((++*done & 4095u) == 0) {
-            for (unsigned p = 0; p < sh->nthreads; p++) w->tab[p].seen = *done;
             if (atomic_load_explicit(&sh->cancel, memory_order_relaxed) || w->oom) return false;
             if (over_budget(w)) {
                 w->limit = true;
@@ -506,12 +469,8 @@ static void phase_a(void *arg)
     const kti_hstep *st = &sh->prob->steps[sh->step];
     bool closing_ok = sh->prob->allow_close && sh->step + 1 == sh->prob->nsteps;
     /* This thread's share: every nthreads-th segment of the input. */
-    size_t g = 0, done = 0, share = 0;
-    for (unsigned q = 0; q < sh->nin; q++)
-        for (size_t j = 0; j < sh->in[q].nseg; j++, g++)
-            if (g % sh->nthreads == w->id) share += sh->in[q].s[j].n;
-    for (unsigned p = 0; p < sh->nthreads; p++) w->tab[p].share = share;
-    g = 0;
+    size_t g = 0, done = 0;
+    w->known = 0;
     for (unsigned q = 0; q < sh->nin; q++)
         for (size_t j = 0; j < sh->in[q].nseg; j++, g++) {
             if (g % sh->nthreads != w->id) continue;
@@ -521,39 +480,43 @@ static void phase_a(void *arg)
             kti_free(sh->al, s->e);
             s->e = NULL;
         }
-    for (unsigned p = 0; p < sh->nthreads; p++)
-        if (!ht_flush(&w->tab[p], sh->al, &w->bt[p], &w->ovf)) w->oom = true;
 }
 
-/* Segment j of every other thread's table for this partition, into this
- * thread's (each freed once read). */
+/* Segment j of this thread's partition: every thread's buffer of it
+ * merged (each freed once read), then copied into an array of exactly its
+ * states.  The merge writes to the worker's scratch array, which stays in
+ * cache from segment to segment: a layer keeps no slack. */
 static bool gather_seg(worker *w, size_t j)
 {
     shared *sh = w->sh;
+    const kt_allocator *al = sh->al;
     worker *all = w - w->id;
-    htab *base = &w->tab[w->id];
-    /* Room for every key at once: one rehash, and the segment is
-     * compacted right after. */
-    uint64_t most = base->s[j].n;
-    for (unsigned t = 0; t < sh->nthreads; t++)
-        if (t != w->id) most += all[t].tab[w->id].s[j].n;
-    uint64_t need = most / LOAD_NUM * LOAD_DEN + LOAD_DEN;
-    if (most > base->s[j].n && need > base->s[j].cap && !seg_grow(base, &base->s[j], sh->al, need))
-        return false;
-    for (unsigned t = 0; t < sh->nthreads; t++) {
-        if (t == w->id) continue;
-        seg *src = &all[t].tab[w->id].s[j];
-        for (size_t i = 0; i < src->cap; i++) {
-            const kti_hent *x = &src->e[i];
-            if (x->lo == EMPTY && x->hi == EMPTY) continue;
-            if (!ht_queue(base, sh->al, &w->bt[0], hmix(x->lo, x->hi), x->lo, x->hi, x->cnt,
-                          &w->ovf))
+    size_t most = 0, n = 0, bytes;
+    for (unsigned t = 0; t < sh->nthreads; t++) most += all[t].tab[w->id].s[j].n;
+    seg out = {0};
+    if (most != 0) {
+        if (most > w->mcap) {
+            kti_free(al, w->merged);
+            w->mcap = 0;
+            if (!kti_mul_ok(most, sizeof *w->merged, &bytes) ||
+                (w->merged = big_alloc(al, bytes)) == NULL)
                 return false;
+            w->mcap = most;
         }
-        kti_free(sh->al, src->e);
-        src->e = NULL;
+        if (!mtab_begin(&w->mt, al, most)) return false;
+        for (unsigned t = 0; t < sh->nthreads; t++) {
+            seg *src = &all[t].tab[w->id].s[j];
+            for (size_t i = 0; i < src->n; i++) mtab_add(&w->mt, w->merged, &n, src->e[i], &w->ovf);
+            kti_free(al, src->e);
+            memset(src, 0, sizeof *src);
+        }
+        if ((out.e = big_alloc(al, n * sizeof *out.e)) == NULL) return false; /* n <= most */
+        memcpy(out.e, w->merged, n * sizeof *out.e);
     }
-    return ht_flush(base, sh->al, &w->bt[0], &w->ovf);
+    out.n = out.cap = n;
+    w->tab[w->id].s[j] = out;
+    w->tab[w->id].n += n;
+    return true;
 }
 
 static void phase_b(void *arg)
@@ -561,7 +524,7 @@ static void phase_b(void *arg)
     worker *w = arg;
     htab *base = &w->tab[w->id];
     for (size_t j = 0; j < base->nseg; j++)
-        if (!gather_seg(w, j) || !seg_compact(&base->s[j], w->sh->al)) {
+        if (!gather_seg(w, j)) {
             w->oom = true;
             return;
         }
@@ -586,7 +549,8 @@ static void engine_free(engine *en)
             if (en->w[i].tab != NULL)
                 for (unsigned p = 0; p < T; p++) ht_release(al, &en->w[i].tab[p]);
             kti_free(al, en->w[i].tab);
-            kti_free(al, en->w[i].bt);
+            kti_free(al, en->w[i].mt.slot);
+            kti_free(al, en->w[i].merged);
         }
     kti_free(al, en->parts);
     kti_free(al, en->w);
@@ -619,12 +583,12 @@ static kt_status engine_init(engine *en, const kti_hprob *prob, const kti_run *r
     while (T > 1 && nseg < SEG_MAX &&
            (ninit / nseg > SEG_TARGET || (nseg < 2 * (size_t)T && ninit / nseg >= 256)))
         nseg *= 2;
-    if (en->w == NULL || en->parts == NULL || !ht_init(&en->parts[0], al, nseg, 0)) {
+    if (en->w == NULL || en->parts == NULL || !ht_init(&en->parts[0], al, nseg)) {
         kti_free(al, init);
         return KT_ENOMEM;
     }
     if (nseg == 1) {
-        en->parts[0].s[0] = (seg){init, ninit, ninit};
+        en->parts[0].s[0] = (seg){.e = init, .cap = ninit, .n = ninit};
     } else {
         for (size_t j = 0, at = 0; j < nseg; j++) {
             size_t n = ninit / nseg + (j < ninit % nseg);
@@ -645,9 +609,7 @@ static kt_status engine_init(engine *en, const kti_hprob *prob, const kti_run *r
         en->w[i].sh = &en->sh;
         en->w[i].id = i;
         en->w[i].tab = kti_calloc(al, T, sizeof *en->w[i].tab);
-        en->w[i].bt = kti_alloc(al, T * sizeof *en->w[i].bt);
-        if (en->w[i].tab == NULL || en->w[i].bt == NULL) return KT_ENOMEM;
-        for (unsigned p = 0; p < T; p++) en->w[i].bt[p].n = 0;
+        if (en->w[i].tab == NULL) return KT_ENOMEM;
     }
     return KT_OK;
 }
@@ -665,21 +627,18 @@ static kt_status engine_status(const engine *en)
     return rc;
 }
 
-/* Empty tables for a step from a layer of n states: segments enough that
- * each ends near SEG_TARGET states (a layer seldom grows more than 3/2),
- * and a salt of its own for each table. */
-static bool engine_tables(engine *en, size_t step, uint64_t n)
+/* Empty buffers for a step from a layer of n states: segments enough
+ * that phase B merges about BUF_AIM states of a thread at a time (a
+ * layer seldom grows more than 3/2, its successors seldom more than 2). */
+static bool engine_tables(engine *en, uint64_t n)
 {
     unsigned T = en->sh.nthreads;
-    uint64_t per = n / 2 * 3 / ((uint64_t)T * T);
+    uint64_t per = n * 2 / ((uint64_t)T * T);
     size_t nseg = 1;
-    while (nseg < SEG_MAX && per / nseg > SEG_TARGET) nseg *= 2;
+    while (nseg < BUF_SEG_MAX && per / nseg > BUF_AIM) nseg *= 2;
     for (unsigned i = 0; i < T; i++)
-        for (unsigned p = 0; p < T; p++) {
-            uint64_t salt = ((uint64_t)step * KT_THREADS_MAX * KT_THREADS_MAX + (uint64_t)i * T + p + 1) *
-                            0xD1B54A32D192ED03u;
-            if (!ht_init(&en->w[i].tab[p], en->sh.al, nseg, salt)) return false;
-        }
+        for (unsigned p = 0; p < T; p++)
+            if (!ht_init(&en->w[i].tab[p], en->sh.al, nseg)) return false;
     return true;
 }
 
@@ -695,7 +654,7 @@ static kt_status engine_step(engine *en, size_t step, uint64_t *nstates)
     sh->nin = en->nparts;
     uint64_t total_in = 0;
     for (unsigned i = 0; i < en->nparts; i++) total_in += en->parts[i].n;
-    if (!engine_tables(en, step, total_in)) return KT_ENOMEM;
+    if (!engine_tables(en, total_in)) return KT_ENOMEM;
     kti_parallel(T, phase_a, en->w, sizeof *en->w);
     kt_status rc = engine_status(en);
     if (rc == KT_OK && atomic_load(&sh->cancel)) rc = KT_ECANCELED;
