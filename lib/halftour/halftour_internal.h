@@ -253,6 +253,16 @@ KTI_HIDDEN kt_status kti_halftours_turn_classes(uint32_t width, uint32_t height,
                                                 const kt_options *run, kti_u128 *count,
                                                 kti_u128 turns[KTI_TURN_CLASSES]);
 
+/* The join's combine step, exposed for the tests and benches: the sum of
+ * cnt[i] over the n pairings at pv (16 bytes each: byte e the partner of
+ * end e, the ends from k on their own) that form a single cycle with the
+ * pairing ub of the same k ends (k even), by the instruction set vec
+ * (KTI_HJOIN_*; one the processor lacks falls back to the best it has,
+ * and the vector tests take k from 4 to 16). */
+enum { KTI_HJOIN_SCALAR, KTI_HJOIN_SSSE3, KTI_HJOIN_AVX2 };
+KTI_HIDDEN kti_u128 kti_hjoin_cycles(unsigned vec, const uint8_t *pv, const uint64_t *cnt, size_t n,
+                                     const uint8_t *ub, unsigned k);
+
 /* Progress steps the join reports. */
 #define KTI_HALFTOUR_JOIN_UNITS 1000u
 

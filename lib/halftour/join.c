@@ -501,8 +501,14 @@ static inline bool prefix_type(const prefixes *p, size_t v, size_t *r)
 
 /* ---- the pairings of one upper type ---- */
 
+/* A slot's key and count side by side: an insert into a large table
+ * then misses the cache once, not once per array. */
+typedef struct pslot {
+    uint64_t key, cnt;
+} pslot;
+
 typedef struct ptab {
-    uint64_t *key, *cnt;
+    pslot *e;
     uint32_t *used;              /* the slots taken, in insertion order */
     uint32_t *pos;               /* slot -> its place in used */
     size_t cap, n;
@@ -512,7 +518,7 @@ typedef struct ptab {
  * have grown large, and most types after it are small. */
 static void ptab_clear(ptab *t)
 {
-    for (size_t j = 0; j < t->n; j++) t->key[t->used[j]] = EMPTY;
+    for (size_t j = 0; j < t->n; j++) t->e[t->used[j]].key = EMPTY;
     t->n = 0;
 }
 
@@ -527,32 +533,28 @@ static inline size_t ptab_index(uint64_t k, size_t mask)
 static bool ptab_grow(ptab *t, const kt_allocator *al)
 {
     size_t ncap = t->cap ? 2 * t->cap : 1024, bytes;
-    if (ncap > UINT32_MAX || !kti_mul_ok(ncap, 2 * sizeof(uint64_t), &bytes)) return false;
-    uint64_t *k = kti_alloc(al, ncap * sizeof *k), *c = kti_alloc(al, ncap * sizeof *c);
+    if (ncap > UINT32_MAX || !kti_mul_ok(ncap, sizeof(pslot), &bytes)) return false;
+    pslot *k = kti_alloc(al, bytes);
     uint32_t *u = kti_alloc(al, ncap * sizeof *u), *p = kti_alloc(al, ncap * sizeof *p);
-    if (k == NULL || c == NULL || u == NULL || p == NULL) {
+    if (k == NULL || u == NULL || p == NULL) {
         kti_free(al, k);
-        kti_free(al, c);
         kti_free(al, u);
         kti_free(al, p);
         return false;
     }
-    memset(k, 0xFF, ncap * sizeof *k);
+    for (size_t j = 0; j < ncap; j++) k[j].key = EMPTY;
     for (size_t e = 0; e < t->n; e++) {
-        size_t i = t->used[e];
-        size_t j = ptab_index(t->key[i], ncap - 1);
-        while (k[j] != EMPTY) j = (j + 1) & (ncap - 1);
-        k[j] = t->key[i];
-        c[j] = t->cnt[i];
+        const pslot *from = &t->e[t->used[e]];
+        size_t j = ptab_index(from->key, ncap - 1);
+        while (k[j].key != EMPTY) j = (j + 1) & (ncap - 1);
+        k[j] = *from;
         u[e] = (uint32_t)j;
         p[j] = (uint32_t)e;
     }
-    kti_free(al, t->key);
-    kti_free(al, t->cnt);
+    kti_free(al, t->e);
     kti_free(al, t->used);
     kti_free(al, t->pos);
-    t->key = k;
-    t->cnt = c;
+    t->e = k;
     t->used = u;
     t->pos = p;
     t->cap = ncap;
@@ -631,6 +633,10 @@ typedef struct pending {
 
 #define LEAF_BATCH 32
 
+/* Inserts held back per table so that their slots are fetched together
+ * (tab_add). */
+#define INSERT_BATCH 16
+
 /* The sampler's draws by rejection (open joins): the join cuts each upper
  * type's leaves, in the order of its search, into blocks of about
  * shared::bquantum lower structures walked, and keeps per block where the
@@ -664,6 +670,8 @@ typedef struct worker {
     bool oom, ovf, limit;
     kti_u128 sum;
     ptab tab[3];                 /* by the lower structure's tour ends (closed: tab[0]) */
+    uint64_t ikey[3][INSERT_BATCH], icnt[3][INSERT_BATCH];
+    unsigned nins[3];            /* tab_add's inserts not yet made, per table */
     uint64_t *ck, *cc;           /* one type's pairings, compacted, tab[0] first */
     size_t ccap;
     uint8_t *cv;                 /* vector test: ck as 16 bytes each (ccap of them) */
@@ -739,9 +747,8 @@ static unsigned walk(const worker *w, unsigned l, unsigned u, bool up, unsigned 
 }
 
 /* Add cnt to pairing key in table j (the lower structures' tour ends; 0
- * for closed tours); its place in insertion order, or SIZE_MAX when the
- * pass must stop. */
-static size_t tab_put(worker *w, unsigned j, uint64_t key, uint64_t cnt)
+ * for closed tours); its slot, or SIZE_MAX when the pass must stop. */
+static inline size_t tab_slot(worker *w, unsigned j, uint64_t key, uint64_t cnt)
 {
     ptab *t = &w->tab[j];
     if ((t->n + 1) * 10 > t->cap * 7 && !ptab_grow(t, w->sh->al)) {
@@ -749,26 +756,55 @@ static size_t tab_put(worker *w, unsigned j, uint64_t key, uint64_t cnt)
         return SIZE_MAX;
     }
     size_t mask = t->cap - 1, i = ptab_index(key, mask);
-    while (t->key[i] != key && t->key[i] != EMPTY) i = (i + 1) & mask;
-    if (t->key[i] == EMPTY) {
+    pslot *e = t->e;
+    while (e[i].key != key && e[i].key != EMPTY) i = (i + 1) & mask;
+    if (e[i].key == EMPTY) {
         if (w->sh->budget != 0 && w->tab[0].n + w->tab[1].n + w->tab[2].n >= w->sh->budget) {
             /* Stop the pass like an allocation failure would. */
             w->limit = true;
             return SIZE_MAX;
         }
-        t->key[i] = key;
-        t->cnt[i] = cnt;
+        e[i].key = key;
+        e[i].cnt = cnt;
         t->pos[i] = (uint32_t)t->n;
         t->used[t->n++] = (uint32_t)i;
-    } else if (__builtin_add_overflow(t->cnt[i], cnt, &t->cnt[i])) {
+    } else if (__builtin_add_overflow(e[i].cnt, cnt, &e[i].cnt)) {
         w->ovf = true;
     }
-    return t->pos[i];
+    return i;
 }
 
-static bool tab_add(worker *w, unsigned j, uint64_t key, uint64_t cnt)
+/* Make table j's held inserts, their slots prefetched first: a large
+ * type's table is far larger than the cache, and its inserts, one after
+ * another, each waited for their slot.  False when the pass must stop. */
+static bool tab_flush(worker *w, unsigned j)
 {
-    return tab_put(w, j, key, cnt) != SIZE_MAX;
+    unsigned n = w->nins[j];
+    const ptab *t = &w->tab[j];
+    w->nins[j] = 0;
+    if (t->cap != 0)
+        for (unsigned i = 0; i < n; i++) __builtin_prefetch(&t->e[ptab_index(w->ikey[j][i], t->cap - 1)], 1);
+    for (unsigned i = 0; i < n; i++)
+        if (tab_slot(w, j, w->ikey[j][i], w->icnt[j][i]) == SIZE_MAX) return false;
+    return true;
+}
+
+/* Add cnt to pairing key in table j, held back until INSERT_BATCH of them
+ * are (search_type makes the rest): false when the pass must stop. */
+static inline bool tab_add(worker *w, unsigned j, uint64_t key, uint64_t cnt)
+{
+    unsigned i = w->nins[j]++;
+    w->ikey[j][i] = key;
+    w->icnt[j][i] = cnt;
+    return i + 1 < INSERT_BATCH || tab_flush(w, j);
+}
+
+/* tab_slot's insert, giving the pairing's place in insertion order (the
+ * weighted join's row) or SIZE_MAX. */
+static size_t tab_put(worker *w, unsigned j, uint64_t key, uint64_t cnt)
+{
+    size_t i = tab_slot(w, j, key, cnt);
+    return i == SIZE_MAX ? SIZE_MAX : w->tab[j].pos[i];
 }
 
 /* Blocks: the weight of one leaf's lower structures with j tour ends
@@ -1141,26 +1177,62 @@ static void pairing_bytes_open(uint64_t p, unsigned k, uint8_t *out)
 #if KTI_JOIN_SSSE3
 /* The combine step's inner loop: the counts of the n pairings (16 bytes
  * each at pv, counts at cnt) that form one cycle with pairing pu of the
- * k > 2 ends.  With sigma(v) = pu(pa(v)), the two pairings form one cycle
- * exactly when the orbit of end 0 under sigma has k / 2 ends (one_cycle
- * walks it end by end).  Here sigma is one byte shuffle, and the orbit is
- * followed by shuffling a vector that holds sigma^j(0) in every byte: k/2
- * shuffles with no loads and no branches per pairing, against k dependent
- * nibble lookups.  The orbit's length is a constant of each case below,
- * so the compiler unrolls it.  With AVX2 one instruction takes two
- * pairings, one per 16-byte lane (the shuffle stays within a lane).  When
- * 8x9 is cut with its 5-row half above, this loop is most of the join
- * (upper types of thousands of structures, each against thousands of
- * pairings). */
-#define KTI_ORBIT_OK(T, shuffle, or, eq, andnot, sigma, H, zero, out)                    \
+ * k > 2 ends.  With sigma(v) = pu(pa(v)), each cycle of the union of the
+ * two pairings makes two cycles of sigma of half its length, so the orbit
+ * of end 0 under sigma has L <= H = k / 2 ends, and the pairings form one
+ * cycle exactly when L = H (one_cycle walks the orbit end by end).  That
+ * holds exactly when sigma^H(0) = 0 and sigma^(H/p)(0) != 0 for each prime
+ * p dividing H (L then divides H and no H/p).  Here sigma is one byte
+ * shuffle, its powers come by squaring (a shuffle each), and x_j holds
+ * sigma^j(0) in every byte: 2 to 5 shuffles and two or three compares per
+ * pairing, with no loads and no branches, where following the orbit took
+ * H dependent shuffles and a compare after each (half the time at H = 8,
+ * bench/ in BENCHMARKS.md "The combine step by powers").  With AVX2 one
+ * instruction takes two pairings, one per 16-byte lane (the shuffle stays
+ * within a lane).  When 8x9 is cut with its 5-row half above, and in the
+ * open 8x8 join, this loop is much of the join (upper types of thousands
+ * of structures, each against thousands of pairings). */
+#define KTI_ORBIT_OK(T, SH, OR, EQ, ANDNOT, s, H, z, out)                                \
     do {                                                                                 \
-        T x_ = (zero), early_ = (zero);                                                  \
-        for (unsigned j_ = 1; j_ < (H); j_++) {                                          \
-            x_ = shuffle((sigma), x_);                                                   \
-            early_ = or(early_, eq(x_, (zero)));                                         \
+        T s2_, s3_, s4_, x1_, x2_, x3_, x4_;                                             \
+        switch (H) {                                                                     \
+        case 2:                                                                          \
+            x1_ = SH(s, z);                                                              \
+            (out) = ANDNOT(EQ(x1_, z), EQ(SH(s, x1_), z));                               \
+            break;                                                                       \
+        case 3:                                                                          \
+            x1_ = SH(s, z);                                                              \
+            (out) = ANDNOT(EQ(x1_, z), EQ(SH(s, SH(s, x1_)), z));                        \
+            break;                                                                       \
+        case 4:                                                                          \
+            s2_ = SH(s, s);                                                              \
+            x2_ = SH(s2_, z);                                                            \
+            (out) = ANDNOT(EQ(x2_, z), EQ(SH(s2_, x2_), z));                             \
+            break;                                                                       \
+        case 5:                                                                          \
+            s2_ = SH(s, s);                                                              \
+            x1_ = SH(s, z);                                                              \
+            (out) = ANDNOT(EQ(x1_, z), EQ(SH(s2_, SH(s2_, x1_)), z));                    \
+            break;                                                                       \
+        case 6:                                                                          \
+            s2_ = SH(s, s);                                                              \
+            s3_ = SH(s, s2_);                                                            \
+            x3_ = SH(s3_, z);                                                            \
+            (out) = ANDNOT(OR(EQ(SH(s2_, z), z), EQ(x3_, z)), EQ(SH(s3_, x3_), z));      \
+            break;                                                                       \
+        case 7:                                                                          \
+            s2_ = SH(s, s);                                                              \
+            s4_ = SH(s2_, s2_);                                                          \
+            x1_ = SH(s, z);                                                              \
+            (out) = ANDNOT(EQ(x1_, z), EQ(SH(s4_, SH(s2_, x1_)), z));                    \
+            break;                                                                       \
+        default: /* 8 */                                                                 \
+            s2_ = SH(s, s);                                                              \
+            s4_ = SH(s2_, s2_);                                                          \
+            x4_ = SH(s4_, z);                                                            \
+            (out) = ANDNOT(EQ(x4_, z), EQ(SH(s4_, x4_), z));                             \
+            break;                                                                       \
         }                                                                                \
-        x_ = shuffle((sigma), x_);                                                       \
-        (out) = andnot(early_, eq(x_, (zero)));                                          \
     } while (0)
 
 __attribute__((target("ssse3"))) static inline kti_u128 cycles_ssse3_h(const uint8_t *pv,
@@ -1178,21 +1250,39 @@ __attribute__((target("ssse3"))) static inline kti_u128 cycles_ssse3_h(const uin
     return sum;
 }
 
+/* Four pairings a step.  Every byte of a lane's result is its pairing's
+ * answer, so the answers of four pairings are four 64-bit masks of their
+ * counts, summed in four 64-bit lanes with a carry count each (the scalar
+ * 128-bit sum of each count was as costly as the shuffles). */
 __attribute__((target("avx2"))) static inline kti_u128 cycles_avx2_h(const uint8_t *pv,
                                                                      const uint64_t *cnt, size_t n,
                                                                      __m128i u1, unsigned H)
 {
     const __m256i zero = _mm256_setzero_si256(), u = _mm256_broadcastsi128_si256(u1);
-    kti_u128 sum = 0;
+    const __m256i sign = _mm256_set1_epi64x(INT64_MIN);
+    __m256i acc = zero, carry = zero;
     size_t i = 0;
-    for (; i + 2 <= n; i += 2) {
-        __m256i sigma = _mm256_shuffle_epi8(u, _mm256_loadu_si256((const __m256i *)(const void *)(pv + 16 * i))), ok;
+    for (; i + 4 <= n; i += 4) {
+        __m256i sa = _mm256_shuffle_epi8(u, _mm256_loadu_si256((const __m256i *)(const void *)(pv + 16 * i)));
+        __m256i sb = _mm256_shuffle_epi8(u, _mm256_loadu_si256((const __m256i *)(const void *)(pv + 16 * i + 32)));
+        __m256i oa, ob;
         KTI_ORBIT_OK(__m256i, _mm256_shuffle_epi8, _mm256_or_si256, _mm256_cmpeq_epi8, _mm256_andnot_si256,
-                     sigma, H, zero, ok);
-        unsigned m = (unsigned)_mm256_movemask_epi8(ok);
-        sum += cnt[i] & (0 - (uint64_t)(m & 1u));
-        sum += cnt[i + 1] & (0 - (uint64_t)((m >> 16) & 1u));
+                     sa, H, zero, oa);
+        KTI_ORBIT_OK(__m256i, _mm256_shuffle_epi8, _mm256_or_si256, _mm256_cmpeq_epi8, _mm256_andnot_si256,
+                     sb, H, zero, ob);
+        /* the masks of pairings i, i + 2, i + 1, i + 3; the counts in that order */
+        __m256i c = _mm256_permute4x64_epi64(_mm256_loadu_si256((const __m256i *)(const void *)(cnt + i)), 0xD8);
+        __m256i add = _mm256_and_si256(_mm256_unpacklo_epi64(oa, ob), c);
+        acc = _mm256_add_epi64(acc, add);
+        /* a lane wrapped when its new sum is below what it added (unsigned) */
+        carry = _mm256_sub_epi64(carry, _mm256_cmpgt_epi64(_mm256_xor_si256(add, sign),
+                                                           _mm256_xor_si256(acc, sign)));
     }
+    uint64_t a[4], cy[4];
+    _mm256_storeu_si256((__m256i *)(void *)a, acc);
+    _mm256_storeu_si256((__m256i *)(void *)cy, carry);
+    kti_u128 sum = 0;
+    for (unsigned j = 0; j < 4; j++) sum += (kti_u128)a[j] + ((kti_u128)cy[j] << 64);
     if (i < n) sum += cycles_ssse3_h(pv + 16 * i, cnt + i, n - i, u1, H);
     return sum;
 }
@@ -1224,7 +1314,7 @@ __attribute__((target("avx2"))) static kti_u128 cycles_avx2(const uint8_t *pv, c
 }
 
 /* The instruction sets of the vector test (shared::vec). */
-enum { VEC_NONE, VEC_SSSE3, VEC_AVX2 };
+enum { VEC_NONE = KTI_HJOIN_SCALAR, VEC_SSSE3 = KTI_HJOIN_SSSE3, VEC_AVX2 = KTI_HJOIN_AVX2 };
 
 /* pu's pairing in bytes, ub (pairing_bytes or pairing_bytes_open), of k ends. */
 static kti_u128 cycles_vec(unsigned vec, const uint8_t *pv, const uint64_t *cnt, size_t n,
@@ -1939,6 +2029,7 @@ static void search_type(worker *w)
         else if (w->sk != NULL) flush_seek(w);
         else flush_leaves(w);
     }
+    for (unsigned j = 0; j < 3 && !w->oom && !w->limit; j++) tab_flush(w, j);
 }
 
 /* The index of key among the view's (increasing) keys. */
@@ -2031,8 +2122,8 @@ static bool compact_tables(worker *w)
         ptab *tb = &w->tab[j];
         w->coff[j] = k;
         for (size_t i = 0; i < tb->n; i++, k++) {
-            w->ck[k] = tb->key[tb->used[i]];
-            w->cc[k] = tb->cnt[tb->used[i]];
+            w->ck[k] = tb->e[tb->used[i]].key;
+            w->cc[k] = tb->e[tb->used[i]].cnt;
         }
         ptab_clear(tb);
     }
@@ -2047,8 +2138,9 @@ static kti_u128 matches(const worker *w, size_t s)
     const half *U = w->sh->upper;
     uint64_t pu = end_pairing(U->pc[s].partner, w->udig, w->eidx, w->sh->g->nu);
     unsigned ends = U->nterm != NULL ? U->nterm[s] : 0, j = w->sh->open ? 2 - ends : 0;
-    kti_u128 part = 0;
     if (j > 2) return 0;
+    size_t first = w->coff[j], n = w->coff[j + 1] - first;
+    kti_u128 part = 0;
 #if KTI_JOIN_SSSE3
     if (w->use_vec) {
         /* An odd number of upper ends: open pairings, one end a tour end's. */
@@ -2056,11 +2148,23 @@ static kti_u128 matches(const worker *w, size_t s)
         unsigned odd = w->k & 1u;
         if (odd) pairing_bytes_open(pu, w->k, ub);
         else pairing_bytes(pu, w->k, ub);
-        return cycles_vec(w->sh->vec, w->cv + 16 * w->coff[j], w->cc + w->coff[j],
-                          w->coff[j + 1] - w->coff[j], ub, w->k + odd);
+        part = cycles_vec(w->sh->vec, w->cv + 16 * first, w->cc + first, n, ub, w->k + odd);
+#ifndef NDEBUG
+        /* Debug builds check the vector tests on the smaller tables
+         * against the scalar one, and both where the processor has AVX2
+         * (the SSSE3 test is otherwise never run there). */
+        if (n <= 256) {
+            kti_u128 scalar = 0;
+            for (size_t i = first; i < first + n; i++)
+                if (closes_tour(w->ck[i], pu, w->k, j)) scalar += w->cc[i];
+            KTI_ASSERT(part == scalar);
+            KTI_ASSERT(cycles_vec(VEC_SSSE3, w->cv + 16 * first, w->cc + first, n, ub, w->k + odd) == part);
+        }
+#endif
+        return part;
     }
 #endif
-    for (size_t i = w->coff[j]; i < w->coff[j + 1]; i++) {
+    for (size_t i = first; i < first + n; i++) {
         if (closes_tour(w->ck[i], pu, w->k, j)) part += w->cc[i];
     }
     return part;
@@ -2075,6 +2179,7 @@ static void run_type(worker *w, size_t ti, unsigned weight)
     for (size_t s = U->first[ti]; U->nterm != NULL && s < U->first[ti + 1]; s++)
         need |= 4u >> U->nterm[s];
     set_type(w, ti, need);
+    memset(w->nins, 0, sizeof w->nins);
     w->open_from = w->k == 0 ? 2 : 0;
     while (w->open_from < 2 && !((w->need >> w->open_from) & 1u)) w->open_from++;
     size_t bfirst = w->nblk;
@@ -2203,8 +2308,7 @@ static void join_workers_free(join_state *js)
     if (js->w != NULL)
         for (unsigned i = 0; i < js->nthreads; i++) {
             for (unsigned j = 0; j < 3; j++) {
-                kti_free(al, js->w[i].tab[j].key);
-                kti_free(al, js->w[i].tab[j].cnt);
+                kti_free(al, js->w[i].tab[j].e);
                 kti_free(al, js->w[i].tab[j].used);
                 kti_free(al, js->w[i].tab[j].pos);
             }
@@ -2366,6 +2470,31 @@ static unsigned cpu_vec(void)
 #else
     return 0;
 #endif
+}
+
+/* The two pairings form one cycle: one_cycle on pairing_bytes. */
+static bool one_cycle_bytes(const uint8_t *pa, const uint8_t *pb, unsigned k)
+{
+    unsigned v = 0, steps = 0;
+    do {
+        v = pb[pa[v]];
+        steps++;
+    } while (v != 0 && steps <= k);
+    return steps * 2 == k;
+}
+
+kti_u128 kti_hjoin_cycles(unsigned vec, const uint8_t *pv, const uint64_t *cnt, size_t n,
+                          const uint8_t *ub, unsigned k)
+{
+    unsigned have = cpu_vec();
+    if (vec > have) vec = have;
+#if KTI_JOIN_SSSE3
+    if (vec != VEC_NONE && k >= 4 && k <= 16 && k % 2 == 0) return cycles_vec(vec, pv, cnt, n, ub, k);
+#endif
+    kti_u128 sum = 0;
+    for (size_t i = 0; i < n; i++)
+        if (one_cycle_bytes(pv + 16 * i, ub, k)) sum += cnt[i];
+    return sum;
 }
 
 /* Run the planned types on the threads and add up their sums. */
