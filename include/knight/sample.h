@@ -96,9 +96,9 @@
  * and counts each part.  The two halves are then one set, so the join
  * takes one of each two (upper, lower) type pairs that the board's
  * up-down flip swaps, and a draw flips half the tours of the pairs it
- * took.  Measured: 16 GiB at the peak, a preparation of 1 hour 25
- * minutes on two cores (the halves under half an hour, the join the rest),
- * then about 125 tours a second on one thread and 210 on two; give a
+ * took.  Measured: 16 GiB at the peak, a preparation of 55 minutes on
+ * two cores (the halves about 22 minutes, the join the rest), then about
+ * 115 tours a second on one thread and 210 on two; give a
  * progress callback.  Open 8x8 tours with exactly one
  * given end take it too, at a higher price still: the two halves differ, so
  * both are enumerated, and the join has no mirror.  Measured on a fiftieth

@@ -1186,8 +1186,8 @@ static void pairing_bytes_open(uint64_t p, unsigned k, uint8_t *out)
  * shuffle, its powers come by squaring (a shuffle each), and x_j holds
  * sigma^j(0) in every byte: 2 to 5 shuffles and two or three compares per
  * pairing, with no loads and no branches, where following the orbit took
- * H dependent shuffles and a compare after each (half the time at H = 8,
- * bench/ in BENCHMARKS.md "The combine step by powers").  With AVX2 one
+ * H dependent shuffles and a compare after each (1.3 to 1.9 times faster
+ * with AVX2, BENCHMARKS.md "The combine step by powers").  With AVX2 one
  * instruction takes two pairings, one per 16-byte lane (the shuffle stays
  * within a lane).  When 8x9 is cut with its 5-row half above, and in the
  * open 8x8 join, this loop is much of the join (upper types of thousands
