@@ -1020,15 +1020,20 @@ __attribute__((target("ssse3"))) static inline __m128i walk_codes(__m128i v)
  * Codes: a lower end is its cell (0..15), upper end f is 0x80 | f, a
  * lower tour end 0xC0, so the sign bit marks a walk that has arrived.
  * T = one step of every walk from lower end q: the lower path to q's
- * partner, then the segment from there.  The key's nibble e is where end
- * e arrives (e itself at a tour end); visited counts the lower ends as the
- * scalar walk does, each path between two upper ends walked from both of
- * them.  The segments' part, the same for every lower structure of a
- * type, is set up once (vwalk_init). */
+ * partner, then the segment from there; arrived codes stay put.  The walks
+ * take at most jl / 2 + 1 steps, so T is squared d times (2^d steps, by
+ * pointer doubling: T'[q] = T[T[q]]) with C[q], the lower ends a walk from
+ * q passes, summed alongside (C'[q] = C[q] + C[T[q]]); d <= 4 shuffle
+ * rounds replace up to 9 dependent steps of a walk that tests each lane.
+ * The key's nibble e is where end e arrives (e itself at a tour end);
+ * visited counts the lower ends as the scalar walk does, each path between
+ * two upper ends walked from both of them.  The segments' part, the same
+ * for every lower structure of a type, is set up once (vwalk_init). */
 typedef struct vwalk {
     __m128i sl;     /* the far end of the segment from each lower end */
     __m128i x0;     /* ... and from each upper end; lanes past k: arrived, nibble 0 */
-    unsigned steps; /* at most jl / 2 lower paths, and one step into a tour end */
+    unsigned d;     /* squarings: 2^d >= jl / 2 + 1 steps (lower paths, and
+                     * one into a tour end) */
     unsigned jl;
 } vwalk;
 
@@ -1040,9 +1045,15 @@ __attribute__((target("ssse3"))) static void vwalk_init(vwalk *vw, const worker 
     __m128i x0 = walk_codes(_mm_loadu_si128((const __m128i *)(const void *)(sg->seg + 16)));
     __m128i lanes = _mm_cmpgt_epi8(_mm_set1_epi8((char)w->k), id);
     vw->x0 = _mm_or_si128(_mm_and_si128(lanes, x0), _mm_andnot_si128(lanes, _mm_set1_epi8((char)0x80)));
-    vw->steps = sg->jl / 2 + 1;
+    unsigned steps = sg->jl / 2 + 1;
+    vw->d = 0;
+    while ((1u << vw->d) < steps) vw->d++;
     vw->jl = sg->jl;
 }
+
+/* Arrived lanes of x (sign set) as they are, the others looked up in t:
+ * the shuffle gives 0 where the index has its sign bit. */
+#define KTI_VSTEP(t, x) _mm_or_si128(_mm_shuffle_epi8((t), (x)), _mm_and_si128((x), _mm_cmpgt_epi8(zero, (x))))
 
 /* The key of lower pairing pw, as realise_open's; false as it is false. */
 __attribute__((target("ssse3"))) static inline bool vwalk_key(const vwalk *vw, uint64_t pw,
@@ -1050,24 +1061,25 @@ __attribute__((target("ssse3"))) static inline bool vwalk_key(const vwalk *vw, u
 {
     const __m128i id = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     const __m128i lo4 = _mm_set1_epi8(0x0F), termc = _mm_set1_epi8((char)0xC0);
-    const __m128i minus1 = _mm_set1_epi8(-1);
+    const __m128i minus1 = _mm_set1_epi8(-1), zero = _mm_setzero_si128();
     __m128i v = _mm_loadl_epi64((const __m128i *)(const void *)&pw);
     __m128i p = _mm_unpacklo_epi8(_mm_and_si128(v, lo4), _mm_and_si128(_mm_srli_epi16(v, 4), lo4));
     __m128i term = _mm_cmpeq_epi8(p, id);
     __m128i t = _mm_shuffle_epi8(vw->sl, p);
     t = _mm_or_si128(_mm_andnot_si128(term, t), _mm_and_si128(term, termc));
-    __m128i x = vw->x0, c = _mm_setzero_si128();
-    for (unsigned i = 0; i < vw->steps; i++) {
-        __m128i act = _mm_cmpgt_epi8(x, minus1);
-        x = _mm_or_si128(_mm_and_si128(act, _mm_shuffle_epi8(t, x)), _mm_andnot_si128(act, x));
-        c = _mm_sub_epi8(c, act);
+    __m128i c = _mm_set1_epi8(1);
+    for (unsigned i = 0; i < vw->d; i++) {
+        c = _mm_add_epi8(c, _mm_shuffle_epi8(c, t));
+        t = KTI_VSTEP(t, t);
     }
+    __m128i x = KTI_VSTEP(t, vw->x0);
+    c = _mm_shuffle_epi8(c, vw->x0);
     /* a walk from an upper end never enters a cycle: all have arrived */
     KTI_ASSERT(_mm_movemask_epi8(x) == 0xFFFF);
     __m128i atterm = _mm_cmpeq_epi8(x, termc);
     /* per lane: c lower paths, or 2 (c - 1) + 1 ends at a tour end */
     __m128i vis = _mm_add_epi8(c, _mm_and_si128(atterm, _mm_add_epi8(c, minus1)));
-    __m128i sum = _mm_sad_epu8(vis, _mm_setzero_si128());
+    __m128i sum = _mm_sad_epu8(vis, zero);
     if ((unsigned)(_mm_cvtsi128_si32(sum) + _mm_extract_epi16(sum, 4)) != vw->jl) return false;
     /* lanes past k hold 0x80, whose nibble is 0 */
     __m128i f = _mm_or_si128(_mm_and_si128(atterm, id), _mm_andnot_si128(atterm, _mm_and_si128(x, lo4)));
@@ -1100,6 +1112,76 @@ __attribute__((target("ssse3"))) static void leaf_open_vec(worker *w, const segm
     block_weigh(w, ends, sum);
 }
 
+/* The same with AVX2: two lower structures a step, one in each 128-bit
+ * half of the registers (the byte shuffle works within each half, so each
+ * half walks its own structure against the same segments). */
+#define KTI_VSTEP2(t, x) _mm256_or_si256(_mm256_shuffle_epi8((t), (x)), _mm256_and_si256((x), _mm256_cmpgt_epi8(zero, (x))))
+
+__attribute__((target("avx2"))) static void leaf_open_avx2(worker *w, const segments *sg, size_t s,
+                                                           size_t s1, unsigned ends, uint64_t mult)
+{
+    const half *L = w->sh->lower;
+    vwalk vw;
+    vwalk_init(&vw, w, sg);
+    const __m256i id = _mm256_broadcastsi128_si256(
+        _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+    const __m256i lo4 = _mm256_set1_epi8(0x0F), termc = _mm256_set1_epi8((char)0xC0);
+    const __m256i minus1 = _mm256_set1_epi8(-1), zero = _mm256_setzero_si256();
+    const __m256i sl = _mm256_broadcastsi128_si256(vw.sl), x0 = _mm256_broadcastsi128_si256(vw.x0);
+    const __m256i nib2 = _mm256_set1_epi16(0x1001);
+    kti_u128 sum = 0;
+    for (; s + 2 <= s1; s += 2) {
+        /* A type's structures are read once, in a row: fetch ahead (the
+         * walk is short next to a miss). */
+        if (s + 24 < s1) __builtin_prefetch(&L->pc[s + 24]);
+        __m256i v = _mm256_set_epi64x(0, (long long)L->pc[s + 1].partner, 0, (long long)L->pc[s].partner);
+        __m256i p = _mm256_unpacklo_epi8(_mm256_and_si256(v, lo4),
+                                         _mm256_and_si256(_mm256_srli_epi16(v, 4), lo4));
+        __m256i term = _mm256_cmpeq_epi8(p, id);
+        __m256i t = _mm256_shuffle_epi8(sl, p);
+        t = _mm256_or_si256(_mm256_andnot_si256(term, t), _mm256_and_si256(term, termc));
+        __m256i c = _mm256_set1_epi8(1);
+        for (unsigned i = 0; i < vw.d; i++) {
+            c = _mm256_add_epi8(c, _mm256_shuffle_epi8(c, t));
+            t = KTI_VSTEP2(t, t);
+        }
+        __m256i x = KTI_VSTEP2(t, x0);
+        c = _mm256_shuffle_epi8(c, x0);
+        __m256i atterm = _mm256_cmpeq_epi8(x, termc);
+        __m256i vis = _mm256_add_epi8(c, _mm256_and_si256(atterm, _mm256_add_epi8(c, minus1)));
+        __m256i sad = _mm256_sad_epu8(vis, zero);
+        __m256i f = _mm256_or_si256(_mm256_and_si256(atterm, id),
+                                    _mm256_andnot_si256(atterm, _mm256_and_si256(x, lo4)));
+        __m256i pk = _mm256_maddubs_epi16(f, nib2);
+        pk = _mm256_packus_epi16(pk, pk);
+        uint64_t sums[4], keys[4];
+        _mm256_storeu_si256((__m256i *)(void *)sums, sad);
+        _mm256_storeu_si256((__m256i *)(void *)keys, pk);
+        for (unsigned h = 0; h < 2; h++) {
+            size_t r = s + h;
+            bool ok = sums[2 * h] + sums[2 * h + 1] == vw.jl;
+#ifndef NDEBUG
+            uint64_t key1 = 0;
+            bool ok1 = realise_open(w, sg, L->pc[r].partner, &key1);
+            KTI_ASSERT(ok == ok1 && (!ok || keys[2 * h] == key1));
+#endif
+            if (!ok) continue;
+            if (!tab_add(w, ends, keys[2 * h], L->pc[r].count * mult)) return;
+            sum += L->pc[r].count * mult;
+        }
+    }
+    if (s < s1) {
+        uint64_t key = 0;
+        if (vwalk_key(&vw, L->pc[s].partner, &key)) {
+            if (!tab_add(w, ends, key, L->pc[s].count * mult)) return;
+            sum += L->pc[s].count * mult;
+        }
+    }
+    block_weigh(w, ends, sum);
+}
+#undef KTI_VSTEP2
+#undef KTI_VSTEP
+
 /* vwalk_key for one structure, for callers outside an ssse3 function. */
 __attribute__((target("ssse3"))) static bool realise_open_vec(const vwalk *vw, uint64_t pw,
                                                               uint64_t *key)
@@ -1120,7 +1202,10 @@ static void leaf_open(worker *w, const ltype *lt, const segments *sg, uint64_t m
         if (!((w->need >> ends) & 1u)) continue;
 #if KTI_JOIN_SSSE3
         if (w->k != 0 && w->sh->vec) {
-            leaf_open_vec(w, sg, lim[ends], lim[ends + 1], ends, mult);
+            if (w->sh->vec == KTI_HJOIN_AVX2)
+                leaf_open_avx2(w, sg, lim[ends], lim[ends + 1], ends, mult);
+            else
+                leaf_open_vec(w, sg, lim[ends], lim[ends + 1], ends, mult);
             if (w->oom || w->limit) return;
             continue;
         }
@@ -2029,7 +2114,9 @@ static void search_type(worker *w)
         else if (w->sk != NULL) flush_seek(w);
         else flush_leaves(w);
     }
-    for (unsigned j = 0; j < 3 && !w->oom && !w->limit; j++) tab_flush(w, j);
+    /* The held-back inserts (the seek and the proposals make none). */
+    if (w->pr == NULL && w->sk == NULL)
+        for (unsigned j = 0; j < 3 && !w->oom && !w->limit; j++) tab_flush(w, j);
 }
 
 /* The index of key among the view's (increasing) keys. */
@@ -2472,15 +2559,16 @@ static unsigned cpu_vec(void)
 #endif
 }
 
-/* The two pairings form one cycle: one_cycle on pairing_bytes. */
+/* The two pairings form one cycle: one_cycle on pairing_bytes packed back
+ * into nibbles. */
 static bool one_cycle_bytes(const uint8_t *pa, const uint8_t *pb, unsigned k)
 {
-    unsigned v = 0, steps = 0;
-    do {
-        v = pb[pa[v]];
-        steps++;
-    } while (v != 0 && steps <= k);
-    return steps * 2 == k;
+    uint64_t a = 0, b = 0;
+    for (unsigned e = 0; e < k; e++) {
+        a |= (uint64_t)(pa[e] & 15u) << (4 * e);
+        b |= (uint64_t)(pb[e] & 15u) << (4 * e);
+    }
+    return one_cycle(a, b, k);
 }
 
 kti_u128 kti_hjoin_cycles(unsigned vec, const uint8_t *pv, const uint64_t *cnt, size_t n,
