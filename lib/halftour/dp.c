@@ -23,6 +23,15 @@
  * first, unless its last merge found few duplicates, so a layer of many
  * duplicates stays near its number of states.
  *
+ * A half whose tour-end rules the left-right mirror keeps is enumerated
+ * folded (kti_hprob::fold): at each step after which the cells added are
+ * mirror images of each other (the end of a row), a state and its image
+ * are filed under the lesser of their two keys, with both counts.  The
+ * image's futures are the images of the state's, so the layers that
+ * follow hold about half the states, and the last layer unfolds
+ * (halftour.c's make_set): 8 x 4 halves in two-thirds of the time and
+ * some 40 % less memory.
+ *
  * Memory is the limit of deep halves (8x5: hundreds of millions of states
  * a layer): a buffer grows by half; phase B frees the buffers as it
  * merges them; a layer is a list of exact arrays, and phase A frees each
@@ -249,8 +258,36 @@ static bool buf_room(worker *w, seg *s)
     return true;
 }
 
-/* Queue state t (codes by slot, after the step) under its canonical key:
- * labels renumbered 2, 3, ... in slot order (TERM kept in open mode). */
+/* The canonical key of state t (codes by slot, after step st): labels
+ * renumbered 2, 3, ... in slot order (TERM kept in open mode); false when
+ * they run out. */
+static inline bool pack_state(const kti_hprob *pr, const kti_hstep *st, const uint8_t *t,
+                              uint64_t *plo, uint64_t *phi)
+{
+    uint8_t map[32];
+    memset(map, 0, sizeof map);
+    unsigned next = 2, last = pr->open ? KTI_HDP_TERM - 1 : 15;
+    uint64_t lo = 0, hi = 0;
+    for (unsigned i = 0; i < st->nout; i++) {
+        unsigned s = st->out[i];
+        unsigned v = t[s];
+        if (v >= 2 && !(pr->open && v == KTI_HDP_TERM)) {
+            if (map[v] == 0) {
+                if (next > last) return false;
+                map[v] = (uint8_t)next++;
+            }
+            v = map[v];
+        }
+        if (s < 16) lo |= (uint64_t)v << (4 * s);
+        else hi |= (uint64_t)v << (4 * (s - 16));
+    }
+    *plo = lo;
+    *phi = hi;
+    return true;
+}
+
+/* Queue state t (codes by slot, after the step) under its canonical key,
+ * or under its mirror image's when that is less and the layer folds. */
 static void queue_state(worker *w, const kti_hstep *st, const uint8_t *t, uint64_t cnt)
 {
     const kti_hprob *pr = w->sh->prob;
@@ -262,25 +299,27 @@ static void queue_state(worker *w, const kti_hstep *st, const uint8_t *t, uint64
         kti_hdp_merge_ends(merged, st->out, st->nout);
         t = merged;
     }
-    uint8_t map[32];
-    memset(map, 0, sizeof map);
-    unsigned next = 2, last = pr->open ? KTI_HDP_TERM - 1 : 15;
-    uint64_t lo = 0, hi = 0;
-    for (unsigned i = 0; i < st->nout; i++) {
-        unsigned s = st->out[i];
-        unsigned v = t[s];
-        if (v >= 2 && !(pr->open && v == KTI_HDP_TERM)) {
-            if (map[v] == 0) {
-                if (next > last) {
-                    w->lbl = true;
-                    return;
-                }
-                map[v] = (uint8_t)next++;
-            }
-            v = map[v];
+    uint64_t lo, hi;
+    if (!pack_state(pr, st, t, &lo, &hi)) {
+        w->lbl = true;
+        return;
+    }
+    if (pr->fold && st->fold) {
+        uint8_t m[KTI_HDP_SLOTS] = {0};
+        uint64_t mlo = 0, mhi = 0;
+        /* From the key's codes, not t's: t may hold the merge's 30, which
+         * merging again would take for its own mark. */
+        for (unsigned i = 0; i < st->nout; i++) {
+            unsigned sl = st->out[i];
+            m[st->mirror[sl]] = (uint8_t)kti_hdp_nib(lo, hi, sl);
         }
-        if (s < 16) lo |= (uint64_t)v << (4 * s);
-        else hi |= (uint64_t)v << (4 * (s - 16));
+        if (pr->merge_ends) kti_hdp_merge_ends(m, st->out, st->nout);
+        /* as many labels as t's: never false */
+        bool okm = pack_state(pr, st, m, &mlo, &mhi);
+        if (okm && (mhi < hi || (mhi == hi && mlo < lo))) {
+            lo = mlo;
+            hi = mhi;
+        }
     }
     unsigned nt = w->sh->nthreads;
     uint64_t h = hmix(lo, hi);

@@ -157,6 +157,15 @@ static size_t step_of(const uint32_t *pos, uint32_t W, uint32_t D, uint32_t x, u
     return pos[(size_t)nr * W + (size_t)nx];
 }
 
+/* The half's tour-end rules (NULL: closed) are the same on each cell and
+ * its mirror image: its layers fold (kti_hprob::fold). */
+static bool rules_symmetric(const uint8_t *rule, uint32_t W, uint32_t D)
+{
+    for (size_t q = 0; rule != NULL && q < (size_t)W * D; q++)
+        if (rule[q] != rule[q - q % W + (W - 1 - q % W)]) return false;
+    return true;
+}
+
 /* The steps of the enumeration of a half (W, D, O); rule (open mode, or
  * NULL) gives each local cell r * W + x its tour-end rule (fin_roles). */
 kt_status kti_halftour_steps(const kt_allocator *al, uint32_t W, uint32_t D, uint32_t O,
@@ -190,6 +199,8 @@ kt_status kti_halftour_steps(const kt_allocator *al, uint32_t W, uint32_t D, uin
         if (l - s > window) window = l - s;
     }
     uint32_t live = 0;
+    size_t cell_at[KTI_HDP_SLOTS];  /* the step whose cell holds each live slot */
+    size_t unmatched = 0;           /* cells added whose mirror image is not yet */
     kt_status rc = KT_OK;
     for (size_t s = 0; s < n; s++) {
         uint32_t r = ord[s] / W, x = ord[s] % W;
@@ -204,6 +215,11 @@ kt_status kti_halftour_steps(const kt_allocator *al, uint32_t W, uint32_t D, uin
         slot[s] = (uint8_t)c;
         p->slot = (uint8_t)c;
         live |= 1u << c;
+        cell_at[c] = s;
+        if (x != W - 1 - x) {
+            if (pos[r * W + (W - 1 - x)] < s) unmatched--;
+            else unmatched++;
+        }
         for (unsigned k = 0; k < 8; k++) {
             size_t o = step_of(pos, W, D, x, r, k);
             if (o < s) p->nb[p->nnb++] = slot[o];
@@ -226,6 +242,11 @@ kt_status kti_halftour_steps(const kt_allocator *al, uint32_t W, uint32_t D, uin
             }
         }
         list_sorted(live, &p->nout, p->out);
+        p->fold = unmatched == 0;
+        for (unsigned i = 0; p->fold && i < p->nout; i++) {
+            uint32_t q = ord[cell_at[p->out[i]]];
+            p->mirror[p->out[i]] = slot[pos[q - q % W + (W - 1 - q % W)]];
+        }
     }
     kti_free(al, ord);
     kti_free(al, last);
@@ -289,11 +310,30 @@ static uint64_t pack_boundary(uint8_t *code, unsigned n, bool open, bool merge)
     return kti_hdp_pack_open(code, n, merge);
 }
 
+/* Counts that an unfolding doubled, halved: each is a state's own plus
+ * its mirror image's, which are equal. */
+static void halve_counts(uint64_t *cnt, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        KTI_ASSERT(cnt[i] % 2 == 0);
+        cnt[i] /= 2;
+    }
+}
+
+/* How make_set takes a folded final layer (kti_hprob::fold). */
+enum { UNFOLDED, UNFOLD, UNFOLD_DOUBLED };
+
 /* A new set of geometry (W, D, O) holding the final states of the
- * enumeration, re-keyed by boundary cell and sorted; fin is consumed. */
+ * enumeration, re-keyed by boundary cell and sorted; fin is consumed.
+ * fold: UNFOLD when the last layer was folded, each state standing for
+ * itself and its mirror image (both at once when they differ, each count
+ * then the sum of the two equal counts); UNFOLD_DOUBLED gives every
+ * count twice over, for shards whose sum the caller halves (a shard's
+ * state and its image may fall in different shards, so a shard's counts
+ * alone need not be even). */
 static kt_status make_set(kt_halftours **out, const kt_allocator *al, uint32_t W, uint32_t D,
-                          uint32_t O, bool open, bool merge, const uint8_t *bslot, kti_hent *fin,
-                          size_t nfin)
+                          uint32_t O, bool open, bool merge, unsigned fold, const uint8_t *bslot,
+                          kti_hent *fin, size_t nfin)
 {
     kt_halftours *h = kti_calloc(al, 1, sizeof *h);
     uint32_t *types = NULL;
@@ -309,23 +349,43 @@ static kt_status make_set(kt_halftours **out, const kt_allocator *al, uint32_t W
     h->ncb = W * (D >= 2 ? 2u : 1u);
     h->open = open;
     h->merged = open && merge;
-    h->n = nfin;
-    h->keys = kti_alloc(al, (nfin ? nfin : 1) * sizeof *h->keys);
-    h->counts = kti_alloc(al, (nfin ? nfin : 1) * sizeof *h->counts);
+    size_t cap = fold != UNFOLDED ? 2 * nfin : nfin; /* fin's entries are 24 bytes: no overflow */
+    h->keys = kti_alloc(al, (cap ? cap : 1) * sizeof *h->keys);
+    h->counts = kti_alloc(al, (cap ? cap : 1) * sizeof *h->counts);
     if (h->keys == NULL || h->counts == NULL) goto nomem;
     /* Re-key by boundary cell, into the set's own arrays: fin goes before
      * the sort needs its room. */
+    size_t n = 0;
     for (size_t i = 0; i < nfin; i++) {
-        uint8_t code[KTI_HDP_SLOTS];   /* kti_hdp_merge_ends' bound */
+        uint8_t code[KTI_HDP_SLOTS], img[KTI_HDP_SLOTS];   /* kti_hdp_merge_ends' bound */
         for (unsigned c = 0; c < h->ncb; c++)
             code[c] = (uint8_t)kti_hdp_nib(fin[i].lo, fin[i].hi, bslot[c]);
-        h->keys[i] = pack_boundary(code, h->ncb, open, merge);
-        h->counts[i] = fin[i].cnt;
+        /* boundary cell c = r W + x, its image r W + W - 1 - x */
+        for (unsigned c = 0; c < h->ncb; c++) img[c] = code[c - c % W + (W - 1 - c % W)];
+        uint64_t key = pack_boundary(code, h->ncb, open, merge), cnt = fin[i].cnt;
+        if (fold == UNFOLDED) {
+            h->keys[n] = key;
+            h->counts[n++] = cnt;
+            continue;
+        }
+        uint64_t ikey = pack_boundary(img, h->ncb, open, merge);
+        if (ikey == key && __builtin_add_overflow(cnt, cnt, &cnt)) {
+            kti_free(al, fin);
+            kt_halftours_free(h);
+            return KT_EOVERFLOW;
+        }
+        h->keys[n] = key;
+        h->counts[n++] = cnt;
+        if (ikey != key) {
+            h->keys[n] = ikey;
+            h->counts[n++] = cnt;
+        }
     }
     kti_free(al, fin);
     fin = NULL;
+    nfin = h->n = n;
     if (!kti_hdp_sort(al, h->keys, h->counts, nfin)) goto nomem;
-    if (merge) {
+    if (merge || fold != UNFOLDED) {
         /* The engine's canonical path is the first in slot order, the
          * key's the first in cell order: equal keys can remain. */
         size_t m = 0;
@@ -342,6 +402,7 @@ static kt_status make_set(kt_halftours **out, const kt_allocator *al, uint32_t W
         }
         h->n = nfin = m;
     }
+    if (fold == UNFOLD) halve_counts(h->counts, nfin);
     types = kti_alloc(al, (nfin ? nfin : 1) * 2 * sizeof *types);
     cnt = kti_alloc(al, 65536 * sizeof *cnt);
     if (types == NULL || cnt == NULL) goto nomem;
@@ -387,7 +448,8 @@ static kt_status enumerate(kt_halftours **out, uint32_t W, uint32_t D, uint32_t 
     uint8_t bslot[KT_HALFTOUR_MAX_CELLS];
     span sp = {NULL, 0, 0, 0};
     KTI_TRY(run_half(W, D, O, rule, merge, NULL, sp, run, prog, &fin, &nfin, bslot));
-    return make_set(out, run->alloc, W, D, O, rule != NULL, merge && rule != NULL, bslot, fin, nfin);
+    return make_set(out, run->alloc, W, D, O, rule != NULL, merge && rule != NULL,
+                    rules_symmetric(rule, W, D) ? UNFOLD : UNFOLDED, bslot, fin, nfin);
 }
 
 /* The states of a half (W, D, O) that pass ds (or all) over the span sp:
@@ -405,8 +467,15 @@ static kt_status run_half(uint32_t W, uint32_t D, uint32_t O, const uint8_t *rul
         kti_free(al, sp.init);
         return rc;
     }
-    kti_hprob prob = {sp.stop ? sp.stop : nsteps, steps, false, rule != NULL, merge && rule != NULL,
-                      ds != NULL ? digit_filter : NULL, ds, sp.first};
+    kti_hprob prob = {.nsteps = sp.stop ? sp.stop : nsteps,
+                      .steps = steps,
+                      .allow_close = false,
+                      .open = rule != NULL,
+                      .merge_ends = merge && rule != NULL,
+                      .fold = rules_symmetric(rule, W, D),
+                      .filter = ds != NULL ? digit_filter : NULL,
+                      .filter_ctx = ds,
+                      .first = sp.first};
     if (sp.init == NULL && (sp.init = kti_alloc(al, sizeof *sp.init)) != NULL) {
         sp.init->lo = 0;
         sp.init->hi = 0;
@@ -890,6 +959,7 @@ static kt_status enumerate_open(kt_halftours **out, uint32_t W, uint32_t D, uint
     set->ncb = W * 2u;
     set->open = true;
     set->merged = true;
+    bool fold = rules_symmetric(rule, W, D);
     kt_status rc = KT_OK;
     for (size_t j = 0; rc == KT_OK && j < nsh; j++) {
         for (unsigned i = 0, v = (unsigned)j; i < SHARD_CELLS; i++, v /= 3) ds.want[i] = (uint8_t)(v % 3);
@@ -903,13 +973,15 @@ static kt_status enumerate_open(kt_halftours **out, uint32_t W, uint32_t D, uint
         span part = {init, npre, first, 0};
         kt_halftours *h = NULL;
         rc = run_half(W, D, O, rule, true, &ds, part, run, prog, &fin, &nfin, bslot);
-        if (rc == KT_OK) rc = make_set(&h, al, W, D, O, true, true, bslot, fin, nfin);
+        if (rc == KT_OK)
+            rc = make_set(&h, al, W, D, O, true, true, fold ? UNFOLD_DOUBLED : UNFOLDED, bslot, fin, nfin);
         if (rc == KT_OK)
             rc = merge_sorted(al, &set->keys, &set->counts, &set->n, h->keys, h->counts, h->n);
         kt_halftours_free(h);
     }
     kti_free(al, pre);
     if (rc == KT_OK) {
+        if (fold) halve_counts(set->counts, set->n);
         compute_stats(set, NULL, NULL, NULL);
         *out = set;
         return KT_OK;

@@ -37,6 +37,12 @@ typedef struct kti_hstep {
     uint8_t in[KTI_HDP_SLOTS];
     uint8_t nout;                      /* live slots after the step, increasing */
     uint8_t out[KTI_HDP_SLOTS];
+    /* The cells added so far are a set the half's left-right mirror maps
+     * onto itself: the layer after this step may be folded
+     * (kti_hprob::fold); mirror[s] is the slot of the mirror image of live
+     * slot s's cell. */
+    uint8_t fold;
+    uint8_t mirror[KTI_HDP_SLOTS];
 } kti_hstep;
 
 /* The final roles of a slot (kti_hstep::finmask).  Closed mode uses the
@@ -113,6 +119,14 @@ typedef struct kti_hprob {
     bool allow_close;                  /* a single cycle may close at the last step */
     bool open;                         /* paths may end inside: KTI_FIN_END*, KTI_HDP_TERM */
     bool merge_ends;                   /* open: two TERMs kept on a canonical path (kti_hdp_merge_ends) */
+    /* Fold the layers of the steps marked fold (the half's tour-end rules
+     * must be the mirror's too): a state and its mirror
+     * image have as many partial half-tours, and their futures are each
+     * other's mirror images, so only the lesser key of the two is kept,
+     * with both counts.  Every layer then holds about half the states; a
+     * final state's count is its own plus its image's, when the two
+     * differ (halftour.c's make_set unfolds the last layer). */
+    bool fold;
     /* Optional: called for each new state (codes by slot) after step `step`;
      * false drops it. */
     bool (*filter)(const void *ctx, size_t step, const uint8_t *codes);
