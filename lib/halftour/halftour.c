@@ -320,17 +320,27 @@ static void halve_counts(uint64_t *cnt, size_t n)
     }
 }
 
+/* The key of the mirror image of the structure of key k (cell order). */
+static uint64_t image_key(uint64_t k, uint32_t W, unsigned ncb, bool open, bool merge)
+{
+    uint8_t img[KTI_HDP_SLOTS];   /* kti_hdp_merge_ends' bound */
+    /* boundary cell c = r W + x, its image r W + W - 1 - x */
+    for (unsigned c = 0; c < ncb; c++) img[c] = (uint8_t)((k >> (4 * (c - c % W + (W - 1 - c % W)))) & 15u);
+    return pack_boundary(img, ncb, open, merge);
+}
+
 /* How make_set takes a folded final layer (kti_hprob::fold). */
-enum { UNFOLDED, UNFOLD, UNFOLD_DOUBLED };
+enum { UNFOLDED, UNFOLD, FOLDED };
 
 /* A new set of geometry (W, D, O) holding the final states of the
  * enumeration, re-keyed by boundary cell and sorted; fin is consumed.
  * fold: UNFOLD when the last layer was folded, each state standing for
  * itself and its mirror image (both at once when they differ, each count
- * then the sum of the two equal counts); UNFOLD_DOUBLED gives every
- * count twice over, for shards whose sum the caller halves (a shard's
- * state and its image may fall in different shards, so a shard's counts
- * alone need not be even). */
+ * then the sum of the two equal counts); FOLDED keeps the set folded, each
+ * structure under the lesser key of it and its image, for shards whose
+ * sum the caller unfolds (unfold_set: a shard's structure and its image
+ * may fall in different shards, so a shard's counts alone need not be
+ * even). */
 static kt_status make_set(kt_halftours **out, const kt_allocator *al, uint32_t W, uint32_t D,
                           uint32_t O, bool open, bool merge, unsigned fold, const uint8_t *bslot,
                           kti_hent *fin, size_t nfin)
@@ -349,7 +359,7 @@ static kt_status make_set(kt_halftours **out, const kt_allocator *al, uint32_t W
     h->ncb = W * (D >= 2 ? 2u : 1u);
     h->open = open;
     h->merged = open && merge;
-    size_t cap = fold != UNFOLDED ? 2 * nfin : nfin; /* fin's entries are 24 bytes: no overflow */
+    size_t cap = fold == UNFOLD ? 2 * nfin : nfin; /* fin's entries are 24 bytes: no overflow */
     h->keys = kti_alloc(al, (cap ? cap : 1) * sizeof *h->keys);
     h->counts = kti_alloc(al, (cap ? cap : 1) * sizeof *h->counts);
     if (h->keys == NULL || h->counts == NULL) goto nomem;
@@ -357,18 +367,21 @@ static kt_status make_set(kt_halftours **out, const kt_allocator *al, uint32_t W
      * the sort needs its room. */
     size_t n = 0;
     for (size_t i = 0; i < nfin; i++) {
-        uint8_t code[KTI_HDP_SLOTS], img[KTI_HDP_SLOTS];   /* kti_hdp_merge_ends' bound */
+        uint8_t code[KTI_HDP_SLOTS];   /* kti_hdp_merge_ends' bound */
         for (unsigned c = 0; c < h->ncb; c++)
             code[c] = (uint8_t)kti_hdp_nib(fin[i].lo, fin[i].hi, bslot[c]);
-        /* boundary cell c = r W + x, its image r W + W - 1 - x */
-        for (unsigned c = 0; c < h->ncb; c++) img[c] = code[c - c % W + (W - 1 - c % W)];
         uint64_t key = pack_boundary(code, h->ncb, open, merge), cnt = fin[i].cnt;
         if (fold == UNFOLDED) {
             h->keys[n] = key;
             h->counts[n++] = cnt;
             continue;
         }
-        uint64_t ikey = pack_boundary(img, h->ncb, open, merge);
+        uint64_t ikey = image_key(key, W, h->ncb, open, merge);
+        if (fold == FOLDED) {
+            h->keys[n] = ikey < key ? ikey : key;
+            h->counts[n++] = cnt;
+            continue;
+        }
         if (ikey == key && __builtin_add_overflow(cnt, cnt, &cnt)) {
             kti_free(al, fin);
             kt_halftours_free(h);
@@ -418,6 +431,40 @@ nomem:
     kti_free(al, cnt);
     kt_halftours_free(h);
     return KT_ENOMEM;
+}
+
+/* Set h, folded (make_set's FOLDED, shards summed), unfolded: each key
+ * K gives itself and its image with half its count when they differ (the
+ * images are never kept keys: a kept key is the lesser of its pair). */
+static kt_status unfold_set(kt_halftours *h)
+{
+    const kt_allocator *al = &h->al;
+    size_t n = 0, bytes;
+    if (!kti_mul_ok(h->n, 2 * sizeof *h->keys, &bytes)) return KT_ENOMEM;
+    uint64_t *keys = kti_alloc(al, bytes ? bytes : 8), *counts = kti_alloc(al, bytes ? bytes : 8);
+    if (keys == NULL || counts == NULL) {
+        kti_free(al, keys);
+        kti_free(al, counts);
+        return KT_ENOMEM;
+    }
+    for (size_t i = 0; i < h->n; i++) {
+        uint64_t k = h->keys[i], c = h->counts[i], ik = image_key(k, h->width, h->ncb, h->open, h->merged);
+        keys[n] = k;
+        if (ik == k) {
+            counts[n++] = c;
+            continue;
+        }
+        KTI_ASSERT(c % 2 == 0 && ik > k);
+        counts[n++] = c / 2;
+        keys[n] = ik;
+        counts[n++] = c / 2;
+    }
+    kti_free(al, h->keys);
+    kti_free(al, h->counts);
+    h->keys = keys;
+    h->counts = counts;
+    h->n = n;
+    return kti_hdp_sort(al, keys, counts, n) ? KT_OK : KT_ENOMEM;
 }
 
 /* Shards of a large open half by type digits (enumerate_open, below). */
@@ -974,14 +1021,14 @@ static kt_status enumerate_open(kt_halftours **out, uint32_t W, uint32_t D, uint
         kt_halftours *h = NULL;
         rc = run_half(W, D, O, rule, true, &ds, part, run, prog, &fin, &nfin, bslot);
         if (rc == KT_OK)
-            rc = make_set(&h, al, W, D, O, true, true, fold ? UNFOLD_DOUBLED : UNFOLDED, bslot, fin, nfin);
+            rc = make_set(&h, al, W, D, O, true, true, fold ? FOLDED : UNFOLDED, bslot, fin, nfin);
         if (rc == KT_OK)
             rc = merge_sorted(al, &set->keys, &set->counts, &set->n, h->keys, h->counts, h->n);
         kt_halftours_free(h);
     }
     kti_free(al, pre);
+    if (rc == KT_OK && fold) rc = unfold_set(set);
     if (rc == KT_OK) {
-        if (fold) halve_counts(set->counts, set->n);
         compute_stats(set, NULL, NULL, NULL);
         *out = set;
         return KT_OK;
