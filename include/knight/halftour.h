@@ -118,9 +118,11 @@ typedef struct kt_halftour_stats {
  * Settings read from @p run: threads; progress (one step per cell of the
  * half; may cancel); budget, in states of one layer (the states kept
  * after one cell; more gives ::KT_ELIMIT, found as soon as one thread
- * holds more); trace (the states kept after each cell); allocator (every
- * allocation, and the set keeps it for kt_halftours_free()).  Shards are
- * rejected: one half cannot be split into parts that sum.
+ * holds more); trace (the states kept after each cell: from the end of
+ * the first row on, one of each state and its left-right mirror image,
+ * so about half of them); allocator (every allocation, and the set keeps
+ * it for kt_halftours_free()).  Shards are rejected: one half cannot be
+ * split into parts that sum.
  * @param[out] out      Receives the new set; NULL on failure.
  * @param width         Columns, 1 to ::KT_HALFTOUR_MAX_WIDTH.
  * @param depth         Rows of this half, at least 1.

@@ -96,15 +96,15 @@
  * and counts each part.  The two halves are then one set, so the join
  * takes one of each two (upper, lower) type pairs that the board's
  * up-down flip swaps, and a draw flips half the tours of the pairs it
- * took.  Measured: 16 GiB at the peak, a preparation of 55 minutes on
- * two cores (the halves about 22 minutes, the join the rest), then about
- * 115 tours a second on one thread and 210 on two; give a
+ * took.  Measured: 16 GiB at the peak, a preparation of 40 minutes on
+ * two cores (the halves about 12 minutes, the join the rest), then about
+ * 135 tours a second on one thread and 240 on two; give a
  * progress callback.  Open 8x8 tours with exactly one
  * given end take it too, at a higher price still: the two halves differ, so
  * both are enumerated, and the join has no mirror.  Measured on a fiftieth
- * of the join (from a corner): about 19 GiB, 39 minutes for the halves, a
- * whole preparation of some 4 to 5 hours extrapolated, then about 250
- * tours a second on one thread and 500 on two.
+ * of the join (from a corner): about 19 GiB, 27 minutes for the halves,
+ * a whole preparation of some 2.5 hours extrapolated, then 215 to 250
+ * tours a second on one thread and 460 to 520 on two.
  *
  * Thread safety: a prepared sampler is immutable; any number of threads
  * may draw from it, rank and unrank at once.
