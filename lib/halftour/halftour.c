@@ -157,12 +157,18 @@ static size_t step_of(const uint32_t *pos, uint32_t W, uint32_t D, uint32_t x, u
     return pos[(size_t)nr * W + (size_t)nx];
 }
 
+/* The mirror image of local cell q = r W + x: r W + W - 1 - x. */
+static inline size_t mirror_cell(size_t q, uint32_t W)
+{
+    return q - q % W + (W - 1 - q % W);
+}
+
 /* The half's tour-end rules (NULL: closed) are the same on each cell and
  * its mirror image: its layers fold (kti_hprob::fold). */
 static bool rules_symmetric(const uint8_t *rule, uint32_t W, uint32_t D)
 {
     for (size_t q = 0; rule != NULL && q < (size_t)W * D; q++)
-        if (rule[q] != rule[q - q % W + (W - 1 - q % W)]) return false;
+        if (rule[q] != rule[mirror_cell(q, W)]) return false;
     return true;
 }
 
@@ -245,7 +251,7 @@ kt_status kti_halftour_steps(const kt_allocator *al, uint32_t W, uint32_t D, uin
         p->fold = unmatched == 0;
         for (unsigned i = 0; p->fold && i < p->nout; i++) {
             uint32_t q = ord[cell_at[p->out[i]]];
-            p->mirror[p->out[i]] = slot[pos[q - q % W + (W - 1 - q % W)]];
+            p->mirror[p->out[i]] = slot[pos[mirror_cell(q, W)]];
         }
     }
     kti_free(al, ord);
@@ -310,44 +316,42 @@ static uint64_t pack_boundary(uint8_t *code, unsigned n, bool open, bool merge)
     return kti_hdp_pack_open(code, n, merge);
 }
 
-/* Counts that an unfolding doubled, halved: each is a state's own plus
- * its mirror image's, which are equal. */
-static void halve_counts(uint64_t *cnt, size_t n)
+/* The set's figures (compute_stats), with the room they need. */
+static kt_status set_stats(kt_halftours *h)
 {
-    for (size_t i = 0; i < n; i++) {
-        KTI_ASSERT(cnt[i] % 2 == 0);
-        cnt[i] /= 2;
-    }
+    const kt_allocator *al = &h->al;
+    size_t n = h->n ? h->n : 1;
+    uint32_t *types = h->open ? NULL : kti_alloc(al, n * 2 * sizeof *types);
+    size_t *cnt = h->open ? NULL : kti_alloc(al, 65536 * sizeof *cnt);
+    kt_status rc = KT_OK;
+    if (!h->open && (types == NULL || cnt == NULL)) rc = KT_ENOMEM;
+    /* McKay's type figures describe closed half-tours only. */
+    else compute_stats(h, types, types ? types + n : NULL, cnt);
+    kti_free(al, types);
+    kti_free(al, cnt);
+    return rc;
 }
 
 /* The key of the mirror image of the structure of key k (cell order). */
 static uint64_t image_key(uint64_t k, uint32_t W, unsigned ncb, bool open, bool merge)
 {
     uint8_t img[KTI_HDP_SLOTS];   /* kti_hdp_merge_ends' bound */
-    /* boundary cell c = r W + x, its image r W + W - 1 - x */
-    for (unsigned c = 0; c < ncb; c++) img[c] = (uint8_t)((k >> (4 * (c - c % W + (W - 1 - c % W)))) & 15u);
+    for (unsigned c = 0; c < ncb; c++) img[c] = (uint8_t)((k >> (4 * mirror_cell(c, W))) & 15u);
     return pack_boundary(img, ncb, open, merge);
 }
 
-/* How make_set takes a folded final layer (kti_hprob::fold). */
-enum { UNFOLDED, UNFOLD, FOLDED };
 
 /* A new set of geometry (W, D, O) holding the final states of the
  * enumeration, re-keyed by boundary cell and sorted; fin is consumed.
- * fold: UNFOLD when the last layer was folded, each state standing for
- * itself and its mirror image (both at once when they differ, each count
- * then the sum of the two equal counts); FOLDED keeps the set folded, each
- * structure under the lesser key of it and its image, for shards whose
- * sum the caller unfolds (unfold_set: a shard's structure and its image
- * may fall in different shards, so a shard's counts alone need not be
- * even). */
+ * folded: the last layer was folded (kti_hprob::fold), and the set stays
+ * so, each structure under the lesser key of it and its mirror image, for
+ * the caller to unfold (unfold_set) once every part is summed: a shard's
+ * structure and its image may fall in different shards. */
 static kt_status make_set(kt_halftours **out, const kt_allocator *al, uint32_t W, uint32_t D,
-                          uint32_t O, bool open, bool merge, unsigned fold, const uint8_t *bslot,
+                          uint32_t O, bool open, bool merge, bool folded, const uint8_t *bslot,
                           kti_hent *fin, size_t nfin)
 {
     kt_halftours *h = kti_calloc(al, 1, sizeof *h);
-    uint32_t *types = NULL;
-    size_t *cnt = NULL;
     if (h == NULL) {
         kti_free(al, fin);
         return KT_ENOMEM;
@@ -359,9 +363,8 @@ static kt_status make_set(kt_halftours **out, const kt_allocator *al, uint32_t W
     h->ncb = W * (D >= 2 ? 2u : 1u);
     h->open = open;
     h->merged = open && merge;
-    size_t cap = fold == UNFOLD ? 2 * nfin : nfin; /* fin's entries are 24 bytes: no overflow */
-    h->keys = kti_alloc(al, (cap ? cap : 1) * sizeof *h->keys);
-    h->counts = kti_alloc(al, (cap ? cap : 1) * sizeof *h->counts);
+    h->keys = kti_alloc(al, (nfin ? nfin : 1) * sizeof *h->keys);
+    h->counts = kti_alloc(al, (nfin ? nfin : 1) * sizeof *h->counts);
     if (h->keys == NULL || h->counts == NULL) goto nomem;
     /* Re-key by boundary cell, into the set's own arrays: fin goes before
      * the sort needs its room. */
@@ -370,35 +373,19 @@ static kt_status make_set(kt_halftours **out, const kt_allocator *al, uint32_t W
         uint8_t code[KTI_HDP_SLOTS];   /* kti_hdp_merge_ends' bound */
         for (unsigned c = 0; c < h->ncb; c++)
             code[c] = (uint8_t)kti_hdp_nib(fin[i].lo, fin[i].hi, bslot[c]);
-        uint64_t key = pack_boundary(code, h->ncb, open, merge), cnt = fin[i].cnt;
-        if (fold == UNFOLDED) {
-            h->keys[n] = key;
-            h->counts[n++] = cnt;
-            continue;
-        }
-        uint64_t ikey = image_key(key, W, h->ncb, open, merge);
-        if (fold == FOLDED) {
-            h->keys[n] = ikey < key ? ikey : key;
-            h->counts[n++] = cnt;
-            continue;
-        }
-        if (ikey == key && __builtin_add_overflow(cnt, cnt, &cnt)) {
-            kti_free(al, fin);
-            kt_halftours_free(h);
-            return KT_EOVERFLOW;
+        uint64_t key = pack_boundary(code, h->ncb, open, merge);
+        if (folded) {
+            uint64_t ikey = image_key(key, W, h->ncb, open, merge);
+            if (ikey < key) key = ikey;
         }
         h->keys[n] = key;
-        h->counts[n++] = cnt;
-        if (ikey != key) {
-            h->keys[n] = ikey;
-            h->counts[n++] = cnt;
-        }
+        h->counts[n++] = fin[i].cnt;
     }
     kti_free(al, fin);
     fin = NULL;
     nfin = h->n = n;
     if (!kti_hdp_sort(al, h->keys, h->counts, nfin)) goto nomem;
-    if (merge || fold != UNFOLDED) {
+    if (merge || folded) {
         /* The engine's canonical path is the first in slot order, the
          * key's the first in cell order: equal keys can remain. */
         size_t m = 0;
@@ -415,25 +402,17 @@ static kt_status make_set(kt_halftours **out, const kt_allocator *al, uint32_t W
         }
         h->n = nfin = m;
     }
-    if (fold == UNFOLD) halve_counts(h->counts, nfin);
-    types = kti_alloc(al, (nfin ? nfin : 1) * 2 * sizeof *types);
-    cnt = kti_alloc(al, 65536 * sizeof *cnt);
-    if (types == NULL || cnt == NULL) goto nomem;
-    /* McKay's type figures describe closed half-tours only. */
-    compute_stats(h, open ? NULL : types, types + (nfin ? nfin : 1), cnt);
-    kti_free(al, types);
-    kti_free(al, cnt);
+    /* A folded set's figures wait for its unfolding. */
+    if (!folded && set_stats(h) != KT_OK) goto nomem;
     *out = h;
     return KT_OK;
 nomem:
     kti_free(al, fin);
-    kti_free(al, types);
-    kti_free(al, cnt);
     kt_halftours_free(h);
     return KT_ENOMEM;
 }
 
-/* Set h, folded (make_set's FOLDED, shards summed), unfolded: each key
+/* Set h, folded (make_set's, shards summed), unfolded: each key
  * K gives itself and its image with half its count when they differ (the
  * images are never kept keys: a kept key is the lesser of its pair). */
 static kt_status unfold_set(kt_halftours *h)
@@ -464,7 +443,8 @@ static kt_status unfold_set(kt_halftours *h)
     h->keys = keys;
     h->counts = counts;
     h->n = n;
-    return kti_hdp_sort(al, keys, counts, n) ? KT_OK : KT_ENOMEM;
+    if (!kti_hdp_sort(al, keys, counts, n)) return KT_ENOMEM;
+    return set_stats(h);
 }
 
 /* Shards of a large open half by type digits (enumerate_open, below). */
@@ -495,8 +475,15 @@ static kt_status enumerate(kt_halftours **out, uint32_t W, uint32_t D, uint32_t 
     uint8_t bslot[KT_HALFTOUR_MAX_CELLS];
     span sp = {NULL, 0, 0, 0};
     KTI_TRY(run_half(W, D, O, rule, merge, NULL, sp, run, prog, &fin, &nfin, bslot));
-    return make_set(out, run->alloc, W, D, O, rule != NULL, merge && rule != NULL,
-                    rules_symmetric(rule, W, D) ? UNFOLD : UNFOLDED, bslot, fin, nfin);
+    bool fold = rules_symmetric(rule, W, D);
+    KTI_TRY(make_set(out, run->alloc, W, D, O, rule != NULL, merge && rule != NULL, fold, bslot, fin,
+                     nfin));
+    kt_status rc = fold ? unfold_set(*out) : KT_OK;
+    if (rc != KT_OK) {
+        kt_halftours_free(*out);
+        *out = NULL;
+    }
+    return rc;
 }
 
 /* The states of a half (W, D, O) that pass ds (or all) over the span sp:
@@ -1021,7 +1008,7 @@ static kt_status enumerate_open(kt_halftours **out, uint32_t W, uint32_t D, uint
         kt_halftours *h = NULL;
         rc = run_half(W, D, O, rule, true, &ds, part, run, prog, &fin, &nfin, bslot);
         if (rc == KT_OK)
-            rc = make_set(&h, al, W, D, O, true, true, fold ? FOLDED : UNFOLDED, bslot, fin, nfin);
+            rc = make_set(&h, al, W, D, O, true, true, fold, bslot, fin, nfin);
         if (rc == KT_OK)
             rc = merge_sorted(al, &set->keys, &set->counts, &set->n, h->keys, h->counts, h->n);
         kt_halftours_free(h);
@@ -1029,7 +1016,7 @@ static kt_status enumerate_open(kt_halftours **out, uint32_t W, uint32_t D, uint
     kti_free(al, pre);
     if (rc == KT_OK && fold) rc = unfold_set(set);
     if (rc == KT_OK) {
-        compute_stats(set, NULL, NULL, NULL);
+        if (!fold) compute_stats(set, NULL, NULL, NULL); /* unfold_set's own */
         *out = set;
         return KT_OK;
     }
