@@ -725,6 +725,8 @@ typedef struct worker {
     bool bad;                    /* parts: a mirror image not in the set */
     pending batch[LEAF_BATCH];   /* closed and open join: leaves not yet walked */
     unsigned nbatch;
+    pending held[LEAF_BATCH];    /* join: the batch before, its lines fetched, */
+    unsigned nheld;              /* walked when the next batch is full */
 } worker;
 
 
@@ -1808,16 +1810,14 @@ static void leaf_now(worker *w, size_t r)
     if (mult != 0) leaf_w(w, pre->byrank[r], mult);
 }
 
-/* Walk the batch: each lower structure of each leaf's type with its step
- * set gives a pairing of the upper ends, or none. */
-static void flush_leaves(worker *w)
+/* Fetch the first lower structures of the n leaves at b, and weigh them
+ * (pending::mult; 0: left to another pair of types). */
+static void fetch_leaves(worker *w, pending *b, unsigned n)
 {
     const prefixes *pre = w->sh->pre;
     const half *L = w->sh->lower;
-    unsigned n = w->nbatch;
-    w->nbatch = 0;
     for (unsigned i = 0; i < n; i++) {
-        pending *p = &w->batch[i];
+        pending *p = &b[i];
         const ltype *lt = &pre->rec[p->r];
         p->mult = leaf_mult(w, lt);
         if (p->mult == 0) continue;
@@ -1828,8 +1828,16 @@ static void flush_leaves(worker *w)
         __builtin_prefetch(&L->pc[at]);
         __builtin_prefetch(&L->pc[at] + 4);
     }
+}
+
+/* Walk n fetched leaves: each lower structure of each leaf's type with
+ * its step set gives a pairing of the upper ends, or none. */
+static void walk_leaves(worker *w, const pending *b, unsigned n)
+{
+    const prefixes *pre = w->sh->pre;
+    const half *L = w->sh->lower;
     for (unsigned i = 0; i < n; i++) {
-        const pending *p = &w->batch[i];
+        const pending *p = &b[i];
         if (p->mult == 0) continue;
         const ltype *lt = &pre->rec[p->r];
         if (w->sh->open) {
@@ -1846,14 +1854,40 @@ static void flush_leaves(worker *w)
     }
 }
 
+/* The batch is full: fetch its lines, walk the batch before it (fetched
+ * one batch earlier, so its lines have had a batch's walk to arrive: with
+ * the fetch just before the walk, the first leaves of every batch waited
+ * for theirs), and hold this one.  Leaves are walked in the order they
+ * came, as the blocks (block_mark) need. */
+static void rotate_leaves(worker *w)
+{
+    fetch_leaves(w, w->batch, w->nbatch);
+    walk_leaves(w, w->held, w->nheld);
+    memcpy(w->held, w->batch, w->nbatch * sizeof *w->held);
+    w->nheld = w->nbatch;
+    w->nbatch = 0;
+}
+
+/* The end of a type's search: walk what is held, then the batch. */
+static void flush_leaves(worker *w)
+{
+    walk_leaves(w, w->held, w->nheld);
+    w->nheld = 0;
+    if (w->oom || w->limit) return;
+    fetch_leaves(w, w->batch, w->nbatch);
+    walk_leaves(w, w->batch, w->nbatch);
+    w->nbatch = 0;
+}
+
 /* Step set C (in w) is complete and leaves the lower cells the lower type
  * of rank r (prefixes::rec): add the pairing of the upper ends that each
  * lower structure of that type realises with C.  The join holds the
- * leaf in a batch, with C reduced to its segments, and walks the batch
- * when it is full: the leaves' types and structures lie far apart in
- * memory, and fetching a batch's of them together overlaps the waits
- * (two cache misses per leaf were 40 % of the closed join's time, and
- * three a third of the open join's before it batched too). */
+ * leaf in a batch, with C reduced to its segments, and walks it once the
+ * batch after it is full (rotate_leaves): the leaves' types and
+ * structures lie far apart in memory, and fetching a batch's of them
+ * together overlaps the waits (two cache misses per leaf were 40 % of the
+ * closed join's time, and three a third of the open join's before it
+ * batched too). */
 static void leaf(worker *w, size_t r)
 {
     const prefixes *pre = w->sh->pre;
@@ -1880,7 +1914,7 @@ static void leaf(worker *w, size_t r)
     p->cmask = w->cmask;
     p->leaf = w->nleaf++;
     __builtin_prefetch(&pre->rec[r]);
-    if (++w->nbatch == LEAF_BATCH) flush_leaves(w);
+    if (++w->nbatch == LEAF_BATCH) rotate_leaves(w);
 }
 
 /* Poll for cancellation (and report progress from thread 0). */
@@ -2100,7 +2134,7 @@ static void set_type(worker *w, size_t ti, unsigned need)
     w->stride = KTI_TURN_CLASSES * (1 + w->k);
     memset(w->ldeg, 0, sizeof w->ldeg);
     w->cmask = 0;
-    w->nbatch = 0;
+    w->nbatch = w->nheld = 0;
     for (unsigned j = 0; j < 3; j++) ptab_clear(&w->tab[j]);
 }
 
@@ -2109,7 +2143,7 @@ static void search_type(worker *w)
 {
     const geom *g = w->sh->g;
     if (has_prefix(w->pbits, g->nfin0, 0)) dfs(w, 0, g->nfin0, 0);
-    if (w->nbatch != 0 && !w->oom && !w->limit) {
+    if ((w->nbatch != 0 || w->nheld != 0) && !w->oom && !w->limit) {
         if (w->pr != NULL) flush_prop(w);
         else if (w->sk != NULL) flush_seek(w);
         else flush_leaves(w);
