@@ -80,11 +80,13 @@
  * minutes and 8.4 GiB, then about 19 tours a second on one thread.  The preparation grows
  * quickly with the height: give a progress callback to follow or cancel
  * it.  7x10 (70 cells: an open tour's ends lie on both colours, so a
- * half's tour ends may be anywhere, as on 8x8) had not finished
- * enumerating its halves after 26 minutes and 18 GB (BENCHMARKS.md): in
- * practice open tours of 7 columns with an end free are sampled up to
- * 7x9; between two given cells longer boards too (7x10 from (0,0) to
- * (6,9): 13 minutes and 2.1 GiB, then about 57 tours a second).  Open tours of 8x8 between two given cells take this path too: each
+ * half's tour ends may be anywhere, as on 8x8; its halves are not listed,
+ * as 7x9's): 21 minutes and 18 GiB at the peak on
+ * two cores, then about 4 tours a second on one thread and 10 on two
+ * (BENCHMARKS.md); in practice open tours of 7 columns with an end free
+ * are sampled up to 7x10; between two given cells longer boards too
+ * (7x10 from (0,0) to (6,9): 13 minutes and 2.1 GiB, then about 57 tours
+ * a second).  Open tours of 8x8 between two given cells take this path too: each
  * half's tour ends can then only be the given cells, which keeps its
  * half-tours to a few hundred million (from a corner to a cell of the far
  * side, 52,777,208,157,959 tours: 20 minutes and 5.0 GiB, then about 100
