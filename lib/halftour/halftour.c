@@ -1014,9 +1014,9 @@ static kt_status enumerate_open(kt_halftours **out, uint32_t W, uint32_t D, uint
         kt_halftours_free(h);
     }
     kti_free(al, pre);
-    if (rc == KT_OK && fold) rc = unfold_set(set);
+    /* The summed set's figures, as enumerate() takes them. */
+    if (rc == KT_OK) rc = fold ? unfold_set(set) : set_stats(set);
     if (rc == KT_OK) {
-        if (!fold) compute_stats(set, NULL, NULL, NULL); /* unfold_set's own */
         *out = set;
         return KT_OK;
     }
