@@ -615,8 +615,7 @@ typedef struct shared {
  * upper end e): seg[p] is the port at the other end of p's segment. */
 typedef struct segments {
     uint8_t seg[2 * NC];
-    unsigned m;         /* crossing steps in C */
-    unsigned covered;   /* steps the segments walk (less than m: a cycle is left) */
+    bool cycle;         /* some crossing steps close a cycle of their own */
     unsigned jl;        /* lower ends */
     unsigned l0;        /* the first lower end (when jl > 0) */
 } segments;
@@ -691,6 +690,14 @@ typedef struct worker {
     unsigned open_from;          /* open: the least such j that leaf_open walks */
     /* the current step set */
     uint8_t ldeg[NC];
+    /* Its steps joined through trivial cells into paths, kept as the dfs
+     * links them: fend[x] is the other end of the path that ends at cell x
+     * (lower cell l is x = l, upper cell u is NC + u; an unlinked cell is
+     * its own).  A leaf then reads its segments off the ends, where it
+     * walked every path (segments_build: a tenth of the open 7x8 count),
+     * and a step that closes a cycle is seen when it is made. */
+    uint8_t fend[2 * NC];
+    unsigned ncyc;               /* cycles of crossing steps closed */
     uint8_t lup[NC][2];          /* lower cell -> its upper cells */
     uint8_t ulo[NC][2];          /* upper cell -> its lower cells */
     uint8_t nlup[NC];
@@ -730,24 +737,6 @@ typedef struct worker {
 } worker;
 
 
-/* Follow crossing steps and trivial cells from a port to the next port.
- * Ports 0..15 are lower ends (by cell), 16 + e upper end e.  Adds the
- * steps walked to *steps. */
-static unsigned walk(const worker *w, unsigned l, unsigned u, bool up, unsigned *steps)
-{
-    for (;;) {
-        ++*steps;
-        if (up) {
-            if (w->udig[u] == 1) return 16u + w->eidx[u];
-            l = w->ulo[u][0] == l ? w->ulo[u][1] : w->ulo[u][0];
-        } else {
-            if (w->ldeg[l] == 1) return l;
-            u = w->lup[l][0] == u ? w->lup[l][1] : w->lup[l][0];
-        }
-        up = !up;
-    }
-}
-
 /* Add cnt to pairing key in table j (the lower structures' tour ends; 0
  * for closed tours); its slot, or SIZE_MAX when the pass must stop. */
 static inline size_t tab_slot(worker *w, unsigned j, uint64_t key, uint64_t cnt)
@@ -768,7 +757,6 @@ static inline size_t tab_slot(worker *w, unsigned j, uint64_t key, uint64_t cnt)
         }
         e[i].key = key;
         e[i].cnt = cnt;
-        t->pos[i] = (uint32_t)t->n;
         t->used[t->n++] = (uint32_t)i;
     } else if (__builtin_add_overflow(e[i].cnt, cnt, &e[i].cnt)) {
         w->ovf = true;
@@ -805,8 +793,13 @@ static inline bool tab_add(worker *w, unsigned j, uint64_t key, uint64_t cnt)
  * weighted join's row) or SIZE_MAX. */
 static size_t tab_put(worker *w, unsigned j, uint64_t key, uint64_t cnt)
 {
-    size_t i = tab_slot(w, j, key, cnt);
-    return i == SIZE_MAX ? SIZE_MAX : w->tab[j].pos[i];
+    ptab *t = &w->tab[j];
+    size_t n = t->n, i = tab_slot(w, j, key, cnt);
+    if (i == SIZE_MAX) return SIZE_MAX;
+    /* Only this caller reads pos: the join's inserts leave it be (a
+     * second random write per new pairing). */
+    if (t->n != n) t->pos[i] = (uint32_t)n;
+    return t->pos[i];
 }
 
 /* Blocks: the weight of one leaf's lower structures with j tour ends
@@ -898,37 +891,34 @@ static inline uint64_t leaf_mult(const worker *w, const ltype *lt)
     return 1;
 }
 
+/* The port of path end x: a lower end is its cell, upper end e is 16 + e. */
+static inline uint8_t port_of(const worker *w, unsigned x)
+{
+    return (uint8_t)(x < NC ? x : 16u + w->eidx[x - NC]);
+}
+
+/* C's segments, read off the paths' ends (worker::fend): at a leaf every
+ * path ends at ports, as every cell has its steps. */
 static void segments_build(const worker *w, segments *sg)
 {
     unsigned nl = w->sh->g->nl;
-    bool seen[2 * NC];
-    memset(seen, 0, sizeof seen);
-    sg->m = sg->covered = sg->jl = 0;
-    for (unsigned l = 0; l < nl; l++) sg->m += w->ldeg[l];
+    sg->cycle = w->ncyc != 0;
+    sg->jl = 0;
     for (unsigned l = 0; l < nl; l++) {
         if (w->ldeg[l] != 1) continue;
         if (sg->jl++ == 0) sg->l0 = l;
-        if (seen[l]) continue;
-        unsigned q = walk(w, l, w->lup[l][0], true, &sg->covered);
-        sg->seg[l] = (uint8_t)q;
-        sg->seg[q] = (uint8_t)l;
-        seen[l] = seen[q] = true;
+        sg->seg[l] = port_of(w, w->fend[l]);
     }
-    for (unsigned e = 0; e < w->k; e++) {
-        if (seen[16 + e]) continue;
-        unsigned u = w->ucell[e];
-        unsigned q = walk(w, w->ulo[u][0], u, false, &sg->covered);
-        sg->seg[16 + e] = (uint8_t)q;
-        sg->seg[q] = (uint8_t)(16 + e);
-        seen[16 + e] = seen[q] = true;
-    }
+    for (unsigned e = 0; e < w->k; e++) sg->seg[16 + e] = port_of(w, w->fend[NC + w->ucell[e]]);
 }
 
 /* C holds a cycle of trivial cells only: a tour just when that cycle is
  * everything (no ends on either side, and the cycle uses every step). */
 static bool cycle_is_all(const worker *w, const segments *sg)
 {
-    if (sg->covered != 0 || sg->jl != 0 || w->k != 0) return false;
+    if (sg->jl != 0 || w->k != 0) return false;
+    unsigned m = 0;
+    for (unsigned l = 0; l < w->sh->g->nl; l++) m += w->ldeg[l];
     unsigned l0 = 0;
     while (w->ldeg[l0] == 0) l0++;
     unsigned l = l0, u = w->lup[l0][0], n = 0;
@@ -938,7 +928,7 @@ static bool cycle_is_all(const worker *w, const segments *sg)
         l = l2;
         n += 2;
     } while (l != l0 || u != w->lup[l0][0]);
-    return n == sg->m;
+    return n == m;
 }
 
 /* The pairing of the upper ends that lower structure pw realises with the
@@ -1475,12 +1465,12 @@ static void seek_leaf(worker *w, size_t r)
     if (mult == 0) return;
     segments sg;
     segments_build(w, &sg);
-    bool all = sg.covered < sg.m;
+    bool all = sg.cycle;
     uint8_t q[NC];
     unsigned l0 = 0;
     if (all) {
         /* leaf_cycle_only's test: the steps are one cycle and nothing else */
-        if (!(sg.covered == 0 && sg.jl == 0 && w->k == 0 && cycle_is_all(w, &sg))) return;
+        if (!cycle_is_all(w, &sg)) return;
     } else if (sg.jl == 0) {
         /* the upper ends and the steps alone: the same for every lower structure */
         if (!seek_fits(w, &sg, 0)) return;
@@ -1618,7 +1608,7 @@ static void seek_leaf_open(worker *w, size_t r)
     if (j > 2 || (w->k == 0 && j != 2)) return;
     pending *p = &w->batch[w->nbatch];
     segments_build(w, &p->sg);
-    if (p->sg.covered < p->sg.m) return; /* a cycle of crossing steps alone */
+    if (p->sg.cycle) return; /* a cycle of crossing steps alone */
     p->r = (uint32_t)r;
     p->cmask = w->cmask;
     size_t gi = w->sh->pre->byrank[r];
@@ -1675,7 +1665,7 @@ static void prop_leaf(worker *w, size_t r)
 {
     pending *p = &w->batch[w->nbatch];
     segments_build(w, &p->sg);
-    if (p->sg.covered < p->sg.m) return; /* a cycle of crossing steps: not a leaf of the join's */
+    if (p->sg.cycle) return; /* a cycle of crossing steps: not a leaf of the join's */
     if (w->nleaf++ >= w->pr->end) {
         flush_prop(w);
         w->pr->done = true;
@@ -1791,7 +1781,7 @@ static void leaf_w(worker *w, size_t gi, uint64_t mult)
     const half *L = w->sh->lower;
     segments sg;
     segments_build(w, &sg);
-    bool cycle = sg.covered < sg.m;
+    bool cycle = sg.cycle;
     if (cycle && !cycle_is_all(w, &sg)) return;
     prepare_c(w);
     for (size_t s = L->first[gi], s1 = L->first[gi + 1]; s < s1; s++) {
@@ -1908,7 +1898,7 @@ static void leaf(worker *w, size_t r)
     segments_build(w, &p->sg);
     /* A cycle of crossing steps and trivial cells: a closed tour just when
      * it is everything; never part of an open tour. */
-    p->cycle = p->sg.covered < p->sg.m;
+    p->cycle = p->sg.cycle;
     if (p->cycle && (w->sh->open || !cycle_is_all(w, &p->sg))) return;
     p->r = (uint32_t)r;
     p->cmask = w->cmask;
@@ -1988,10 +1978,35 @@ static void finish_step(worker *w, unsigned s, unsigned f, size_t pv, uint32_t a
     if (finals_each(w, s, &f, &pv)) dfs(w, s + 1, f, pv);
 }
 
-static inline void link(worker *w, unsigned l, unsigned u, unsigned slot)
+/* Step (l, u) joins the paths ending at l and at u; *a and *b get their
+ * far ends, for unlink.  True when it closes a cycle instead (the two are
+ * one path). */
+static inline bool link(worker *w, unsigned l, unsigned u, unsigned slot, unsigned *a,
+                        unsigned *b)
 {
     w->lup[l][w->ldeg[l]++] = (uint8_t)u;
     w->ulo[u][slot] = (uint8_t)l;
+    *a = w->fend[l];
+    *b = w->fend[NC + u];
+    if (*a == NC + u) {
+        w->ncyc++;
+        return true;
+    }
+    w->fend[*a] = (uint8_t)*b;
+    w->fend[*b] = (uint8_t)*a;
+    return false;
+}
+
+static inline void unlink_step(worker *w, unsigned l, unsigned u, unsigned a, unsigned b,
+                               bool cyc)
+{
+    w->ldeg[l]--;
+    if (cyc) {
+        w->ncyc--;
+        return;
+    }
+    w->fend[a] = (uint8_t)l;
+    w->fend[b] = (uint8_t)(NC + u);
 }
 
 /* Give the upper cell of step s its crossing steps, every way. */
@@ -2028,7 +2043,9 @@ static void dfs(worker *w, unsigned s, unsigned f, size_t pv)
     for (unsigned a = fa; a < nn; a++) {
         unsigned la = nb[a];
         if (w->ldeg[la] >= 2) continue;
-        link(w, la, u, 0);
+        /* u has no step yet: this one closes no cycle */
+        unsigned ea, eb;
+        (void)link(w, la, u, 0, &ea, &eb);
         uint64_t ba = 1ull << (4 * s + a);
         w->cmask |= ba;
         if (d == 1) {
@@ -2038,17 +2055,23 @@ static void dfs(worker *w, unsigned s, unsigned f, size_t pv)
             for (unsigned b = fz && a == fa ? fb : a + 1; b < nn; b++) {
                 unsigned lb = nb[b];
                 if (w->ldeg[lb] >= 2) continue;
-                w->forced = fz && a == fa && b == fb;
-                link(w, lb, u, 1);
-                uint64_t bb = 1ull << (4 * s + b);
-                w->cmask |= bb;
-                finish_step(w, s, f, pv, allow);
-                w->cmask &= ~bb;
-                w->ldeg[lb]--;
+                unsigned fa2, fb2;
+                bool cyc = link(w, lb, u, 1, &fa2, &fb2);
+                /* A cycle of crossing steps is never part of an open tour
+                 * (leaf() drops it; now its whole subtree is passed over),
+                 * and of a closed one only when it is everything. */
+                if (!(cyc && w->sh->open)) {
+                    w->forced = fz && a == fa && b == fb;
+                    uint64_t bb = 1ull << (4 * s + b);
+                    w->cmask |= bb;
+                    finish_step(w, s, f, pv, allow);
+                    w->cmask &= ~bb;
+                }
+                unlink_step(w, lb, u, fa2, fb2, cyc);
             }
         }
         w->cmask &= ~ba;
-        w->ldeg[la]--;
+        unlink_step(w, la, u, ea, eb, false);
     }
 }
 
@@ -2133,6 +2156,8 @@ static void set_type(worker *w, size_t ti, unsigned need)
     }
     w->stride = KTI_TURN_CLASSES * (1 + w->k);
     memset(w->ldeg, 0, sizeof w->ldeg);
+    for (unsigned x = 0; x < 2 * NC; x++) w->fend[x] = (uint8_t)x;
+    w->ncyc = 0;
     w->cmask = 0;
     w->nbatch = w->nheld = 0;
     for (unsigned j = 0; j < 3; j++) ptab_clear(&w->tab[j]);
