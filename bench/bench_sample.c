@@ -113,6 +113,63 @@ static bool has_ends(const kt_tourney *t, kt_cell start, kt_cell end)
     return sa && eb;
 }
 
+/* Open tours with any ends: per class of cells under the board's
+ * symmetries (the cells (x, y) with x <= y in the top-left quarter of a
+ * square board, x < w/2 rounded up and y < h/2 rounded up otherwise), the
+ * share of the draws with an end there (tries per tour of
+ * kt_sampler_draw_from) and the tours a second kt_sampler_draw_from gives
+ * on one thread, each checked to be an open tour with that end. */
+static uint64_t draws_from(const kt_sampler *s, const kt_graph *g, uint32_t w, uint32_t h,
+                           uint64_t draws, unsigned per_cell)
+{
+    uint64_t bad = 0, *ends = calloc((size_t)w * h, sizeof *ends);
+    if (ends == NULL) return 1;
+    for (uint64_t i = 0; i < draws; i++) {
+        kt_tourney *t = NULL;
+        kt_cell a, b;
+        if (kt_sampler_draw(&t, s, 3, i) == KT_OK && kt_tourney_ends(t, &a, &b) == KT_OK) {
+            ends[a]++;
+            ends[b]++;
+        } else {
+            bad++;
+        }
+        kt_tourney_free(t);
+    }
+    printf("  kt_sampler_draw_from, %u tours from each class of cells (ends among %llu draws):\n",
+           per_cell, (unsigned long long)draws);
+    for (uint32_t y = 0; y < (h + 1) / 2; y++)
+        for (uint32_t x = 0; x < (w + 1) / 2; x++) {
+            if (w == h && x > y) continue;
+            kt_cell c = (kt_cell)(y * w + x);
+            double t0 = bench_now();
+            unsigned got = 0;
+            kt_status st = KT_OK;
+            for (unsigned k = 0; k < per_cell; k++) {
+                kt_tourney *t = NULL;
+                kt_cell a, b;
+                st = kt_sampler_draw_from(&t, s, c, 5, k, NULL);
+                if (st == KT_ENOTOUR) break;
+                if (st != KT_OK || !kt_tourney_is_open_tour(t) || kt_tourney_ends(t, &a, &b) != KT_OK ||
+                    (a != c && b != c))
+                    bad++;
+                else
+                    got++;
+                kt_tourney_free(t);
+            }
+            double dt = bench_now() - t0;
+            if (st == KT_ENOTOUR) {
+                printf("    (%u,%u): no open tour ends here\n", x, y);
+                continue;
+            }
+            double share = (double)ends[c] / (double)draws;
+            printf("    (%u,%u): %5.2f %% of tours end here (%5.1f tries a tour), %7.1f tours/s\n", x, y,
+                   100.0 * share, share > 0 ? 1.0 / share : 0.0, dt > 0 ? got / dt : 0.0);
+        }
+    free(ends);
+    (void)g;
+    return bad;
+}
+
 /* halftours: closed tours by half-tours, cut below row h / 2 */
 static int one(uint32_t w, uint32_t h, int open, bool halftours, uint64_t draws, uint32_t shard,
                uint32_t nshards, kt_cell start, kt_cell end, bool noflip)
@@ -158,6 +215,8 @@ static int one(uint32_t w, uint32_t h, int open, bool halftours, uint64_t draws,
     }
     double dt = bench_now() - t0, dc = bench_cpu() - c0;
     double par = two_threads(s, open, draws, &bad);
+    if (open && start == KT_CELL_NONE && end == KT_CELL_NONE)
+        bad += draws_from(s, g, w, h, 2 * draws, w * h >= 64 ? 20 : 200);
     double usecs;
     uint64_t trips = draws < 200 ? draws : 200, tbad = round_trips(s, trips, &usecs);
     bad += tbad;

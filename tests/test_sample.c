@@ -111,8 +111,19 @@ static double chi2_crit(double df)
  * 10391.9 threshold, as the power estimate says) and 538.2 over the 64
  * groups (threshold 113.7): caught.
  */
+static void uniformity_from(const kt_sampler *s, const uint64_t *hash, uint64_t n, uint64_t ndraw,
+                            uint64_t seed, kt_shape shape, kt_cell start, kt_cell end, kt_cell from);
+
 static void uniformity(const kt_sampler *s, const uint64_t *hash, uint64_t n, uint64_t ndraw,
                        uint64_t seed, kt_shape shape, kt_cell start, kt_cell end)
+{
+    uniformity_from(s, hash, n, ndraw, seed, shape, start, end, KT_CELL_NONE);
+}
+
+/* The same for the tours kt_sampler_draw_from() draws with an end at
+ * `from` (KT_CELL_NONE: kt_sampler_draw()). */
+static void uniformity_from(const kt_sampler *s, const uint64_t *hash, uint64_t n, uint64_t ndraw,
+                            uint64_t seed, kt_shape shape, kt_cell start, kt_cell end, kt_cell from)
 {
     uint64_t *cnt = calloc(n, sizeof *cnt);
     uint64_t grp[64] = {0}, ng = n < 64 ? n : 64;
@@ -123,7 +134,9 @@ static void uniformity(const kt_sampler *s, const uint64_t *hash, uint64_t n, ui
     uint64_t bad = 0;
     for (uint64_t i = 0; i < ndraw; i++) {
         kt_tourney *t = NULL;
-        if (kt_sampler_draw(&t, s, seed, i) != KT_OK || !valid_kind(t, shape, start, end)) {
+        kt_status st = from == KT_CELL_NONE ? kt_sampler_draw(&t, s, seed, i)
+                                            : kt_sampler_draw_from(&t, s, from, seed, i, NULL);
+        if (st != KT_OK || !valid_kind(t, shape, start, end)) {
             bad++;
             kt_tourney_free(t);
             continue;
@@ -198,6 +211,55 @@ static void case_uniform_by(int by, uint32_t w, uint32_t h, kt_shape shape, kt_c
     if (hash != NULL) uniformity(s, hash, n, n * per_tour, seed, shape, start, end);
     free(hash);
     kt_sampler_free(s);
+    kt_graph_free(g);
+}
+
+/* kt_sampler_draw_from: a sampler of every open tour, drawn from until a
+ * tour ends at `from`, against the sampler prepared for that end alone:
+ * the same tours, every one of them as often (chi-square over all of
+ * them); its first try is kt_sampler_draw's (a budget of one try keeps
+ * that tour or gives KT_ELIMIT). */
+static void case_draw_from(int by, uint32_t w, uint32_t h, kt_cell from, uint64_t expect,
+                           unsigned per_tour, uint64_t seed)
+{
+    kt_graph *g = NULL;
+    kt_sampler *s = NULL, *r = NULL;
+    kt_options *one = NULL;
+    CHECK_OK(kt_graph_new(&g, w, h));
+    CHECK_OK(kt_options_new(&one, NULL));
+    CHECK_OK(kt_options_set_budget(one, 1));
+    if (by == BY_HALVES_MERGED)
+        CHECK_OK(kti_sampler_new_halftours_flags(&s, g, h - h / 2, true, hs_flags(true, true),
+                                                 KT_CELL_NONE, KT_CELL_NONE, NULL));
+    else if (by == BY_HALVES)
+        CHECK_OK(kti_sampler_new_halftours_open(&s, g, h - h / 2, KT_CELL_NONE, KT_CELL_NONE, NULL));
+    else
+        CHECK_OK(kt_sampler_new(&s, g, KT_SHAPE_PATH, KT_CELL_NONE, KT_CELL_NONE, NULL));
+    CHECK_OK(kt_sampler_new(&r, g, KT_SHAPE_PATH, from, KT_CELL_NONE, NULL));
+    if (s != NULL && r != NULL) {
+        uint64_t n = total_of(r);
+        CHECK_EQ_U64(n, expect);
+        for (uint64_t i = 0; i < 40; i++) {
+            kt_tourney *t = NULL, *u = NULL;
+            kt_cell a = KT_CELL_NONE, b = KT_CELL_NONE;
+            CHECK_OK(kt_sampler_draw(&t, s, seed, i));
+            CHECK_OK(kt_tourney_ends(t, &a, &b));
+            kt_status st = kt_sampler_draw_from(&u, s, from, seed, i, one);
+            if (a == from || b == from)
+                CHECK(st == KT_OK && u != NULL && kt_tourney_equal(t, u));
+            else
+                CHECK(st == KT_ELIMIT && u == NULL);
+            kt_tourney_free(t);
+            kt_tourney_free(u);
+        }
+        uint64_t *hash = all_tours(r, n, KT_SHAPE_PATH, from, KT_CELL_NONE);
+        if (hash != NULL)
+            uniformity_from(s, hash, n, n * per_tour, seed, KT_SHAPE_PATH, from, KT_CELL_NONE, from);
+        free(hash);
+    }
+    kt_options_free(one);
+    kt_sampler_free(s);
+    kt_sampler_free(r);
     kt_graph_free(g);
 }
 
@@ -478,6 +540,28 @@ static void errors(void)
     run = NULL;
     CHECK(s == NULL);
     CHECK_ST(kt_sampler_new(&s, g89, KT_SHAPE_PATH, 0, KT_CELL_NONE, NULL), KT_EUNSUPPORTED);
+    /* kt_sampler_draw_from: open samplers only, a vertex, an end the
+     * colours allow (5x5: the 12 cells of the smaller colour end no tour) */
+    {
+        kt_sampler *c = NULL, *o = NULL;
+        kt_tourney *t = NULL;
+        CHECK_OK(kt_sampler_new(&c, g5, KT_SHAPE_PATH,
+                                KT_CELL_NONE, KT_CELL_NONE, NULL));
+        CHECK_OK(kt_sampler_new(&o, g, KT_SHAPE_CYCLES, KT_CELL_NONE, KT_CELL_NONE, NULL));
+        CHECK_ST(kt_sampler_draw_from(NULL, c, 0, 1, 0, NULL), KT_EINVAL);
+        CHECK_ST(kt_sampler_draw_from(&t, NULL, 0, 1, 0, NULL), KT_EINVAL);
+        CHECK_ST(kt_sampler_draw_from(&t, o, 0, 1, 0, NULL), KT_EINVAL); /* closed tours */
+        CHECK_ST(kt_sampler_draw_from(&t, c, 25, 1, 0, NULL), KT_EINVAL);
+        CHECK_ST(kt_sampler_draw_from(&t, c, 1, 1, 0, NULL), KT_ENOTOUR);
+        CHECK(t == NULL);
+        CHECK_OK(kt_sampler_draw_from(&t, c, 12, 1, 0, NULL));
+        kt_cell a = KT_CELL_NONE, b = KT_CELL_NONE;
+        CHECK(t != NULL && kt_tourney_is_open_tour(t) && kt_tourney_ends(t, &a, &b) == KT_OK &&
+              (a == 12 || b == 12));
+        kt_tourney_free(t);
+        kt_sampler_free(c);
+        kt_sampler_free(o);
+    }
     CHECK_ST(kt_sampler_new(&s, g89, KT_SHAPE_PATH, KT_CELL_NONE, KT_CELL_NONE, NULL), KT_EUNSUPPORTED);
     kt_graph_free(g89);
     /* ends of one colour on a board of as many of each: no tour, said at
@@ -659,5 +743,12 @@ int main(int argc, char **argv)
     case_uniform_by(BY_HALVES, 6, 4, KT_SHAPE_PATH, KT_CELL_NONE, KT_CELL_NONE, 744, 60 / k, 16);
     case_uniform_by(BY_HALVES_MERGED, 4, 6, KT_SHAPE_PATH, KT_CELL_NONE, KT_CELL_NONE, 744,
                     40 / k, 17);
+    /* Open tours with a given end drawn from a sampler of every open tour
+     * (kt_sampler_draw_from): all 304 of 5x5 from the corner and 56 from
+     * (1,1), and the 220 of 4x6 from (0,5) by merged half-tours (the path
+     * of 8x8) */
+    case_draw_from(BY_FRONTIER, 5, 5, 0, 304, 100 / k, 18);
+    case_draw_from(BY_FRONTIER, 5, 5, 6, 56, 200 / k, 19);
+    case_draw_from(BY_HALVES_MERGED, 4, 6, 20, 220, 60 / k, 20);
     return check_done(counts ? "sample" : "sample uniform");
 }

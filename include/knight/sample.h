@@ -98,15 +98,19 @@
  * and counts each part.  The two halves are then one set, so the join
  * takes one of each two (upper, lower) type pairs that the board's
  * up-down flip swaps, and a draw flips half the tours of the pairs it
- * took.  Measured: 16 GiB at the peak, a preparation of 40 minutes on
- * two cores (the halves about 12 minutes, the join the rest), then about
- * 135 tours a second on one thread and 240 on two; give a
+ * took.  Measured: 16 GiB at the peak, a preparation of 32 to 40 minutes
+ * on two cores by the machine's speed (the halves about a third, the join
+ * the rest), then about
+ * 140 tours a second on one thread and 260 on two; give a
  * progress callback.  Open 8x8 tours with exactly one
  * given end take it too, at a higher price still: the two halves differ, so
  * both are enumerated, and the join has no mirror.  Measured on a fiftieth
  * of the join (from a corner): about 19 GiB, 27 minutes for the halves,
  * a whole preparation of some 2.5 hours extrapolated, then 215 to 250
- * tours a second on one thread and 460 to 520 on two.
+ * tours a second on one thread and 460 to 520 on two.  One sampler of
+ * every open tour serves every given end instead, at the price of tries:
+ * kt_sampler_draw_from() keeps the first of its draws that ends at the
+ * cell, exactly uniform among those tours too.
  *
  * Thread safety: a prepared sampler is immutable; any number of threads
  * may draw from it, rank and unrank at once.
@@ -210,6 +214,39 @@ KT_EXPORT kt_status kt_sampler_stats(const kt_sampler *s, kt_sample_stats *stats
  */
 KT_EXPORT kt_status kt_sampler_draw(kt_tourney **out, const kt_sampler *s, uint64_t seed,
                                     uint64_t index);
+
+/**
+ * @brief Draw an open tour uniformly at random among the sampler's tours
+ *        that have a given cell as an end.
+ *
+ * For a sampler of open tours (any, or with given ends): draws its tours
+ * in turn from one stream of (@p seed, @p index), whose first is
+ * kt_sampler_draw()'s, and returns the first that ends at @p cell.  Each
+ * is uniform, so the one returned is exactly uniform among the tours with
+ * an end at @p cell: the directed tours that start there.  One
+ * preparation then serves every cell, where kt_sampler_new() with a given
+ * end prepares for that cell alone; the price is the number of tries, the
+ * sampler's tours over those that end at @p cell (expected; open 8x8:
+ * about 9 from a corner, 23 to 110 from the other cells, so 1.3 to 15
+ * tours a second on one thread; BENCHMARKS.md).  A pure function of
+ * (@p cell, @p seed, @p index).
+ *
+ * Run settings used (NULL @p run = the defaults): budget (the most tries;
+ * more gives ::KT_ELIMIT; 0 = no bound) and progress (done = tries so
+ * far, total = the budget or 0; non-zero cancels with ::KT_ECANCELED).
+ * @param[out] out Receives the tour (on the sampler's graph); NULL on failure.
+ * @param s        A sampler of open tours.
+ * @param cell     The cell the tour must end at.
+ * @param seed     The seed.
+ * @param index    Which draw of the seed's stream.
+ * @param run      Run settings, or NULL.
+ * @return ::KT_OK; ::KT_EINVAL for a NULL argument, a sampler of closed
+ *         tours or a cell that is not a vertex; ::KT_ENOTOUR when no open
+ *         tour of the board can end at @p cell (the board's colours forbid
+ *         it); ::KT_ELIMIT; ::KT_ECANCELED; ::KT_ENOMEM.
+ */
+KT_EXPORT kt_status kt_sampler_draw_from(kt_tourney **out, const kt_sampler *s, kt_cell cell,
+                                         uint64_t seed, uint64_t index, const kt_options *run);
 
 /**
  * @brief The tour of a given rank (0 .. total - 1).

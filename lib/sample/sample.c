@@ -264,6 +264,39 @@ kt_status kt_sampler_draw(kt_tourney **out, const kt_sampler *s, uint64_t seed, 
     return unrank(out, s, r);
 }
 
+kt_status kt_sampler_draw_from(kt_tourney **out, const kt_sampler *s, kt_cell cell,
+                               uint64_t seed, uint64_t index, const kt_options *run)
+{
+    if (out == NULL) return KT_EINVAL;
+    *out = NULL;
+    bool open = s != NULL && (s->hs != NULL ? s->open : s->plan.open);
+    if (s == NULL || !open || !kti_is_vertex(s->g, cell)) return KT_EINVAL;
+    if (kti_colour_excludes(s->g, true, cell, KT_CELL_NONE)) return KT_ENOTOUR;
+    kti_run r;
+    kti_run_resolve(&r, run);
+    kti_progress prog;
+    kti_progress_init(&prog, r.progress, r.progress_user);
+    /* One stream per (seed, index), as kt_sampler_draw's: its first try is
+     * that draw.  Each try is a uniform tour of the sampler's, kept when
+     * it ends at cell, so the tour kept is uniform among those: exact,
+     * whatever the number of tries. */
+    kti_rng g;
+    kti_rng_seed(&g, kti_mix64(seed) ^ kti_mix64(index ^ 0xA0761D6478BD642Fu));
+    for (uint64_t tries = 0;; tries++) {
+        if (r.budget != 0 && tries >= r.budget) return KT_ELIMIT;
+        if (kti_progress_tick(&prog, tries, r.budget)) return KT_ECANCELED;
+        kti_u128 rank = below(&g, s->total);
+        kt_tourney *t = NULL;
+        KTI_TRY(s->hs != NULL ? unrank_halftours(&t, s, rank, &g) : unrank(&t, s, rank));
+        kt_cell a, b;
+        if (kt_tourney_ends(t, &a, &b) == KT_OK && (a == cell || b == cell)) {
+            *out = t;
+            return KT_OK;
+        }
+        kt_tourney_free(t);
+    }
+}
+
 static bool same_board(const kt_graph *a, const kt_graph *b)
 {
     if (a == b) return true;

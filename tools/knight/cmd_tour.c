@@ -135,14 +135,21 @@ static int report(kt_status st, const tour_args *a)
 }
 
 /* --uniform: prepare the sampler once, then draw tours 0 .. count-1 of the
- * seed, separated by blank lines. */
+ * seed, separated by blank lines.  Open 8x8 with one given end: the
+ * sampler of every open tour (32 to 40 minutes to prepare) and draws kept
+ * when they end there (kt_sampler_draw_from: exact, some 9 to 110 tries a
+ * tour), not the sampler of that end alone (some 2.5 hours; BENCHMARKS.md). */
 static int uniform_tours(const kt_graph *g, const tour_args *a, kt_cell start, kt_cell end)
 {
     kt_sampler *s = NULL;
     kt_options *run = NULL;
+    bool one_end = a->open && a->w == 8 && a->h == 8 && (start == KT_CELL_NONE) != (end == KT_CELL_NONE);
+    kt_cell from = start != KT_CELL_NONE ? start : end;
     kt_status st = kt_options_new(&run, NULL);
     if (st == KT_OK) st = kt_options_set_progress(run, cli_progress, NULL);
-    if (st == KT_OK) st = kt_sampler_new(&s, g, a->open ? KT_SHAPE_PATH : KT_SHAPE_CYCLES, start, end, run);
+    if (st == KT_OK)
+        st = kt_sampler_new(&s, g, a->open ? KT_SHAPE_PATH : KT_SHAPE_CYCLES, one_end ? KT_CELL_NONE : start,
+                            one_end ? KT_CELL_NONE : end, run);
     cli_progress_done();
     kt_options_free(run);
     if (st == KT_EUNSUPPORTED)
@@ -155,7 +162,7 @@ static int uniform_tours(const kt_graph *g, const tour_args *a, kt_cell start, k
     uint64_t n = a->have_count ? a->count : 1;
     for (uint64_t i = 0; i < n && rc == 0; i++) {
         kt_tourney *t = NULL;
-        st = kt_sampler_draw(&t, s, a->seed, i);
+        st = one_end ? kt_sampler_draw_from(&t, s, from, a->seed, i, NULL) : kt_sampler_draw(&t, s, a->seed, i);
         if (st == KT_OK && i > 0 && fputc('\n', out) == EOF) st = KT_EIO;
         if (st == KT_OK) st = kt_io_write(t, f, 0, start, cli_write_file, out);
         if (st != KT_OK) rc = cli_fail_status("tour", st);

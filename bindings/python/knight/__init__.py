@@ -1044,6 +1044,19 @@ class Sampler:
         _check(_c.kt_sampler_draw(ctypes.byref(t), self._handle(), seed, index))
         return Tourney._wrap(t.value, self._graph)
 
+    def draw_from(self, cell: Union[int, Tuple[int, int]], seed: int = 0, index: int = 0,
+                  options: Optional[Options] = None, **run: Any) -> "Tourney":
+        """Draw `index` of the stream of `seed` among the open tours that
+        end at `cell`: the sampler's draws in turn until one ends there,
+        exactly uniform (kt_sampler_draw_from).  Run settings: budget (the
+        most tries; LimitReached past it), progress.  NoTour when the
+        board's colours forbid an end at `cell`."""
+        t = ctypes.c_void_p()
+        with _run(options, run) as r:
+            r.check(_c.kt_sampler_draw_from(ctypes.byref(t), self._handle(),
+                                            self._graph._cell_arg(cell), seed, index, r.h))
+        return Tourney._wrap(t.value, self._graph)
+
     def unrank(self, rank: int) -> "Tourney":
         """The tour of a rank, 0 <= rank < total (kt_sampler_unrank);
         BufferTooSmall (KT_ERANGE) for a rank not below the total."""

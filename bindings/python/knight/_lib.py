@@ -246,6 +246,7 @@ SIGNATURES: Dict[str, Tuple[object, Sequence[object]]] = {
     "kt_sampler_total": (c_status, [c_p, P(U128)]),
     "kt_sampler_stats": (c_status, [c_p, P(SampleStatsC)]),
     "kt_sampler_draw": (c_status, [PP, c_p, c_u64, c_u64]),
+    "kt_sampler_draw_from": (c_status, [PP, c_p, c_u32, c_u64, c_u64, c_p]),
     "kt_sampler_unrank": (c_status, [PP, c_p, P(U128)]),
     "kt_sampler_rank": (c_status, [c_p, c_p, P(U128)]),
     # halftour.h

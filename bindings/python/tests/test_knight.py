@@ -178,6 +178,29 @@ class SamplerTests(unittest.TestCase):
         with self.assertRaises(kt.LimitReached):
             kt.Sampler(kt.Graph(6, 6), budget=10)
 
+    def test_draw_from(self):
+        # one sampler of every open tour serves every end: all 304 tours of
+        # 5x5 from the corner come out of 3,000 draws, each ending there
+        g = kt.Graph(5, 5)
+        with kt.Sampler(g, open=True) as s, kt.Sampler(g, open=True, start=(0, 0)) as r:
+            seen = set()
+            for i in range(3000):
+                t = s.draw_from((0, 0), seed=2, index=i)
+                self.assertTrue(t.is_open_tour)
+                self.assertIn(g.cell(0, 0), t.ends())
+                seen.add(r.rank(t))
+            self.assertEqual(len(seen), r.total)
+            self.assertEqual(s.draw_from(12, seed=2, index=7), s.draw_from(12, seed=2, index=7))
+            with self.assertRaises(kt.NoTour):
+                s.draw_from((1, 0))  # the smaller colour ends no open tour of 5x5
+            with self.assertRaises(kt.LimitReached):
+                # one try: kt_sampler_draw's tour, which ends elsewhere
+                i = next(i for i in range(100) if g.cell(0, 0) not in s.draw(seed=2, index=i).ends())
+                s.draw_from((0, 0), seed=2, index=i, budget=1)
+        with kt.Sampler(kt.Graph(6, 6)) as c:
+            with self.assertRaises(kt.InvalidArgument):
+                c.draw_from(0)
+
 
 class CountTests(unittest.TestCase):
     def test_published_counts(self):

@@ -438,6 +438,8 @@ extern "C" {
     pub fn kt_sampler_stats(s: *const kt_sampler, stats: *mut kt_sample_stats) -> kt_status;
     pub fn kt_sampler_draw(out: *mut *mut kt_tourney, s: *const kt_sampler, seed: u64,
                            index: u64) -> kt_status;
+    pub fn kt_sampler_draw_from(out: *mut *mut kt_tourney, s: *const kt_sampler, cell: kt_cell,
+                                seed: u64, index: u64, run: *const kt_options) -> kt_status;
     pub fn kt_sampler_unrank(out: *mut *mut kt_tourney, s: *const kt_sampler,
                              rank: *const kt_u128) -> kt_status;
     pub fn kt_sampler_rank(s: *const kt_sampler, t: *const kt_tourney,

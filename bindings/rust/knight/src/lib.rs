@@ -1914,6 +1914,16 @@ impl Sampler {
     pub fn draw(&self, seed: u64, index: u64) -> Result<Tourney> {
         new_tourney(|out| unsafe { ffi::kt_sampler_draw(out, self.raw, seed, index) })
     }
+    /// Draw `index` of the stream of `seed` among the open tours that end
+    /// at `cell`: the sampler's draws in turn until one ends there, exactly
+    /// uniform (`kt_sampler_draw_from`).  Run settings: budget (the most
+    /// tries), progress.
+    pub fn draw_from(&self, cell: Cell, seed: u64, index: u64, run: Option<&Options<'_>>)
+        -> Result<Tourney> {
+        new_tourney(|out| {
+            with_run(run, |r| unsafe { ffi::kt_sampler_draw_from(out, self.raw, cell, seed, index, r) })
+        })
+    }
     /// The tour of a rank below [`Sampler::total`] (`kt_sampler_unrank`).
     pub fn unrank(&self, rank: u128) -> Result<Tourney> {
         let r = ffi::kt_u128 { lo: rank as u64, hi: (rank >> 64) as u64 };

@@ -577,6 +577,18 @@ fn uniform_sampler() {
     let open = CountFlags { open: true, ..Default::default() };
     let all = Sampler::new(&g5, Shape::Path, None, None, None).unwrap();
     assert_eq!(all.total().unwrap(), g5.count_tours(open, None).unwrap());
+    // draws from the sampler of every open tour, kept when they end at the
+    // corner: every one of its 304 tours comes out of 3,000
+    let mut seen = std::collections::HashSet::new();
+    for i in 0..3000 {
+        let t = all.draw_from(0, 2, i, None).unwrap();
+        let (a, b) = t.ends().unwrap();
+        assert!(t.is_open_tour() && (a == 0 || b == 0));
+        seen.insert(o.rank(&t).unwrap());
+    }
+    assert_eq!(seen.len() as u128, o.total().unwrap());
+    assert_eq!(all.draw_from(1, 2, 0, None).err().unwrap().kind(), ErrorKind::NoTour);
+    assert_eq!(s.draw_from(0, 2, 0, None).err().unwrap().kind(), ErrorKind::InvalidArgument);
     assert_eq!(Sampler::new(&g5, Shape::Cycles, None, None, None).err().unwrap().kind(),
                ErrorKind::NoTour);
     // open tours of 8x9: too tall for the half-tours' path (closed
