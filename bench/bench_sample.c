@@ -119,8 +119,8 @@ static bool has_ends(const kt_tourney *t, kt_cell start, kt_cell end)
  * share of the draws with an end there (tries per tour of
  * kt_sampler_draw_from) and the tours a second kt_sampler_draw_from gives
  * on one thread, each checked to be an open tour with that end. */
-static uint64_t draws_from(const kt_sampler *s, const kt_graph *g, uint32_t w, uint32_t h,
-                           uint64_t draws, unsigned per_cell)
+static uint64_t draws_from(const kt_sampler *s, uint32_t w, uint32_t h, uint64_t draws,
+                           unsigned per_cell)
 {
     uint64_t bad = 0, *ends = calloc((size_t)w * h, sizeof *ends);
     if (ends == NULL) return 1;
@@ -166,7 +166,6 @@ static uint64_t draws_from(const kt_sampler *s, const kt_graph *g, uint32_t w, u
                    100.0 * share, share > 0 ? 1.0 / share : 0.0, dt > 0 ? got / dt : 0.0);
         }
     free(ends);
-    (void)g;
     return bad;
 }
 
@@ -216,7 +215,7 @@ static int one(uint32_t w, uint32_t h, int open, bool halftours, uint64_t draws,
     double dt = bench_now() - t0, dc = bench_cpu() - c0;
     double par = two_threads(s, open, draws, &bad);
     if (open && start == KT_CELL_NONE && end == KT_CELL_NONE)
-        bad += draws_from(s, g, w, h, 2 * draws, w * h >= 64 ? 20 : 200);
+        bad += draws_from(s, w, h, 2 * draws, w * h >= 64 ? 20 : 200);
     double usecs;
     uint64_t trips = draws < 200 ? draws : 200, tbad = round_trips(s, trips, &usecs);
     bad += tbad;

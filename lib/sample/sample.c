@@ -250,18 +250,29 @@ static kti_u128 below(kti_rng *g, kti_u128 bound)
     }
 }
 
+/* Each (seed, index) its own stream: seeding by a mix of both keeps
+ * draws of one seed independent of each other. */
+static void draw_stream(kti_rng *g, uint64_t seed, uint64_t index)
+{
+    kti_rng_seed(g, kti_mix64(seed) ^ kti_mix64(index ^ 0xA0761D6478BD642Fu));
+}
+
+/* The next uniform tour of stream g. */
+static kt_status draw_next(kt_tourney **out, const kt_sampler *s, kti_rng *g)
+{
+    kti_u128 r = below(g, s->total);
+    if (s->hs != NULL) return unrank_halftours(out, s, r, g);
+    return unrank(out, s, r);
+}
+
 kt_status kt_sampler_draw(kt_tourney **out, const kt_sampler *s, uint64_t seed, uint64_t index)
 {
     if (out == NULL) return KT_EINVAL;
     *out = NULL;
     if (s == NULL) return KT_EINVAL;
     kti_rng g;
-    /* Each (seed, index) its own stream: seeding by a mix of both keeps
-     * draws of one seed independent of each other. */
-    kti_rng_seed(&g, kti_mix64(seed) ^ kti_mix64(index ^ 0xA0761D6478BD642Fu));
-    kti_u128 r = below(&g, s->total);
-    if (s->hs != NULL) return unrank_halftours(out, s, r, &g);
-    return unrank(out, s, r);
+    draw_stream(&g, seed, index);
+    return draw_next(out, s, &g);
 }
 
 kt_status kt_sampler_draw_from(kt_tourney **out, const kt_sampler *s, kt_cell cell,
@@ -276,18 +287,17 @@ kt_status kt_sampler_draw_from(kt_tourney **out, const kt_sampler *s, kt_cell ce
     kti_run_resolve(&r, run);
     kti_progress prog;
     kti_progress_init(&prog, r.progress, r.progress_user);
-    /* One stream per (seed, index), as kt_sampler_draw's: its first try is
-     * that draw.  Each try is a uniform tour of the sampler's, kept when
-     * it ends at cell, so the tour kept is uniform among those: exact,
-     * whatever the number of tries. */
+    /* kt_sampler_draw's stream: its first try is that draw.  Each try is a
+     * uniform tour of the sampler's, kept when it ends at cell, so the
+     * tour kept is uniform among those: exact, whatever the number of
+     * tries. */
     kti_rng g;
-    kti_rng_seed(&g, kti_mix64(seed) ^ kti_mix64(index ^ 0xA0761D6478BD642Fu));
+    draw_stream(&g, seed, index);
     for (uint64_t tries = 0;; tries++) {
         if (r.budget != 0 && tries >= r.budget) return KT_ELIMIT;
         if (kti_progress_tick(&prog, tries, r.budget)) return KT_ECANCELED;
-        kti_u128 rank = below(&g, s->total);
         kt_tourney *t = NULL;
-        KTI_TRY(s->hs != NULL ? unrank_halftours(&t, s, rank, &g) : unrank(&t, s, rank));
+        KTI_TRY(draw_next(&t, s, &g));
         kt_cell a, b;
         if (kt_tourney_ends(t, &a, &b) == KT_OK && (a == cell || b == cell)) {
             *out = t;
