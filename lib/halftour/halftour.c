@@ -341,6 +341,40 @@ static uint64_t image_key(uint64_t k, uint32_t W, unsigned ncb, bool open, bool 
 }
 
 
+/* The threads for a pass over n items: one when they are few (threads
+ * would cost more than they save). */
+static unsigned par_threads(unsigned threads, size_t n)
+{
+    return n < ((size_t)1 << 16) || threads == 0 ? 1u : threads;
+}
+
+/* make_set's re-keying of fin into h's arrays, share by share. */
+typedef struct rekey {
+    const kti_hent *fin;
+    kt_halftours *h;
+    const uint8_t *bslot;
+    bool folded;
+} rekey;
+
+static void rekey_share(void *ctx, unsigned share, size_t lo, size_t hi)
+{
+    (void)share;
+    const rekey *r = ctx;
+    kt_halftours *h = r->h;
+    for (size_t i = lo; i < hi; i++) {
+        uint8_t code[KTI_HDP_SLOTS];   /* kti_hdp_merge_ends' bound */
+        for (unsigned c = 0; c < h->ncb; c++)
+            code[c] = (uint8_t)kti_hdp_nib(r->fin[i].lo, r->fin[i].hi, r->bslot[c]);
+        uint64_t key = pack_boundary(code, h->ncb, h->open, h->merged);
+        if (r->folded) {
+            uint64_t ikey = image_key(key, h->width, h->ncb, h->open, h->merged);
+            if (ikey < key) key = ikey;
+        }
+        h->keys[i] = key;
+        h->counts[i] = r->fin[i].cnt;
+    }
+}
+
 /* A new set of geometry (W, D, O) holding the final states of the
  * enumeration, re-keyed by boundary cell and sorted; fin is consumed.
  * folded: the last layer was folded (kti_hprob::fold), and the set stays
@@ -349,7 +383,7 @@ static uint64_t image_key(uint64_t k, uint32_t W, unsigned ncb, bool open, bool 
  * structure and its image may fall in different shards. */
 static kt_status make_set(kt_halftours **out, const kt_allocator *al, uint32_t W, uint32_t D,
                           uint32_t O, bool open, bool merge, bool folded, const uint8_t *bslot,
-                          kti_hent *fin, size_t nfin)
+                          kti_hent *fin, size_t nfin, unsigned threads)
 {
     kt_halftours *h = kti_calloc(al, 1, sizeof *h);
     if (h == NULL) {
@@ -368,23 +402,12 @@ static kt_status make_set(kt_halftours **out, const kt_allocator *al, uint32_t W
     if (h->keys == NULL || h->counts == NULL) goto nomem;
     /* Re-key by boundary cell, into the set's own arrays: fin goes before
      * the sort needs its room. */
-    size_t n = 0;
-    for (size_t i = 0; i < nfin; i++) {
-        uint8_t code[KTI_HDP_SLOTS];   /* kti_hdp_merge_ends' bound */
-        for (unsigned c = 0; c < h->ncb; c++)
-            code[c] = (uint8_t)kti_hdp_nib(fin[i].lo, fin[i].hi, bslot[c]);
-        uint64_t key = pack_boundary(code, h->ncb, open, merge);
-        if (folded) {
-            uint64_t ikey = image_key(key, W, h->ncb, open, merge);
-            if (ikey < key) key = ikey;
-        }
-        h->keys[n] = key;
-        h->counts[n++] = fin[i].cnt;
-    }
+    rekey rk = {fin, h, bslot, folded};
+    kti_parallel_range(par_threads(threads, nfin), nfin, rekey_share, &rk);
     kti_free(al, fin);
     fin = NULL;
-    nfin = h->n = n;
-    if (!kti_hdp_sort(al, h->keys, h->counts, nfin)) goto nomem;
+    h->n = nfin;
+    if (!kti_hdp_sort(al, h->keys, h->counts, nfin, threads)) goto nomem;
     if (merge || folded) {
         /* The engine's canonical path is the first in slot order, the
          * key's the first in cell order: equal keys can remain. */
@@ -412,38 +435,67 @@ nomem:
     return KT_ENOMEM;
 }
 
+/* unfold_set's pass, share by share: share i writes its range's keys
+ * from 2 * lo on (each gives one or two), then they close up. */
+typedef struct unfold {
+    const kt_halftours *h;
+    uint64_t *keys, *counts;
+    size_t out[KT_THREADS_MAX];
+} unfold;
+
+static void unfold_share(void *ctx, unsigned share, size_t lo, size_t hi)
+{
+    unfold *u = ctx;
+    const kt_halftours *h = u->h;
+    size_t n = 2 * lo;
+    for (size_t i = lo; i < hi; i++) {
+        uint64_t k = h->keys[i], c = h->counts[i], ik = image_key(k, h->width, h->ncb, h->open, h->merged);
+        u->keys[n] = k;
+        if (ik == k) {
+            u->counts[n++] = c;
+            continue;
+        }
+        KTI_ASSERT(c % 2 == 0 && ik > k);
+        u->counts[n++] = c / 2;
+        u->keys[n] = ik;
+        u->counts[n++] = c / 2;
+    }
+    u->out[share] = n - 2 * lo;
+}
+
 /* Set h, folded (make_set's, shards summed), unfolded: each key
  * K gives itself and its image with half its count when they differ (the
  * images are never kept keys: a kept key is the lesser of its pair). */
-static kt_status unfold_set(kt_halftours *h)
+static kt_status unfold_set(kt_halftours *h, unsigned threads)
 {
     const kt_allocator *al = &h->al;
-    size_t n = 0, bytes;
+    size_t bytes;
     if (!kti_mul_ok(h->n, 2 * sizeof *h->keys, &bytes)) return KT_ENOMEM;
+    unfold *u = kti_alloc(al, sizeof *u);
     uint64_t *keys = kti_alloc(al, bytes ? bytes : 8), *counts = kti_alloc(al, bytes ? bytes : 8);
-    if (keys == NULL || counts == NULL) {
+    if (u == NULL || keys == NULL || counts == NULL) {
+        kti_free(al, u);
         kti_free(al, keys);
         kti_free(al, counts);
         return KT_ENOMEM;
     }
-    for (size_t i = 0; i < h->n; i++) {
-        uint64_t k = h->keys[i], c = h->counts[i], ik = image_key(k, h->width, h->ncb, h->open, h->merged);
-        keys[n] = k;
-        if (ik == k) {
-            counts[n++] = c;
-            continue;
-        }
-        KTI_ASSERT(c % 2 == 0 && ik > k);
-        counts[n++] = c / 2;
-        keys[n] = ik;
-        counts[n++] = c / 2;
+    *u = (unfold){.h = h, .keys = keys, .counts = counts};
+    unsigned T = par_threads(threads, h->n);
+    kti_parallel_range(T, h->n, unfold_share, u);
+    size_t n = u->out[0];
+    for (unsigned i = 1; i < T; i++) {
+        size_t from = 2 * kti_range_first(T, h->n, i);
+        memmove(keys + n, keys + from, u->out[i] * sizeof *keys);
+        memmove(counts + n, counts + from, u->out[i] * sizeof *counts);
+        n += u->out[i];
     }
+    kti_free(al, u);
     kti_free(al, h->keys);
     kti_free(al, h->counts);
     h->keys = keys;
     h->counts = counts;
     h->n = n;
-    if (!kti_hdp_sort(al, keys, counts, n)) return KT_ENOMEM;
+    if (!kti_hdp_sort(al, keys, counts, n, threads)) return KT_ENOMEM;
     return set_stats(h);
 }
 
@@ -477,8 +529,8 @@ static kt_status enumerate(kt_halftours **out, uint32_t W, uint32_t D, uint32_t 
     KTI_TRY(run_half(W, D, O, rule, merge, NULL, sp, run, prog, &fin, &nfin, bslot));
     bool fold = rules_symmetric(rule, W, D);
     KTI_TRY(make_set(out, run->alloc, W, D, O, rule != NULL, merge && rule != NULL, fold, bslot, fin,
-                     nfin));
-    kt_status rc = fold ? unfold_set(*out) : KT_OK;
+                     nfin, run->threads));
+    kt_status rc = fold ? unfold_set(*out, run->threads) : KT_OK;
     if (rc != KT_OK) {
         kt_halftours_free(*out);
         *out = NULL;
@@ -894,21 +946,36 @@ static bool digit_filter(const void *ctx, size_t step, const uint8_t *codes)
     return true;
 }
 
-/* Merge the sorted structures (bk, bc)[0..nb) into the sorted *ak, *ac
- * (na of them), summing the counts of equal keys; the old arrays are
- * freed.  On failure *ak, *ac are as they were. */
-static kt_status merge_sorted(const kt_allocator *al, uint64_t **ak, uint64_t **ac, size_t *na,
-                              const uint64_t *bk, const uint64_t *bc, size_t nb)
+/* merge_sorted's shares: share i merges the keys of a key range of both
+ * lists, from (ia[i], ib[i]) up to (ia[i + 1], ib[i + 1]), into the output
+ * from ia[i] + ib[i] on (equal keys fall in one share: the bounds are
+ * where both lists reach a key); then they close up. */
+typedef struct merge_job {
+    const uint64_t *xk, *xc, *bk, *bc;
+    uint64_t *nk, *nc;
+    size_t ia[KT_THREADS_MAX + 1], ib[KT_THREADS_MAX + 1], out[KT_THREADS_MAX];
+    bool ovf[KT_THREADS_MAX];
+} merge_job;
+
+static size_t lower_bound(const uint64_t *a, size_t n, uint64_t key)
 {
-    size_t n = *na, m = n + nb, i = 0, j = 0, k = 0;
-    uint64_t *nk = kti_alloc(al, (m ? m : 1) * sizeof *nk);
-    uint64_t *nc = kti_alloc(al, (m ? m : 1) * sizeof *nc);
-    if (nk == NULL || nc == NULL) {
-        kti_free(al, nk);
-        kti_free(al, nc);
-        return KT_ENOMEM;
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (a[mid] < key) lo = mid + 1;
+        else hi = mid;
     }
-    const uint64_t *xk = *ak, *xc = *ac;
+    return lo;
+}
+
+static void merge_share(void *ctx, unsigned share, size_t lo, size_t hi)
+{
+    (void)lo;
+    (void)hi;
+    merge_job *m = ctx;
+    size_t i = m->ia[share], n = m->ia[share + 1], j = m->ib[share], nb = m->ib[share + 1];
+    size_t k = i + j, k0 = k;
+    const uint64_t *xk = m->xk, *xc = m->xc, *bk = m->bk, *bc = m->bc;
     while (i < n || j < nb) {
         uint64_t key, c;
         if (j == nb || (i < n && xk[i] < bk[j])) {
@@ -920,14 +987,58 @@ static kt_status merge_sorted(const kt_allocator *al, uint64_t **ak, uint64_t **
         } else {
             key = xk[i];
             c = xc[i++];
-            if (__builtin_add_overflow(c, bc[j++], &c)) {
-                kti_free(al, nk);
-                kti_free(al, nc);
-                return KT_EOVERFLOW;
-            }
+            if (__builtin_add_overflow(c, bc[j++], &c)) m->ovf[share] = true;
         }
-        nk[k] = key;
-        nc[k++] = c;
+        m->nk[k] = key;
+        m->nc[k++] = c;
+    }
+    m->out[share] = k - k0;
+}
+
+/* Merge the sorted structures (bk, bc)[0..nb) into the sorted *ak, *ac
+ * (na of them), summing the counts of equal keys, with up to `threads`
+ * threads; the old arrays are freed.  On failure *ak, *ac are as they
+ * were. */
+static kt_status merge_sorted(const kt_allocator *al, uint64_t **ak, uint64_t **ac, size_t *na,
+                              const uint64_t *bk, const uint64_t *bc, size_t nb, unsigned threads)
+{
+    size_t n = *na, m = n + nb;
+    uint64_t *nk = kti_alloc(al, (m ? m : 1) * sizeof *nk);
+    uint64_t *nc = kti_alloc(al, (m ? m : 1) * sizeof *nc);
+    merge_job *job = kti_alloc(al, sizeof *job);
+    if (nk == NULL || nc == NULL || job == NULL) {
+        kti_free(al, nk);
+        kti_free(al, nc);
+        kti_free(al, job);
+        return KT_ENOMEM;
+    }
+    *job = (merge_job){.xk = *ak, .xc = *ac, .bk = bk, .bc = bc, .nk = nk, .nc = nc};
+    /* Cut at keys of the longer list, spaced evenly through it. */
+    unsigned T = par_threads(threads, m);
+    const uint64_t *cut = n >= nb ? *ak : bk;
+    size_t ncut = n >= nb ? n : nb;
+    job->ia[T] = n;
+    job->ib[T] = nb;
+    for (unsigned i = 1; i < T; i++) {
+        uint64_t key = cut[kti_range_first(T, ncut, i)];
+        job->ia[i] = lower_bound(*ak, n, key);
+        job->ib[i] = lower_bound(bk, nb, key);
+    }
+    kti_parallel_range(T, T, merge_share, job);
+    size_t k = 0;
+    bool ovf = false;
+    for (unsigned i = 0; i < T; i++) {
+        size_t from = job->ia[i] + job->ib[i];
+        memmove(nk + k, nk + from, job->out[i] * sizeof *nk);
+        memmove(nc + k, nc + from, job->out[i] * sizeof *nc);
+        k += job->out[i];
+        ovf |= job->ovf[i];
+    }
+    kti_free(al, job);
+    if (ovf) {
+        kti_free(al, nk);
+        kti_free(al, nc);
+        return KT_EOVERFLOW;
     }
     kti_free(al, *ak);
     kti_free(al, *ac);
@@ -1008,14 +1119,15 @@ static kt_status enumerate_open(kt_halftours **out, uint32_t W, uint32_t D, uint
         kt_halftours *h = NULL;
         rc = run_half(W, D, O, rule, true, &ds, part, run, prog, &fin, &nfin, bslot);
         if (rc == KT_OK)
-            rc = make_set(&h, al, W, D, O, true, true, fold, bslot, fin, nfin);
+            rc = make_set(&h, al, W, D, O, true, true, fold, bslot, fin, nfin, run->threads);
         if (rc == KT_OK)
-            rc = merge_sorted(al, &set->keys, &set->counts, &set->n, h->keys, h->counts, h->n);
+            rc = merge_sorted(al, &set->keys, &set->counts, &set->n, h->keys, h->counts, h->n,
+                              run->threads);
         kt_halftours_free(h);
     }
     kti_free(al, pre);
     /* The summed set's figures, as enumerate() takes them. */
-    if (rc == KT_OK) rc = fold ? unfold_set(set) : set_stats(set);
+    if (rc == KT_OK) rc = fold ? unfold_set(set, run->threads) : set_stats(set);
     if (rc == KT_OK) {
         *out = set;
         return KT_OK;

@@ -155,9 +155,11 @@ KTI_HIDDEN kt_status kti_hdp_run(const kti_hprob *prob, const kti_run *run, kti_
                                  size_t ninit, kti_hprogress *prog, kti_hent **out, size_t *nout,
                                  uint64_t *closed);
 
-/* Sort key[0..n) increasing, val[] along (radix, stable); false when out
- * of memory (the arrays are then unchanged). */
-KTI_HIDDEN bool kti_hdp_sort(const kt_allocator *al, uint64_t *key, uint64_t *val, size_t n);
+/* Sort key[0..n) increasing, val[] along (radix, stable), with up to
+ * `threads` threads (the result is the same with any number); false when
+ * out of memory (the arrays are then unchanged). */
+KTI_HIDDEN bool kti_hdp_sort(const kt_allocator *al, uint64_t *key, uint64_t *val, size_t n,
+                             unsigned threads);
 
 static inline unsigned kti_hdp_nib(uint64_t lo, uint64_t hi, unsigned s)
 {
@@ -286,17 +288,15 @@ KTI_HIDDEN kti_u128 kti_hjoin_cycles(unsigned vec, const uint8_t *pv, const uint
  */
 typedef struct kti_hjoin kti_hjoin;
 
-/* Prepare both halves grouped by type (the views must outlive it). */
-KTI_HIDDEN kt_status kti_hjoin_new(kti_hjoin **out, const kti_half_view *lower,
-                                   const kti_half_view *upper, const kt_allocator *al);
-/* The same for halves that may lack the left-right mirror (sym false:
+/* Prepare both halves grouped by type, with `threads` threads (the views
+ * must outlive it).  sym: the halves have the left-right mirror (false:
  * open tours with given ends); open views join open tours.  flip: when
  * the halves are one set (sym, equal views), join only one pair of each
  * two that the up-down flip swaps (kti_hjoin_pair_weight): partners then
  * weigh 2 (the tour or its flip image), 1 or 0 (left to the image). */
 KTI_HIDDEN kt_status kti_hjoin_new_sym(kti_hjoin **out, const kti_half_view *lower,
                                        const kti_half_view *upper, bool sym, bool flip,
-                                       const kt_allocator *al);
+                                       unsigned threads, const kt_allocator *al);
 /* The weight of the partners of upper structure `upper` with lower
  * structure `lower` (view indices): 2 when each stands for itself and its
  * flip image, 1 when for itself alone (always, without the flip), 0 when

@@ -594,7 +594,8 @@ static kt_status hsampler_build(kti_hsampler *s, const kti_run *run, kti_hprogre
     }
     s->bytes = hlist_bytes(&s->ll) + (s->hu != NULL ? hlist_bytes(&s->lu) : 0);
     /* Given ends break the left-right mirror the join otherwise uses. */
-    KTI_TRY(kti_hjoin_new_sym(&s->join, &s->ll.v, &s->U->v, s->ngiven == 0, !s->noflip, &s->al));
+    KTI_TRY(kti_hjoin_new_sym(&s->join, &s->ll.v, &s->U->v, s->ngiven == 0, !s->noflip,
+                              run->threads, &s->al));
     memset(s->cbit, NONE8, sizeof s->cbit);
     for (unsigned bit = 0; bit < 64; bit++) {
         unsigned u, l;

@@ -68,3 +68,37 @@ unsigned kti_online_cores(void)
 }
 
 #endif /* KTI_NO_THREADS */
+
+/* kti_parallel_range's shares: one per thread, its range of indices. */
+typedef struct range_share {
+    kti_range_fn fn;
+    void *ctx;
+    unsigned i;
+    size_t lo, hi;
+} range_share;
+
+static void range_main(void *a)
+{
+    range_share *r = a;
+    r->fn(r->ctx, r->i, r->lo, r->hi);
+}
+
+static unsigned range_shares(unsigned n)
+{
+    return n == 0 ? 1 : n > KT_THREADS_MAX ? KT_THREADS_MAX : n;
+}
+
+size_t kti_range_first(unsigned n, size_t count, unsigned i)
+{
+    /* In 128 bits: count * i may pass 64. */
+    return (size_t)((kti_u128)count * i / range_shares(n));
+}
+
+void kti_parallel_range(unsigned n, size_t count, kti_range_fn fn, void *ctx)
+{
+    range_share shares[KT_THREADS_MAX];
+    n = range_shares(n);
+    for (unsigned i = 0; i < n; i++)
+        shares[i] = (range_share){fn, ctx, i, kti_range_first(n, count, i), kti_range_first(n, count, i + 1)};
+    kti_parallel(n, range_main, shares, sizeof shares[0]);
+}

@@ -90,6 +90,14 @@ KTI_HIDDEN void kti_run_resolve(kti_run *r, const kt_options *o);
  * thread after its own, so the result never depends on how many started.
  * Returns when every share has finished. */
 KTI_HIDDEN void kti_parallel(unsigned n, void (*fn)(void *), void *ctx, size_t stride);
+/* Share i (of n, capped like kti_parallel's) of the indices 0 .. count-1
+ * is [kti_range_first(n, count, i), kti_range_first(n, count, i + 1)):
+ * fn(ctx, i, lo, hi) runs for each, as kti_parallel runs its shares.  The
+ * same (n, count) always cut the same ranges, so passes over one array
+ * can keep per-share results (a sort's counts) from one call to the next. */
+typedef void (*kti_range_fn)(void *ctx, unsigned i, size_t lo, size_t hi);
+KTI_HIDDEN void kti_parallel_range(unsigned n, size_t count, kti_range_fn fn, void *ctx);
+KTI_HIDDEN size_t kti_range_first(unsigned n, size_t count, unsigned i);
 /* Online cores (at least 1). */
 KTI_HIDDEN unsigned kti_online_cores(void);
 
