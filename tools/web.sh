@@ -41,6 +41,7 @@ exports=(
     kt_rails_join kt_rails_obfuscate kt_rails_shatter kt_rails_count_tourney
     kt_count_tours kt_u128_to_string
     kt_sampler_new kt_sampler_free kt_sampler_total kt_sampler_draw
+    kt_sampler_draw_from kt_sampler_unrank kt_sampler_rank
     kt_semimagic_opts_new kt_semimagic_opts_free kt_semimagic_opts_set_flags
     kt_semimagic_opts_set_puzzle_rule kt_semimagic_opts_set_grid
     kt_semimagic_exists kt_semimagic_check

@@ -116,6 +116,12 @@ export class Sampler {
     readonly total: bigint;
     /** Tour `index` of the stream of `seed`, uniform among all tours. */
     draw(seed?: Seed, index?: Seed): Tour;
+    /** Tour `index` of the stream of `seed`, uniform among the open tours that end at `cell` (budget: the most tries). */
+    drawFrom(cell: Cell, seed?: Seed, index?: Seed, opts?: RunOptions): Tour;
+    /** The tour of rank 0 <= rank < total. */
+    unrank(rank: bigint | number): Tour;
+    /** The rank of a tour: unrank's inverse. */
+    rank(tour: Tour): bigint;
     free(): void;
     [Symbol.dispose](): void;
 }

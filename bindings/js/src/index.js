@@ -339,9 +339,10 @@ export class Tour {
  * let the FinalizationRegistry do it later).
  */
 export class Sampler {
-    constructor(core, ptr) {
+    constructor(core, ptr, width) {
         this._core = core;
         this._ptr = ptr;
+        this._width = width >>> 0; // for [x, y] cells
         this._token = {};
         core.samplerRegistry.register(this, ptr, this._token);
     }
@@ -360,6 +361,37 @@ export class Sampler {
     draw(seed = 0, index = 0) {
         const core = this._core;
         return core.tour((out) => core.M._kt_sampler_draw(out, this.ptr, seed64(seed), seed64(index)));
+    }
+
+    /**
+     * Tour `index` of the stream of `seed` among the open tours that end at
+     * `cell` ([x, y] or a cell index): the sampler's draws in turn until one
+     * ends there, exactly uniform (kt_sampler_draw_from).  opts.budget is
+     * the most tries (KT_ELIMIT past it); opts.onProgress / opts.signal
+     * cancel.  KT_ENOTOUR when the board's colours forbid that end.
+     */
+    drawFrom(cell, seed = 0, index = 0, opts = {}) {
+        const core = this._core;
+        const c = Array.isArray(cell) ? (cell[1] >>> 0) * this._width + (cell[0] >>> 0) : cell >>> 0;
+        return core.withRun(opts, (run) => core.tour((out) => core.M._kt_sampler_draw_from(out, this.ptr, c,
+            seed64(seed), seed64(index), run)));
+    }
+
+    /** The tour of rank 0 <= rank < total (a bigint; kt_sampler_unrank). */
+    unrank(rank) {
+        const core = this._core;
+        const r = BigInt(rank);
+        if (r < 0n || r >= 1n << 128n) throw new KnightError('KT_EINVAL', 1, 'rank must be in 0 .. 2**128 - 1');
+        return core.scratch(16, (p) => {
+            const H = core.M.HEAPU32;
+            for (let i = 0; i < 4; i++) H[(p >>> 2) + i] = Number((r >> BigInt(32 * i)) & 0xFFFFFFFFn);
+            return core.tour((out) => core.M._kt_sampler_unrank(out, this.ptr, p));
+        });
+    }
+
+    /** The rank of a tour of the sampler's kind, a bigint: unrank's inverse (kt_sampler_rank). */
+    rank(tour) {
+        return this._core.u128((p) => this._core.M._kt_sampler_rank(this.ptr, tour.ptr, p));
     }
 
     free() {
@@ -446,7 +478,7 @@ export class Knight {
         return core.withRun(opts, (run) => core.graph(width, height, (g) => core.scratch(4, (out) => {
             core.check(M._kt_sampler_new(out, g, opts.open ? 1 : 0, cellOf(core, g, opts.start),
                 cellOf(core, g, opts.end), run));
-            return new Sampler(core, core.u32(out));
+            return new Sampler(core, core.u32(out), width);
         })));
     }
 
