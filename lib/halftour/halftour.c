@@ -341,13 +341,6 @@ static uint64_t image_key(uint64_t k, uint32_t W, unsigned ncb, bool open, bool 
 }
 
 
-/* The threads for a pass over n items: one when they are few (threads
- * would cost more than they save). */
-static unsigned par_threads(unsigned threads, size_t n)
-{
-    return n < ((size_t)1 << 16) || threads == 0 ? 1u : threads;
-}
-
 /* make_set's re-keying of fin into h's arrays, share by share. */
 typedef struct rekey {
     const kti_hent *fin;
@@ -403,7 +396,7 @@ static kt_status make_set(kt_halftours **out, const kt_allocator *al, uint32_t W
     /* Re-key by boundary cell, into the set's own arrays: fin goes before
      * the sort needs its room. */
     rekey rk = {fin, h, bslot, folded};
-    kti_parallel_range(par_threads(threads, nfin), nfin, rekey_share, &rk);
+    kti_parallel_range(kti_range_threads(threads, nfin), nfin, rekey_share, &rk);
     kti_free(al, fin);
     fin = NULL;
     h->n = nfin;
@@ -480,7 +473,7 @@ static kt_status unfold_set(kt_halftours *h, unsigned threads)
         return KT_ENOMEM;
     }
     *u = (unfold){.h = h, .keys = keys, .counts = counts};
-    unsigned T = par_threads(threads, h->n);
+    unsigned T = kti_range_threads(threads, h->n);
     kti_parallel_range(T, h->n, unfold_share, u);
     size_t n = u->out[0];
     for (unsigned i = 1; i < T; i++) {
@@ -1014,7 +1007,7 @@ static kt_status merge_sorted(const kt_allocator *al, uint64_t **ak, uint64_t **
     }
     *job = (merge_job){.xk = *ak, .xc = *ac, .bk = bk, .bc = bc, .nk = nk, .nc = nc};
     /* Cut at keys of the longer list, spaced evenly through it. */
-    unsigned T = par_threads(threads, m);
+    unsigned T = kti_range_threads(threads, m);
     const uint64_t *cut = n >= nb ? *ak : bk;
     size_t ncut = n >= nb ? n : nb;
     job->ia[T] = n;

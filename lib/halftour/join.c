@@ -242,7 +242,7 @@ static kt_status half_build(const kt_allocator *al, const kti_half_view *v, half
     memset(h, 0, sizeof *h);
     size_t n = v->n;
     h->n = n;
-    unsigned T = n < ((size_t)1 << 16) || threads == 0 ? 1u : threads;
+    unsigned T = kti_range_threads(threads, n);
     /* Structures in type order: sort key type << 2 | tour ends, value the
      * index.  Open halves thus have each type's structures by their number
      * of tour ends, so the join passes over a run of them at once: most

@@ -94,6 +94,11 @@ size_t kti_range_first(unsigned n, size_t count, unsigned i)
     return (size_t)((kti_u128)count * i / range_shares(n));
 }
 
+unsigned kti_range_threads(unsigned threads, size_t count)
+{
+    return count < ((size_t)1 << 16) || threads == 0 ? 1u : threads;
+}
+
 void kti_parallel_range(unsigned n, size_t count, kti_range_fn fn, void *ctx)
 {
     range_share shares[KT_THREADS_MAX];

@@ -98,6 +98,10 @@ KTI_HIDDEN void kti_parallel(unsigned n, void (*fn)(void *), void *ctx, size_t s
 typedef void (*kti_range_fn)(void *ctx, unsigned i, size_t lo, size_t hi);
 KTI_HIDDEN void kti_parallel_range(unsigned n, size_t count, kti_range_fn fn, void *ctx);
 KTI_HIDDEN size_t kti_range_first(unsigned n, size_t count, unsigned i);
+/* The threads for a pass over count items when `threads` are allowed: one
+ * when the items are few (below 65,536 starting threads costs more than
+ * they save), else `threads` (0 means 1). */
+KTI_HIDDEN unsigned kti_range_threads(unsigned threads, size_t count);
 /* Online cores (at least 1). */
 KTI_HIDDEN unsigned kti_online_cores(void);
 
