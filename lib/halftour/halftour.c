@@ -248,6 +248,7 @@ kt_status kti_halftour_steps(const kt_allocator *al, uint32_t W, uint32_t D, uin
             }
         }
         list_sorted(live, &p->nout, p->out);
+        for (unsigned i = 0; i < p->nout; i++) p->live[p->out[i]] = 0xFF;
         p->fold = unmatched == 0;
         for (unsigned i = 0; p->fold && i < p->nout; i++) {
             uint32_t q = ord[cell_at[p->out[i]]];

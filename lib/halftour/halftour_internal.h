@@ -37,6 +37,8 @@ typedef struct kti_hstep {
     uint8_t in[KTI_HDP_SLOTS];
     uint8_t nout;                      /* live slots after the step, increasing */
     uint8_t out[KTI_HDP_SLOTS];
+    uint8_t live[KTI_HDP_SLOTS];       /* per slot: 0xFF when live after the step, else 0
+                                        * (the engine's vector keys mask by it) */
     /* The cells added so far are a set the half's left-right mirror maps
      * onto itself: the layer after this step may be folded
      * (kti_hprob::fold); mirror[s] is the slot of the mirror image of live
