@@ -48,6 +48,9 @@
 #else
 #define KTI_HDP_AVX2 0
 #endif
+#if defined(__SSE2__) && !KTI_HDP_AVX2
+#include <emmintrin.h>
+#endif
 
 /* The states a segment of the first layer holds (engine_init): about
  * 6 MB, so the threads share a large first layer out evenly. */
@@ -564,10 +567,12 @@ static void emit_open(worker *w, const kti_hstep *st, uint8_t *t, unsigned i, ui
     uint8_t save[KTI_HDP_SLOTS];
     memcpy(save, t, sizeof save);
     t[f] = st->finclear[i] ? 0 : 1;
-    for (unsigned k = 0; k <= st->nin; k++) {
-        unsigned s = k < st->nin ? st->in[k] : st->slot;
-        if (s != f && t[s] == v) t[s] = KTI_HDP_TERM;
-    }
+    /* The other end of f's path: the slots live before the step and the
+     * new one are the only ones not 0 (expand_one), and f now holds 0 or
+     * 1, so every slot may be tested; a select the compiler makes one
+     * vector compare, where a branch per live slot mispredicted (a fifth
+     * of this function's time in the open 7x8 count). */
+    for (unsigned s = 0; s < KTI_HDP_SLOTS; s++) t[s] = t[s] == v ? (uint8_t)KTI_HDP_TERM : t[s];
     emit_open(w, st, t, i + 1, cnt);
     memcpy(t, save, sizeof save);
 }
@@ -585,8 +590,16 @@ static void expand_one(worker *w, const kti_hstep *st, bool closing_ok, uint64_t
                        uint64_t cnt)
 {
     uint8_t s[KTI_HDP_SLOTS], t[KTI_HDP_SLOTS];
-    memset(s, 0, sizeof s);
-    for (unsigned i = 0; i < st->nin; i++) s[st->in[i]] = (uint8_t)kti_hdp_nib(lo, hi, st->in[i]);
+    /* Every nibble of the key: a state's key is 0 past its live slots
+     * (those of the step before, this step's in[]). */
+#if defined(__SSE2__)
+    __m128i x = _mm_set_epi64x((long long)hi, (long long)lo), m4 = _mm_set1_epi8(15);
+    __m128i even = _mm_and_si128(x, m4), odd = _mm_and_si128(_mm_srli_epi16(x, 4), m4);
+    _mm_storeu_si128((__m128i *)(void *)s, _mm_unpacklo_epi8(even, odd));
+    _mm_storeu_si128((__m128i *)(void *)(s + 16), _mm_unpackhi_epi8(even, odd));
+#else
+    for (unsigned i = 0; i < KTI_HDP_SLOTS; i++) s[i] = (uint8_t)kti_hdp_nib(lo, hi, i);
+#endif
     const unsigned c = st->slot;
     const unsigned nnb = st->nnb;
     /* no edge */
