@@ -98,8 +98,8 @@
  * and counts each part.  The two halves are then one set, so the join
  * takes one of each two (upper, lower) type pairs that the board's
  * up-down flip swaps, and a draw flips half the tours of the pairs it
- * took.  Measured: 16 GiB at the peak, a preparation of 31 to 37 minutes
- * on two cores by the machine's speed (the halves about a third, the join
+ * took.  Measured: 16 GiB at the peak, a preparation of 27 to 32 minutes
+ * on two cores by the machine's speed (the halves about a fifth, the join
  * the rest), then about
  * 140 tours a second on one thread and 260 on two; give a
  * progress callback.  Open 8x8 tours with exactly one
