@@ -39,10 +39,9 @@
  */
 #include "halftour_internal.h"
 
-/* The state keys of queue_state in AVX2 where the processor has it,
- * chosen at run time (the portable build targets plain x86-64; 32-bit x86
- * lacks _mm256_extract_epi64). */
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+/* The state keys of queue_state in AVX2 where the processor has it
+ * (kti_cpu_vec); 64-bit only, as 32-bit x86 lacks _mm256_extract_epi64. */
+#if KTI_X86_VEC && defined(__x86_64__)
 #include <immintrin.h>
 #define KTI_HDP_AVX2 1
 #else
@@ -801,7 +800,7 @@ static kt_status engine_init(engine *en, const kti_hprob *prob, const kti_run *r
     en->sh.al = al;
     en->sh.nthreads = T;
 #if KTI_HDP_AVX2
-    en->sh.avx2 = __builtin_cpu_supports("avx2");
+    en->sh.avx2 = kti_cpu_vec() >= KTI_CPU_AVX2;
 #endif
     en->sh.budget = run->budget;
     en->sh.prog = prog;

@@ -277,7 +277,7 @@ KTI_HIDDEN kt_status kti_halftours_turn_classes(uint32_t width, uint32_t height,
  * pairing ub of the same k ends (k even), by the instruction set vec
  * (KTI_HJOIN_*; one the processor lacks falls back to the best it has,
  * and the vector tests take k from 4 to 16). */
-enum { KTI_HJOIN_SCALAR, KTI_HJOIN_SSSE3, KTI_HJOIN_AVX2 };
+enum { KTI_HJOIN_SCALAR = KTI_CPU_NONE, KTI_HJOIN_SSSE3 = KTI_CPU_SSSE3, KTI_HJOIN_AVX2 = KTI_CPU_AVX2 };
 KTI_HIDDEN kti_u128 kti_hjoin_cycles(unsigned vec, const uint8_t *pv, const uint64_t *cnt, size_t n,
                                      const uint8_t *ub, unsigned k);
 

@@ -41,13 +41,9 @@
 #include <stdlib.h> /* qsort */
 
 /* The pairing test of the combine step (cycles_vec) uses SSSE3's or
- * AVX2's byte shuffle where the processor has it, chosen at run time: the
- * portable build targets plain x86-64, which lacks both. */
-#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+ * AVX2's byte shuffle where the processor has it (kti_cpu_vec). */
+#if KTI_X86_VEC
 #include <immintrin.h>
-#define KTI_JOIN_SSSE3 1
-#else
-#define KTI_JOIN_SSSE3 0
 #endif
 
 #define NC KT_HALFTOUR_MAX_CELLS
@@ -1029,7 +1025,7 @@ static inline bool realise_open(const worker *w, const segments *sg, uint64_t pw
     return visited == sg->jl;
 }
 
-#if KTI_JOIN_SSSE3
+#if KTI_X86_VEC
 /* Segment ends as walk codes: a lower end stays its cell, upper end f
  * (16 + f in segments) becomes 0x80 | f. */
 __attribute__((target("ssse3"))) static inline __m128i walk_codes(__m128i v)
@@ -1225,7 +1221,7 @@ static void leaf_open(worker *w, const ltype *lt, const segments *sg, uint64_t m
      * closed between them must make one cycle with C. */
     for (unsigned ends = w->open_from; ends <= 2; ends++) {
         if (!((w->need >> ends) & 1u)) continue;
-#if KTI_JOIN_SSSE3
+#if KTI_X86_VEC
         if (w->k != 0 && w->sh->vec) {
             if (w->sh->vec == KTI_HJOIN_AVX2)
                 leaf_open_avx2(w, sg, lim[ends], lim[ends + 1], ends, mult);
@@ -1284,7 +1280,7 @@ static void pairing_bytes_open(uint64_t p, unsigned k, uint8_t *out)
         }
 }
 
-#if KTI_JOIN_SSSE3
+#if KTI_X86_VEC
 /* The combine step's inner loop: the counts of the n pairings (16 bytes
  * each at pv, counts at cnt) that form one cycle with pairing pu of the
  * k > 2 ends.  With sigma(v) = pu(pa(v)), each cycle of the union of the
@@ -1565,7 +1561,7 @@ static inline void walk_lower(worker *w, const segments *sg, uint64_t cmask, siz
                               bool (*visit)(worker *, size_t, uint64_t, uint64_t))
 {
     const half *L = w->sh->lower;
-#if KTI_JOIN_SSSE3
+#if KTI_X86_VEC
     vwalk vw;
     bool vec = w->k != 0 && w->sh->vec;
     if (vec) vwalk_init(&vw, w, sg);
@@ -1573,7 +1569,7 @@ static inline void walk_lower(worker *w, const segments *sg, uint64_t cmask, siz
     for (; s < s1; s++) {
         uint64_t key = 0;
         bool ok;
-#if KTI_JOIN_SSSE3
+#if KTI_X86_VEC
         if (vec) {
             ok = realise_open_vec(&vw, L->pc[s].partner, &key);
 #ifndef NDEBUG
@@ -2320,7 +2316,7 @@ static kti_u128 matches(const worker *w, size_t s)
     if (j > 2) return 0;
     size_t first = w->coff[j], n = w->coff[j + 1] - first;
     kti_u128 part = 0;
-#if KTI_JOIN_SSSE3
+#if KTI_X86_VEC
     if (w->use_vec) {
         /* An odd number of upper ends: open pairings, one end a tour end's. */
         uint8_t ub[16];
@@ -2641,16 +2637,6 @@ static kt_status join_plan(join_state *js, uint32_t shard, uint32_t nshards)
     return KT_OK;
 }
 
-/* The vector code this processor runs (shared::vec), 0: none. */
-static unsigned cpu_vec(void)
-{
-#if KTI_JOIN_SSSE3
-    return __builtin_cpu_supports("avx2") ? VEC_AVX2 : __builtin_cpu_supports("ssse3") ? VEC_SSSE3 : 0;
-#else
-    return 0;
-#endif
-}
-
 /* The two pairings form one cycle: one_cycle on pairing_bytes packed back
  * into nibbles. */
 static bool one_cycle_bytes(const uint8_t *pa, const uint8_t *pb, unsigned k)
@@ -2666,9 +2652,9 @@ static bool one_cycle_bytes(const uint8_t *pa, const uint8_t *pb, unsigned k)
 kti_u128 kti_hjoin_cycles(unsigned vec, const uint8_t *pv, const uint64_t *cnt, size_t n,
                           const uint8_t *ub, unsigned k)
 {
-    unsigned have = cpu_vec();
+    unsigned have = kti_cpu_vec();
     if (vec > have) vec = have;
-#if KTI_JOIN_SSSE3
+#if KTI_X86_VEC
     if (vec != VEC_NONE && k >= 4 && k <= 16 && k % 2 == 0) return cycles_vec(vec, pv, cnt, n, ub, k);
 #endif
     kti_u128 sum = 0;
@@ -2707,7 +2693,7 @@ static kt_status join_run(join_state *js, const kti_run *run, kti_hprogress *pro
     sh.al = js->al;
     sh.budget = run->budget;
     sh.weighted = turns != NULL;
-    sh.vec = cpu_vec();
+    sh.vec = kti_cpu_vec();
     sh.bquantum = js->bfirst != NULL ? js->bquantum : 0;
     sh.bfirst = js->bfirst;
     sh.bcount = js->bcount;
@@ -2862,7 +2848,7 @@ static void search_shared(const join_state *js, shared *sh)
     sh->open = js->open;
     sh->hflip = pairs_by_flip(js);
     sh->orank = js->orank;
-    sh->vec = cpu_vec(); /* the open leaves' byte-lane walk (walk_lower) */
+    sh->vec = kti_cpu_vec(); /* the open leaves' byte-lane walk (walk_lower) */
     atomic_init(&sh->next, 0);
     atomic_init(&sh->done, 0);
     atomic_init(&sh->cancel, false);

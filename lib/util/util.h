@@ -197,4 +197,20 @@ KTI_HIDDEN void kti_progress_init(kti_progress *p, kt_progress_fn fn, void *user
 /* Report if enough time passed; true when the callback asked to cancel. */
 KTI_HIDDEN bool kti_progress_tick(kti_progress *p, uint64_t done, uint64_t total);
 
+/* ---- the processor's vector extensions (util/cpu.c) ----
+ * The portable build targets plain x86-64, so kernels that want SSSE3 or
+ * AVX2 are compiled with a target attribute and chosen at run time.
+ * KTI_X86_VEC says such kernels can be compiled here at all (x86 with a
+ * GNU-style compiler); a kernel using 64-bit-only intrinsics (for example
+ * _mm256_extract_epi64) adds its own __x86_64__ test. */
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+#define KTI_X86_VEC 1
+#else
+#define KTI_X86_VEC 0
+#endif
+/* The widest extension this processor runs, ordered so that a request can
+ * be capped by a comparison: none, then SSSE3, then AVX2. */
+enum { KTI_CPU_NONE, KTI_CPU_SSSE3, KTI_CPU_AVX2 };
+KTI_HIDDEN unsigned kti_cpu_vec(void);
+
 #endif /* KNIGHT_UTIL_H */
