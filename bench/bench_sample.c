@@ -116,9 +116,10 @@ static bool has_ends(const kt_tourney *t, kt_cell start, kt_cell end)
 /* Open tours with any ends: per class of cells under the board's
  * symmetries (the cells (x, y) with x <= y in the top-left quarter of a
  * square board, x < w/2 rounded up and y < h/2 rounded up otherwise), the
- * share of the draws with an end there (tries per tour of
- * kt_sampler_draw_from) and the tours a second kt_sampler_draw_from gives
- * on one thread, each checked to be an open tour with that end. */
+ * share of the draws with an end there, the tries per tour of
+ * kt_sampler_draw_from that gives (the symmetries map every cell of the
+ * orbit there) and the tours a second it gives on one thread, each
+ * checked to be an open tour with that end. */
 static uint64_t draws_from(const kt_sampler *s, uint32_t w, uint32_t h, uint64_t draws,
                            unsigned per_cell)
 {
@@ -161,9 +162,29 @@ static uint64_t draws_from(const kt_sampler *s, uint32_t w, uint32_t h, uint64_t
                 printf("    (%u,%u): no open tour ends here\n", x, y);
                 continue;
             }
+            /* The expected tries (kt_sampler_draw_from): kmax / (|O| share)
+             * with O the cell's orbit under the board's symmetries and kmax
+             * 2 when two of its cells can end one tour (a board of even area:
+             * cells of both colours; odd: two cells of the larger colour,
+             * which every orbit of two or more cells has) */
+            unsigned norb = 0, col[2] = {0, 0};
+            kt_cell orb[8];
+            for (unsigned sym = 0; sym < (w == h ? 8u : 4u); sym++) {
+                uint32_t sx = (sym & 1) ? w - 1 - x : x, sy = (sym & 2) ? h - 1 - y : y;
+                kt_cell d = (sym & 4) ? (kt_cell)sx * w + sy : (kt_cell)sy * w + sx;
+                bool seen = false;
+                for (unsigned i = 0; i < norb; i++) seen |= orb[i] == d;
+                if (!seen) {
+                    orb[norb++] = d;
+                    col[(d % w + d / w) & 1]++;
+                }
+            }
+            unsigned kmax = norb < 2 ? 1 : (w * h) % 2 == 1 || (col[0] && col[1]) ? 2 : 1;
             double share = (double)ends[c] / (double)draws;
-            printf("    (%u,%u): %5.2f %% of tours end here (%5.1f tries a tour), %7.1f tours/s\n", x, y,
-                   100.0 * share, share > 0 ? 1.0 / share : 0.0, dt > 0 ? got / dt : 0.0);
+            printf("    (%u,%u): %5.2f %% of tours end here (%5.1f tries a tour by that cell alone, "
+                   "%5.1f by its %u images), %7.1f tours/s\n",
+                   x, y, 100.0 * share, share > 0 ? 1.0 / share : 0.0,
+                   share > 0 ? kmax / (norb * share) : 0.0, norb, dt > 0 ? got / dt : 0.0);
         }
     free(ends);
     return bad;

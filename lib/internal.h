@@ -194,6 +194,25 @@ static inline bool kti_pair_add(uint8_t *mv, kt_cell c, int m)
     else mv[c] = (uint8_t)(((unsigned)m << 4) | lo);
     return true;
 }
+/* ---- the board's symmetries (tourney.c) ----
+ * A symmetry is a number 0-7: bit 0 mirrors x, bit 1 mirrors y, bit 2 then
+ * swaps x and y (square boards only); 0 is the identity.  A leaper's moves
+ * are the same set under each, so a symmetry maps tours onto tours of the
+ * board when it maps its holes onto holes (kti_sym_keeps). */
+static inline kt_cell kti_sym_cell(const kt_graph *g, unsigned sym, kt_cell c)
+{
+    size_t W = g->width, H = g->height, x = c % W, y = c / W;
+    if (sym & 1) x = W - 1 - x;
+    if (sym & 2) y = H - 1 - y;
+    return (kt_cell)((sym & 4) ? x * W + y : y * W + x);
+}
+/* Whether symmetry sym applies to g: a square board for bit 2, and every
+ * vertex mapped onto a vertex. */
+KTI_HIDDEN bool kti_sym_keeps(const kt_graph *g, unsigned sym);
+/* Map the tour or cover on t by symmetry sym (kti_sym_keeps must hold);
+ * tmp: ncells bytes of scratch. */
+KTI_HIDDEN void kti_tourney_map_sym(kt_tourney *t, unsigned sym, uint8_t *tmp);
+
 /* The key of a frontier of the dynamic programmes (half-tours, the join's
  * narrow step): 4 bits per cell, 0 and 1 as they are, path-end labels (2
  * and up, the two ends of a path alike) renumbered 2, 3, ... in order of

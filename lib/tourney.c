@@ -116,6 +116,43 @@ static size_t count_components(const kt_tourney *t)
     return count;
 }
 
+bool kti_sym_keeps(const kt_graph *g, unsigned sym)
+{
+    if (sym > 7 || ((sym & 4) && g->width != g->height)) return false;
+    if (g->mask == NULL) return true;
+    for (size_t c = 0; c < g->ncells; c++)
+        if (g->mask[c] && !g->mask[kti_sym_cell(g, sym, (kt_cell)c)]) return false;
+    return true;
+}
+
+void kti_tourney_map_sym(kt_tourney *t, unsigned sym, uint8_t *tmp)
+{
+    const kt_graph *g = t->g;
+    KTI_ASSERT(kti_sym_keeps(g, sym));
+    /* Each move number's image: the move of the mapped displacement (a
+     * leaper's moves are closed under the board's symmetries). */
+    uint8_t map[16];
+    for (unsigned m = 0; m < 16; m++) map[m] = (uint8_t)m;
+    for (unsigned m = 0; m < KT_MOVE_COUNT; m++) {
+        int32_t dx = (sym & 1) ? -g->dx[m] : g->dx[m], dy = (sym & 2) ? -g->dy[m] : g->dy[m];
+        if (sym & 4) {
+            int32_t x = dx;
+            dx = dy;
+            dy = x;
+        }
+        map[m] = KTI_NOMOVE;
+        for (unsigned k = 0; k < KT_MOVE_COUNT; k++)
+            if (g->dx[k] == dx && g->dy[k] == dy) map[m] = (uint8_t)k;
+        KTI_ASSERT(map[m] != KTI_NOMOVE);
+    }
+    for (size_t c = 0; c < g->ncells; c++) {
+        uint8_t p = t->mv[c];
+        unsigned lo = map[p & 0xF], hi = map[p >> 4];
+        tmp[kti_sym_cell(g, sym, (kt_cell)c)] = (uint8_t)(lo < hi ? (hi << 4 | lo) : (lo << 4 | hi));
+    }
+    memcpy(t->mv, tmp, g->ncells);
+}
+
 kt_status kti_tourney_recount(kt_tourney *t)
 {
     size_t count = count_components(t);

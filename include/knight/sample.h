@@ -109,8 +109,9 @@
  * a whole preparation of some 2.5 hours extrapolated, then 215 to 250
  * tours a second on one thread and 460 to 520 on two.  One sampler of
  * every open tour serves every given end instead, at the price of tries:
- * kt_sampler_draw_from() keeps the first of its draws that ends at the
- * cell, exactly uniform among those tours too.
+ * kt_sampler_draw_from() keeps the first of its draws with an end that a
+ * symmetry of the board takes to the cell, mapped there, exactly uniform
+ * among those tours too.
  *
  * Thread safety: a prepared sampler is immutable; any number of threads
  * may draw from it, rank and unrank at once.
@@ -221,15 +222,21 @@ KT_EXPORT kt_status kt_sampler_draw(kt_tourney **out, const kt_sampler *s, uint6
  *
  * For a sampler of open tours (any, or with given ends): draws its tours
  * in turn from one stream of (@p seed, @p index), whose first is
- * kt_sampler_draw()'s, and returns the first that ends at @p cell.  Each
- * is uniform, so the one returned is exactly uniform among the tours with
- * an end at @p cell: the directed tours that start there.  One
- * preparation then serves every cell, where kt_sampler_new() with a given
- * end prepares for that cell alone; the price is the number of tries, the
- * sampler's tours over those that end at @p cell (expected; open 8x8:
- * about 9 from a corner, 23 to 110 from the other cells, so 1.3 to 15
- * tours a second on one thread; BENCHMARKS.md).  A pure function of
- * (@p cell, @p seed, @p index).
+ * kt_sampler_draw()'s, until one has an end in the orbit of @p cell under
+ * the board's symmetries that map the sampler's tours onto themselves
+ * (the rotations and reflections that keep the board's holes and the
+ * given ends), and returns it mapped by one of those symmetries so that
+ * it ends at @p cell.  A try with one end in the orbit is kept with
+ * probability 1/2 when two cells of the orbit could both be ends of a
+ * tour, and the end and the symmetry are chosen uniformly; so the tour
+ * returned is exactly uniform among the tours with an end at @p cell:
+ * the directed tours that start there.  One preparation then serves every
+ * cell, where kt_sampler_new() with a given end prepares for that cell
+ * alone; the price is the tries, kmax / (|O| p) expected, where p is the
+ * share of the sampler's tours with an end at @p cell, |O| the size of its
+ * orbit, and kmax 2 when a try may be put back, else 1 (open 8x8: about 4
+ * from a corner, 6 to 46 from the other cells; BENCHMARKS.md).  A pure
+ * function of (@p cell, @p seed, @p index).
  *
  * Run settings used (NULL @p run = the defaults): budget (the most tries;
  * more gives ::KT_ELIMIT; 0 = no bound) and progress (done = tries so

@@ -909,27 +909,6 @@ static size_t shuffle_wander(shuffler *sh, bool *moved)
     return work;
 }
 
-/* Map the tour on t by symmetry `sym` of the board: bit 0 mirrors x, bit 1
- * mirrors y, bit 2 (square boards only) then transposes.  tmp: n bytes. */
-static void shuffle_symmetry(kt_tourney *t, unsigned sym, uint8_t *tmp)
-{
-    const kt_graph *g = t->g;
-    size_t W = g->width, H = g->height, n = g->ncells;
-    uint8_t map[16];
-    for (unsigned m = 0; m < 16; m++) map[m] = (uint8_t)m;
-    for (unsigned m = 0; m < 8; m++) {
-        int dx = (sym & 1) ? -g->dx[m] : g->dx[m], dy = (sym & 2) ? -g->dy[m] : g->dy[m];
-        map[m] = (uint8_t)((sym & 4) ? kti_knight_move(dy, dx) : kti_knight_move(dx, dy));
-    }
-    for (size_t c = 0; c < n; c++) {
-        size_t x = c % W, y = c / W;
-        if (sym & 1) x = W - 1 - x;
-        if (sym & 2) y = H - 1 - y;
-        tmp[(sym & 4) ? x * W + y : y * W + x] = map_byte(t->mv[c], map);
-    }
-    memcpy(t->mv, tmp, n);
-}
-
 kt_status kti_blocks_shuffle(kt_tourney *t, uint64_t seed)
 {
     size_t n = t->g->ncells;
@@ -940,7 +919,7 @@ kt_status kti_blocks_shuffle(kt_tourney *t, uint64_t seed)
     sh->n = n;
     kti_rng_seed(&sh->rng, kti_mix64(seed ^ 0x5eed5eed5eed5eedull));
     unsigned sym = (unsigned)kti_rng_below(&sh->rng, t->g->width == t->g->height ? 8 : 4);
-    if (sym != 0) shuffle_symmetry(t, sym, (uint8_t *)sh->ord); /* 2n bytes, free here */
+    if (sym != 0) kti_tourney_map_sym(t, sym, (uint8_t *)sh->ord); /* 2n bytes, free here */
     shuffle_walk(sh);
     /* boards of a few blocks need many moves to vary; larger ones, whose
      * tilings vary already, take a few 2-opt moves */

@@ -31,6 +31,9 @@ static kt_status new_halftours(kt_sampler **out, const kt_graph *g, uint32_t spl
     s->alloc = *r.alloc;
     s->g = kti_graph_ref(g);
     s->open = open;
+    s->start = start;
+    s->end = end;
+    s->whole = r.nshards == 1;
     kt_status st = open ? kti_hsampler_new_open(&s->hs, g->width, g->height, split, start, end,
                                                 flags, &r)
                         : kti_hsampler_new(&s->hs, g->width, g->height, split, flags, &r);
@@ -106,6 +109,9 @@ kt_status kt_sampler_new(kt_sampler **out, const kt_graph *g, kt_shape shape, kt
     kt_sampler *s = kti_calloc(r.alloc, 1, sizeof *s);
     if (s == NULL) return KT_ENOMEM;
     s->alloc = *r.alloc;
+    s->start = start;
+    s->end = end;
+    s->whole = true;
     kt_status st = kti_splan_build(&s->plan, g, open, start, end, &s->alloc);
     if (st == KT_OK) {
         s->g = kti_graph_ref(g);
@@ -275,6 +281,38 @@ kt_status kt_sampler_draw(kt_tourney **out, const kt_sampler *s, uint64_t seed, 
     return draw_next(out, s, &g);
 }
 
+/* The symmetries of the board that map the sampler's tours onto
+ * themselves (the identity first): those that keep the board's vertices
+ * and the set of its given ends.  None but the identity for a sampler of
+ * a part of the tours. */
+static unsigned sampler_symmetries(const kt_sampler *s, unsigned sym[8])
+{
+    unsigned n = 0;
+    for (unsigned k = 0; k < 8; k++) {
+        if (k != 0 && (!s->whole || !kti_sym_keeps(s->g, k))) continue;
+        bool keeps = true;
+        kt_cell ends[2] = {s->start, s->end};
+        for (int i = 0; i < 2 && keeps; i++) {
+            if (ends[i] == KT_CELL_NONE) continue;
+            kt_cell im = kti_sym_cell(s->g, k, ends[i]);
+            keeps = im == s->start || im == s->end;
+        }
+        if (keeps) sym[n++] = k;
+    }
+    return n;
+}
+
+/* The symmetries among sym[0..n) that take cell a to cell b, into to[];
+ * their number. */
+static unsigned symmetries_to(const kt_graph *g, const unsigned *sym, unsigned n, kt_cell a,
+                              kt_cell b, unsigned *to)
+{
+    unsigned k = 0;
+    for (unsigned i = 0; i < n; i++)
+        if (kti_sym_cell(g, sym[i], a) == b) to[k++] = sym[i];
+    return k;
+}
+
 kt_status kt_sampler_draw_from(kt_tourney **out, const kt_sampler *s, kt_cell cell,
                                uint64_t seed, uint64_t index, const kt_options *run)
 {
@@ -287,10 +325,35 @@ kt_status kt_sampler_draw_from(kt_tourney **out, const kt_sampler *s, kt_cell ce
     kti_run_resolve(&r, run);
     kti_progress prog;
     kti_progress_init(&prog, r.progress, r.progress_user);
-    /* kt_sampler_draw's stream: its first try is that draw.  Each try is a
-     * uniform tour of the sampler's, kept when it ends at cell, so the
-     * tour kept is uniform among those: exact, whatever the number of
-     * tries. */
+    /* Each try is a uniform tour t of the sampler's, from kt_sampler_draw's
+     * stream (its first try is that draw).  The board's symmetries that
+     * keep the sampler's tours (group G) map a tour with an end at a cell
+     * of the orbit O of `cell` onto one with an end at `cell`, so every
+     * tour of the orbit serves, not only those that end at `cell`: with k
+     * of t's ends in O (0, 1 or 2), t is kept with probability k / kmax,
+     * then one of those ends e and one of the symmetries g with g(e) = cell
+     * are taken uniformly, and g(t) returned.  A tour u with an end at
+     * `cell` then comes from each g in G once, from the tour g^-1(u), which
+     * has k(u) ends in O: each way has probability
+     * (1 / total) (k / kmax) (1 / (k |G_cell|)), the same for every u, so
+     * the tour returned is exactly uniform.  kmax is 2 when two cells of
+     * O can both be ends of one tour (colours allow it), else 1; a tour is
+     * kept |O| / kmax times as often as by waiting for an end at `cell`
+     * (open 8x8: 4 times for most cells, 2 for the corners, the edges'
+     * middles and the diagonals). */
+    unsigned sym[8], nsym = sampler_symmetries(s, sym), orbit_sym[8];
+    kt_cell orbit[8];
+    unsigned norbit = 0;
+    for (unsigned i = 0; i < nsym; i++) {
+        kt_cell c = kti_sym_cell(s->g, sym[i], cell);
+        bool seen = false;
+        for (unsigned j = 0; j < norbit; j++) seen |= orbit[j] == c;
+        if (!seen) orbit[norbit++] = c;
+    }
+    unsigned kmax = 1;
+    for (unsigned i = 0; i < norbit && kmax == 1; i++)
+        for (unsigned j = i + 1; j < norbit; j++)
+            if (!kti_colour_excludes(s->g, true, orbit[i], orbit[j])) kmax = 2;
     kti_rng g;
     draw_stream(&g, seed, index);
     for (uint64_t tries = 0;; tries++) {
@@ -298,12 +361,32 @@ kt_status kt_sampler_draw_from(kt_tourney **out, const kt_sampler *s, kt_cell ce
         if (kti_progress_tick(&prog, tries, r.budget)) return KT_ECANCELED;
         kt_tourney *t = NULL;
         KTI_TRY(draw_next(&t, s, &g));
-        kt_cell a, b;
-        if (kt_tourney_ends(t, &a, &b) == KT_OK && (a == cell || b == cell)) {
-            *out = t;
-            return KT_OK;
+        kt_cell end[2], in[2];
+        unsigned k = 0;
+        if (kt_tourney_ends(t, &end[0], &end[1]) == KT_OK)
+            for (int i = 0; i < 2; i++)
+                for (unsigned j = 0; j < norbit; j++)
+                    if (end[i] == orbit[j]) in[k++] = end[i];
+        KTI_ASSERT(k <= kmax);
+        if (k == 0 || (k < kmax && kti_rng_below(&g, kmax) >= k)) {
+            kt_tourney_free(t);
+            continue;
         }
-        kt_tourney_free(t);
+        kt_cell e = in[k == 1 ? 0 : kti_rng_below(&g, k)];
+        unsigned nto = symmetries_to(s->g, sym, nsym, e, cell, orbit_sym);
+        KTI_ASSERT(nto >= 1);
+        unsigned pick = orbit_sym[nto == 1 ? 0 : kti_rng_below(&g, nto)];
+        if (pick != 0) {
+            uint8_t *tmp = kti_alloc(&s->alloc, s->g->ncells);
+            if (tmp == NULL) {
+                kt_tourney_free(t);
+                return KT_ENOMEM;
+            }
+            kti_tourney_map_sym(t, pick, tmp);
+            kti_free(&s->alloc, tmp);
+        }
+        *out = t;
+        return KT_OK;
     }
 }
 

@@ -79,6 +79,9 @@ struct kt_sampler {
     kt_sample_stats stats;
     kti_hsampler *hs;       /* not NULL: tours by half-tours, no layers */
     bool open;              /* hs: open tours */
+    kt_cell start, end;     /* the given ends of open tours, or KT_CELL_NONE */
+    bool whole;             /* every tour of its kind (not a shard of the join's):
+                             * a set the board's symmetries keep */
 };
 
 /* A sampler of the closed tours of g (a knight's board without holes, at
