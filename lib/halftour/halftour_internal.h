@@ -459,9 +459,16 @@ KTI_HIDDEN kt_status kti_hsampler_unrank(const kti_hsampler *s, kti_u128 r, uint
                                          uint8_t *deg);
 /* A tour drawn uniformly: r uniform below the total, g for the rest
  * (open tours: the partner across the cut by kti_hjoin_propose(), else as
- * kti_hsampler_unrank(s, r)); given as kti_hsampler_unrank()'s. */
-KTI_HIDDEN kt_status kti_hsampler_draw(const kti_hsampler *s, kti_u128 r, kti_rng *g, uint32_t *nb,
-                                       uint8_t *deg);
+ * kti_hsampler_unrank(s, r)); given as kti_hsampler_unrank()'s.
+ * in (open tours; NULL: none): one byte per board cell, and more: the
+ * tour is wanted only when more than `more` of its ends lie on cells with
+ * in[c] != 0.  A tour that has fewer is not built when its first half
+ * shows it (the draw's half-tours cost most of it): *skipped is then true
+ * and nb, deg unspecified.  g is used as without `in`, so the tours that
+ * are built are the same. */
+KTI_HIDDEN kt_status kti_hsampler_draw(const kti_hsampler *s, kti_u128 r, kti_rng *g,
+                                       const uint8_t *in, unsigned more, bool *skipped,
+                                       uint32_t *nb, uint8_t *deg);
 /* The rank of a tour given so (KTI_HS_NONE for an open tour end's
  * missing neighbour); KT_EBADTOUR when it is not a tour of the sampler's. */
 KTI_HIDDEN kt_status kti_hsampler_rank(const kti_hsampler *s, const uint32_t *nb,

@@ -759,14 +759,41 @@ static kt_status add_half(const kti_hsampler *s, const hlist *h, bool upper, siz
     return KT_OK;
 }
 
+/* The tour ends of a half (degree 1 once its own edges and the steps
+ * across are in: no other edge reaches its cells), into *ends, and those
+ * that lie on cells `in` marks (where they will be after the flip, if
+ * any), into *hits. */
+static void half_ends(const kti_hsampler *s, bool upper, const uint8_t *deg, const uint8_t *in,
+                      bool flip, unsigned *ends, unsigned *hits)
+{
+    uint32_t W = s->W, H = s->H;
+    uint32_t r0 = upper ? 0 : s->split, r1 = upper ? s->split : H;
+    for (uint32_t y = r0; y < r1; y++)
+        for (uint32_t x = 0; x < W; x++) {
+            if (deg[y * W + x] != 1) continue;
+            ++*ends;
+            *hits += in[(flip ? H - 1 - y : y) * W + x] != 0;
+        }
+}
+
+/* The TERM codes of a key: the half's tour ends. */
+static unsigned key_terms(uint64_t key, unsigned ncb)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < ncb; i++) n += ((key >> (4 * i)) & 15u) == KTI_HDP_TERM;
+    return n;
+}
+
 /* The tour of upper structure lo, its half-tour iu, step set cmask,
- * lower structure li and its half-tour il; flipped up-down when `flip`. */
+ * lower structure li and its half-tour il; flipped up-down when `flip`.
+ * in (open tours, or NULL) and more as kti_hsampler_draw's: the half with
+ * a tour end (the upper one when both have one) is built first, and the
+ * tour is skipped when its ends on `in` cannot number more than `more`. */
 static kt_status build_tour(const kti_hsampler *s, size_t lo, uint64_t iu, uint64_t cmask,
-                            size_t li, uint64_t il, bool flip, uint32_t *nb, uint8_t *deg)
+                            size_t li, uint64_t il, bool flip, const uint8_t *in, unsigned more,
+                            bool *skipped, uint32_t *nb, uint8_t *deg)
 {
     memset(deg, 0, (size_t)s->W * s->H);
-    KTI_TRY(add_half(s, s->U, true, lo, iu, nb, deg));
-    KTI_TRY(add_half(s, s->L, false, li, il, nb, deg));
     for (unsigned bit = 0; bit < 64; bit++) {
         if (!((cmask >> bit) & 1u)) continue;
         unsigned u, l;
@@ -774,6 +801,22 @@ static kt_status build_tour(const kti_hsampler *s, size_t lo, uint64_t iu, uint6
         KTI_ASSERT(ok);
         (void)ok;
         add_edge(nb, deg, board_cell(s, true, u), board_cell(s, false, l));
+    }
+    bool upper_first = in == NULL || key_terms(s->U->v.keys[lo], s->U->ncb) > 0;
+    for (int k = 0; k < 2; k++) {
+        bool upper = (k == 0) == upper_first;
+        if (upper) KTI_TRY(add_half(s, s->U, true, lo, iu, nb, deg));
+        else KTI_TRY(add_half(s, s->L, false, li, il, nb, deg));
+        if (k == 0 && in != NULL) {
+            /* An open tour has two ends: the other half has 2 - ends. */
+            unsigned ends = 0, hits = 0;
+            half_ends(s, upper, deg, in, flip, &ends, &hits);
+            KTI_ASSERT(ends <= 2);
+            if (ends <= 2 && hits + (2 - ends) <= more) {
+                *skipped = true;
+                return KT_OK;
+            }
+        }
     }
     if (flip) flip_tour(s, nb, deg);
     return KT_OK;
@@ -783,13 +826,14 @@ static kt_status build_tour(const kti_hsampler *s, size_t lo, uint64_t iu, uint6
  * (kti_hjoin_locate): a partner of weight 2 has the lower half-tours
  * twice, first as they are, then flipped. */
 static kt_status build_located(const kti_hsampler *s, size_t lo, uint64_t iu, uint64_t cmask,
-                               size_t li, kti_u128 off, uint32_t *nb, uint8_t *deg)
+                               size_t li, kti_u128 off, const uint8_t *in, unsigned more,
+                               bool *skipped, uint32_t *nb, uint8_t *deg)
 {
     uint64_t cl = s->L->v.counts[li];
     bool flip = off >= cl;
     if (flip) off -= cl;
     if (off >= cl) return KT_EUNSUPPORTED; /* never: a weight of 2 at most */
-    return build_tour(s, lo, iu, cmask, li, (uint64_t)off, flip, nb, deg);
+    return build_tour(s, lo, iu, cmask, li, (uint64_t)off, flip, in, more, skipped, nb, deg);
 }
 
 /* The upper structure of rank r: the last whose prefix is <= r. */
@@ -804,10 +848,12 @@ static size_t upper_of_rank(const kti_hsampler *s, kti_u128 r)
     return lo;
 }
 
-kt_status kti_hsampler_draw(const kti_hsampler *s, kti_u128 r, kti_rng *g, uint32_t *nb,
-                            uint8_t *deg)
+kt_status kti_hsampler_draw(const kti_hsampler *s, kti_u128 r, kti_rng *g, const uint8_t *in,
+                            unsigned more, bool *skipped, uint32_t *nb, uint8_t *deg)
 {
+    *skipped = false;
     if (r >= s->prefix[s->U->v.n]) return KT_ERANGE;
+    if (!s->open) in = NULL;
     if (!s->open) return kti_hsampler_unrank(s, r, nb, deg);
     size_t lo = upper_of_rank(s, r);
     kti_u128 rs = r - s->prefix[lo], cu = s->U->v.counts[lo];
@@ -830,14 +876,15 @@ kt_status kti_hsampler_draw(const kti_hsampler *s, kti_u128 r, kti_rng *g, uint3
              * stands for the tour and its flip image, one each. */
             uint64_t il = kti_rng_below(g, s->L->v.counts[li]);
             bool flip = kti_hjoin_pair_weight(s->join, lo, li) == 2 && kti_rng_below(g, 2) == 1;
-            return build_tour(s, lo, (uint64_t)(rs % cu), cmask, li, il, flip, nb, deg);
+            return build_tour(s, lo, (uint64_t)(rs % cu), cmask, li, il, flip, in, more, skipped, nb,
+                              deg);
         }
     }
     kti_u128 off;
     uint64_t cmask;
     size_t li;
     KTI_TRY(kti_hjoin_locate(s->join, lo, rs / cu, &cmask, &li, &off));
-    return build_located(s, lo, (uint64_t)(rs % cu), cmask, li, off, nb, deg);
+    return build_located(s, lo, (uint64_t)(rs % cu), cmask, li, off, in, more, skipped, nb, deg);
 }
 
 kt_status kti_hsampler_unrank(const kti_hsampler *s, kti_u128 r, uint32_t *nb, uint8_t *deg)
@@ -847,8 +894,9 @@ kt_status kti_hsampler_unrank(const kti_hsampler *s, kti_u128 r, uint32_t *nb, u
     kti_u128 rs = r - s->prefix[lo], cu = s->U->v.counts[lo], off;
     uint64_t cmask;
     size_t li;
+    bool skipped = false;
     KTI_TRY(kti_hjoin_locate(s->join, lo, rs / cu, &cmask, &li, &off));
-    return build_located(s, lo, (uint64_t)(rs % cu), cmask, li, off, nb, deg);
+    return build_located(s, lo, (uint64_t)(rs % cu), cmask, li, off, NULL, 0, &skipped, nb, deg);
 }
 
 /* The index of half-tour hn among those of the unlisted half's structure

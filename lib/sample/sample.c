@@ -151,9 +151,10 @@ kt_status kt_sampler_stats(const kt_sampler *s, kt_sample_stats *stats)
 }
 
 /* The tour of rank r by half-tours (g NULL), or drawn with r and g
- * (kti_hsampler_draw): the neighbours of every cell, made a tourney and
- * checked whole. */
-static kt_status unrank_halftours(kt_tourney **out, const kt_sampler *s, kti_u128 r, kti_rng *g)
+ * (kti_hsampler_draw, which may skip it by in and more: *out NULL): the
+ * neighbours of every cell, made a tourney and checked whole. */
+static kt_status unrank_halftours(kt_tourney **out, const kt_sampler *s, kti_u128 r, kti_rng *g,
+                                  const uint8_t *in, unsigned more)
 {
     size_t n = s->g->ncells, bytes;
     if (!kti_mul_ok(n, 2 * sizeof(uint32_t) + 1, &bytes)) return KT_ETOOBIG;
@@ -161,8 +162,14 @@ static kt_status unrank_halftours(kt_tourney **out, const kt_sampler *s, kti_u12
     if (nb == NULL) return KT_ENOMEM;
     uint8_t *deg = (uint8_t *)(nb + 2 * n);
     kt_tourney *t = NULL;
-    kt_status st = g != NULL ? kti_hsampler_draw(s->hs, r, g, nb, deg)
+    bool skipped = false;
+    kt_status st = g != NULL ? kti_hsampler_draw(s->hs, r, g, in, more, &skipped, nb, deg)
                              : kti_hsampler_unrank(s->hs, r, nb, deg);
+    if (st == KT_OK && skipped) {
+        kti_free(&s->alloc, nb);
+        *out = NULL;
+        return KT_OK;
+    }
     if (st == KT_OK) st = kti_tourney_alloc(&t, s->g);
     size_t ends = 0;
     for (size_t c = 0; st == KT_OK && c < n; c++) {
@@ -188,7 +195,7 @@ static kt_status unrank_halftours(kt_tourney **out, const kt_sampler *s, kti_u12
 /* Build the tour of rank r (below the total). */
 static kt_status unrank(kt_tourney **out, const kt_sampler *s, kti_u128 r)
 {
-    if (s->hs != NULL) return unrank_halftours(out, s, r, NULL);
+    if (s->hs != NULL) return unrank_halftours(out, s, r, NULL, NULL, 0);
     kt_tourney *t = NULL;
     KTI_TRY(kti_tourney_alloc(&t, s->g));
     const kti_splan *p = &s->plan;
@@ -263,11 +270,15 @@ static void draw_stream(kti_rng *g, uint64_t seed, uint64_t index)
     kti_rng_seed(g, kti_mix64(seed) ^ kti_mix64(index ^ 0xA0761D6478BD642Fu));
 }
 
-/* The next uniform tour of stream g. */
-static kt_status draw_next(kt_tourney **out, const kt_sampler *s, kti_rng *g)
+/* The next uniform tour of stream g; with in (kt_sampler_draw_from), a
+ * tour whose first half shows it has no more than `more` ends on cells
+ * that `in` marks may be skipped (*out NULL): the half-tours' path, where
+ * building a tour costs most.  Stream g goes on the same either way. */
+static kt_status draw_next(kt_tourney **out, const kt_sampler *s, kti_rng *g, const uint8_t *in,
+                           unsigned more)
 {
     kti_u128 r = below(g, s->total);
-    if (s->hs != NULL) return unrank_halftours(out, s, r, g);
+    if (s->hs != NULL) return unrank_halftours(out, s, r, g, in, more);
     return unrank(out, s, r);
 }
 
@@ -278,7 +289,7 @@ kt_status kt_sampler_draw(kt_tourney **out, const kt_sampler *s, uint64_t seed, 
     if (s == NULL) return KT_EINVAL;
     kti_rng g;
     draw_stream(&g, seed, index);
-    return draw_next(out, s, &g);
+    return draw_next(out, s, &g, NULL, 0);
 }
 
 /* The symmetries of the board that map the sampler's tours onto
@@ -337,10 +348,14 @@ kt_status kt_sampler_draw_from(kt_tourney **out, const kt_sampler *s, kt_cell ce
      * has k(u) ends in O: each way has probability
      * (1 / total) (k / kmax) (1 / (k |G_cell|)), the same for every u, so
      * the tour returned is exactly uniform.  kmax is 2 when two cells of
-     * O can both be ends of one tour (colours allow it), else 1; a tour is
-     * kept |O| / kmax times as often as by waiting for an end at `cell`
-     * (open 8x8: 4 times for most cells, 2 for the corners, the edges'
-     * middles and the diagonals). */
+     * O can both be ends of one tour (colours allow it, and no given end
+     * takes one of the two), else 1; a tour is kept |O| / kmax times as
+     * often as by waiting for an end at `cell` (open 8x8: 4 times for most
+     * cells, 2 for the corners, the edges' middles and the diagonals).
+     * The choices (keep with k / kmax as k > j for j uniform below kmax,
+     * drawn before the try; the end; the symmetry) come from a second
+     * stream, so the tries are kt_sampler_draw's stream whatever they
+     * decide, and a try whose first half shows k <= j is not built. */
     unsigned sym[8], nsym = sampler_symmetries(s, sym), orbit_sym[8];
     kt_cell orbit[8];
     unsigned norbit = 0;
@@ -350,44 +365,56 @@ kt_status kt_sampler_draw_from(kt_tourney **out, const kt_sampler *s, kt_cell ce
         for (unsigned j = 0; j < norbit; j++) seen |= orbit[j] == c;
         if (!seen) orbit[norbit++] = c;
     }
+    /* With one given end, G fixes it, so it lies in O only when it is
+     * `cell`, whose orbit is then itself: k is at most 1. */
+    bool one_given = (s->start == KT_CELL_NONE) != (s->end == KT_CELL_NONE);
     unsigned kmax = 1;
-    for (unsigned i = 0; i < norbit && kmax == 1; i++)
+    for (unsigned i = 0; i < norbit && kmax == 1 && !one_given; i++)
         for (unsigned j = i + 1; j < norbit; j++)
             if (!kti_colour_excludes(s->g, true, orbit[i], orbit[j])) kmax = 2;
-    kti_rng g;
+    size_t n = s->g->ncells, bytes;
+    if (!kti_mul_ok(n, 2, &bytes)) return KT_ETOOBIG;
+    uint8_t *in = kti_calloc(&s->alloc, bytes, 1), *tmp = in + n;
+    if (in == NULL) return KT_ENOMEM;
+    for (unsigned j = 0; j < norbit; j++) in[orbit[j]] = 1;
+    kti_rng g, gk;
     draw_stream(&g, seed, index);
+    draw_stream(&gk, seed ^ 0x6A09E667F3BCC909u, index);
+    kt_status st = KT_OK;
     for (uint64_t tries = 0;; tries++) {
-        if (r.budget != 0 && tries >= r.budget) return KT_ELIMIT;
-        if (kti_progress_tick(&prog, tries, r.budget)) return KT_ECANCELED;
+        if (r.budget != 0 && tries >= r.budget) {
+            st = KT_ELIMIT;
+            break;
+        }
+        if (kti_progress_tick(&prog, tries, r.budget)) {
+            st = KT_ECANCELED;
+            break;
+        }
+        unsigned j = kmax == 1 ? 0u : (unsigned)kti_rng_below(&gk, kmax);
         kt_tourney *t = NULL;
-        KTI_TRY(draw_next(&t, s, &g));
-        kt_cell end[2], in[2];
+        st = draw_next(&t, s, &g, in, j);
+        if (st != KT_OK) break;
+        if (t == NULL) continue; /* its first half showed k <= j */
+        kt_cell end[2], hit[2];
         unsigned k = 0;
         if (kt_tourney_ends(t, &end[0], &end[1]) == KT_OK)
             for (int i = 0; i < 2; i++)
-                for (unsigned j = 0; j < norbit; j++)
-                    if (end[i] == orbit[j]) in[k++] = end[i];
+                if (in[end[i]]) hit[k++] = end[i];
         KTI_ASSERT(k <= kmax);
-        if (k == 0 || (k < kmax && kti_rng_below(&g, kmax) >= k)) {
+        if (k <= j) {
             kt_tourney_free(t);
             continue;
         }
-        kt_cell e = in[k == 1 ? 0 : kti_rng_below(&g, k)];
+        kt_cell e = hit[k == 1 ? 0 : kti_rng_below(&gk, k)];
         unsigned nto = symmetries_to(s->g, sym, nsym, e, cell, orbit_sym);
         KTI_ASSERT(nto >= 1);
-        unsigned pick = orbit_sym[nto == 1 ? 0 : kti_rng_below(&g, nto)];
-        if (pick != 0) {
-            uint8_t *tmp = kti_alloc(&s->alloc, s->g->ncells);
-            if (tmp == NULL) {
-                kt_tourney_free(t);
-                return KT_ENOMEM;
-            }
-            kti_tourney_map_sym(t, pick, tmp);
-            kti_free(&s->alloc, tmp);
-        }
+        unsigned pick = orbit_sym[nto == 1 ? 0 : kti_rng_below(&gk, nto)];
+        if (pick != 0) kti_tourney_map_sym(t, pick, tmp);
         *out = t;
-        return KT_OK;
+        break;
     }
+    kti_free(&s->alloc, in);
+    return st;
 }
 
 static bool same_board(const kt_graph *a, const kt_graph *b)
