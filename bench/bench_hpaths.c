@@ -4,7 +4,7 @@
  * one structure costs on halves too large to list, the upper halves of
  * open tours cut across the middle (7x5 of 7x9 and 7x10, 8x4 of 8x8).
  *
- *   bench_hpaths W H SPLIT N [open|closed|merged|merged1]
+ *   bench_hpaths W H SPLIT N [open|closed|merged]
  *
  * N tours of the W x H board (kt_generate_open_tour between seeded random
  * ends of the colours the board allows, or kt_generate_closed_tour) are cut
@@ -14,10 +14,7 @@
  * through such a structure pays this once per half.  merged (open tours):
  * the key is merged as the sampler's sharded halves keep it (8x4 of 8x8)
  * and split back (kti_hpaths_split_key); each of the structures it stands
- * for is counted, which is what a draw paid at most on such a half before
- * the merged programme.  merged1: the merged key as one programme
- * (kti_hpaths_new_merged), which is what a draw pays now: counted, the
- * tour's half ranked and unranked back.
+ * for is counted, which is what a draw pays at most on such a half.
  */
 #include <knight/knight.h>
 
@@ -118,7 +115,6 @@ int main(int argc, char **argv)
     int n = atoi(argv[4]);
     bool open = argc < 6 || strcmp(argv[5], "closed") != 0;
     bool merged = argc >= 6 && strcmp(argv[5], "merged") == 0;
-    bool merged1 = argc >= 6 && strcmp(argv[5], "merged1") == 0;
     if (W < 3 || W > 8 || split < 2 || split >= H || W * split > 64) return 2;
     kt_graph *g = NULL;
     if (kt_graph_new(&g, W, H) != KT_OK) return 1;
@@ -175,13 +171,7 @@ int main(int argc, char **argv)
             continue;
         }
         kti_hpaths *p = NULL;
-        if (merged1) {
-            uint8_t code[KTI_HDP_SLOTS];
-            for (unsigned i = 0; i < 2 * W; i++) code[i] = (uint8_t)((key >> (4 * i)) & 15u);
-            st = kti_hpaths_new_merged(&p, W, split, rule, kti_hdp_pack_open(code, 2 * W, true), 0, NULL);
-        } else {
-            st = kti_hpaths_new(&p, W, split, open, rule, key, 0, NULL);
-        }
+        st = kti_hpaths_new(&p, W, split, open, rule, key, 0, NULL);
         uint64_t idx = 0;
         if (st == KT_OK) st = kti_hpaths_rank(p, (const uint8_t(*)[2])half, &idx);
         if (st == KT_OK) st = kti_hpaths_unrank(p, idx, back);
@@ -207,7 +197,7 @@ int main(int argc, char **argv)
     if (merged) printf("merged keys stand for %.2f structures each (mean)\n", done ? (double)msplit / done : 0);
     printf("%ux%u %s, upper half %ux%u: %d structures from tours, %d bad; per structure "
            "%.2f ms mean, %.2f ms max; states %.0f mean, %llu max; half-tours %.0f mean, %llu max\n",
-           W, H, merged ? "open merged" : merged1 ? "open merged, one programme" : open ? "open" : "closed", W, split, done, bad,
+           W, H, merged ? "open merged" : open ? "open" : "closed", W, split, done, bad,
            done ? 1e3 * ta.tsum / done : 0, 1e3 * ta.tmax, done ? (double)ta.ssum / done : 0,
            (unsigned long long)ta.smax, done ? (double)ta.csum / done : 0, (unsigned long long)ta.cmax);
     free(nb);

@@ -208,28 +208,6 @@ static void merged_half(uint32_t W, uint32_t D, uint32_t H, uint32_t first, int 
             sum += c;
         }
         CHECK(sum == vm.counts[i]);
-        /* The merged structure as one programme: the same count, and its
-         * half-tours (a few, spread) rank back to their index; each is one
-         * of the structures it stands for (it ranks in one of theirs). */
-        kti_hpaths *pm = NULL;
-        CHECK(kti_hpaths_new_merged(&pm, W, D, rule, vm.keys[i], 0, NULL) == KT_OK);
-        uint64_t cm = pm != NULL ? kti_hpaths_count(pm) : 0;
-        CHECK(cm == vm.counts[i]);
-        for (uint64_t j = 0; pm != NULL && j < cm; j += cm / 5 + 1) {
-            uint8_t nbr[MAXC][2];
-            uint64_t back = UINT64_MAX, r;
-            CHECK(kti_hpaths_unrank(pm, j, nbr) == KT_OK);
-            CHECK(kti_hpaths_rank(pm, (const uint8_t(*)[2])nbr, &back) == KT_OK && back == j);
-            unsigned in = 0;
-            for (unsigned k = 0; k < n; k++) {
-                kti_hpaths *p = NULL;
-                CHECK(kti_hpaths_new(&p, W, D, true, rule, sub[k], 0, NULL) == KT_OK);
-                in += p != NULL && kti_hpaths_rank(p, (const uint8_t(*)[2])nbr, &r) == KT_OK;
-                kti_hpaths_free(p);
-            }
-            CHECK(in == 1);
-        }
-        kti_hpaths_free(pm);
     }
     if (stride == 1) CHECK(covered == vh.n);
     printf("%ux%u half (other %u, merged, from %u): %zu structures for %zu, %zu checked, %zu split\n",

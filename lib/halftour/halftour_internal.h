@@ -72,8 +72,8 @@ typedef struct kti_hstep {
  * open: largest layer 15.9 M -> 11.2 M; 8x8 gains less, its one-end
  * states being most of a half's).  The uniform sampler looks its
  * half-tours' own structures up: it merges only halves too large to
- * enumerate otherwise, and programmes a merged structure as one
- * (kti_hpaths_new_merged) when it draws or ranks. */
+ * enumerate otherwise, and splits a merged structure back into those it
+ * stands for (kti_hpaths_split_key) when it draws or ranks. */
 static inline void kti_hdp_merge_ends(uint8_t *code, const uint8_t *at, unsigned n)
 {
     unsigned nterm = 0;
@@ -393,13 +393,6 @@ typedef struct kti_hpaths kti_hpaths;
 KTI_HIDDEN kt_status kti_hpaths_new(kti_hpaths **out, uint32_t width, uint32_t depth, bool open,
                                     const uint8_t *rule, uint64_t key, uint64_t budget,
                                     const kt_allocator *al);
-/* The same for a merged structure of an open half (kti_hdp_merge_ends),
- * as one programme: its half-tours are those of the structures it stands
- * for (kti_hpaths_split_key), in one order of its own.  A key without two
- * TERMs is taken as kti_hpaths_new() takes it. */
-KTI_HIDDEN kt_status kti_hpaths_new_merged(kti_hpaths **out, uint32_t width, uint32_t depth,
-                                           const uint8_t *rule, uint64_t key, uint64_t budget,
-                                           const kt_allocator *al);
 KTI_HIDDEN void kti_hpaths_free(kti_hpaths *p);
 /* The number of half-tours with the structure. */
 KTI_HIDDEN uint64_t kti_hpaths_count(const kti_hpaths *p);

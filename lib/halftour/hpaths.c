@@ -31,17 +31,6 @@
  * successors, the backward pass their numbers of completions; unranking
  * walks forward taking each step's edges in a fixed order (subsets of the
  * earlier neighbours by increasing bit mask), ranking follows given edges.
- * A merged structure (kti_hdp_merge_ends: two TERM crossings, the pair
- * that leads to the tour ends not told apart from the other pairs) is
- * programmed as one: every pair starts as PAIR + k, and the first pair
- * whose path meets a tour end (a PAIR + k end leaving as a tour end, or
- * meeting a TE end) becomes the tour ends' pair: its codes turn TB, its
- * crossings to come start as TB, and the state keeps its number (CHOSEN),
- * which the last state must have.  Its half-tours are those of the
- * structures it stands for (kti_hpaths_split_key), each once, by the pair
- * chosen; before the choice their states are shared, so one programme
- * costs less than theirs, and a draw builds one instead of several.
- *
  * Most reachable states have no completion (on 8x4 halves of 8x8, 95 %),
  * so a step refuses what it can see cannot finish: a live cell needing
  * more edges than its neighbours to come can give (those with two steps
@@ -65,8 +54,6 @@
 #define HP_LABEL 12u       /* 12..31 */
 #define HP_NONE 0xFFu
 #define HP_ENDS_SHIFT 125  /* past the slots: the tour ends placed so far */
-#define HP_CHOSEN_SHIFT 121 /* merged: 1 + the tour ends' pair, 0 before the choice */
-#define HP_MERGED_SLOTS 24u /* merged: the slots end below HP_CHOSEN_SHIFT */
 #define HP_CRIT 16u        /* cells to come checked from their side, at most */
 
 typedef struct hp_step {
@@ -112,7 +99,6 @@ struct kti_hpaths {
     uint32_t *slot;        /* the forward pass's table: hmask + 1 entries (table_reset) */
     size_t hmask;
     unsigned nterm;        /* TERM crossings of the key: the half's tour ends */
-    bool merged;           /* a merged structure programmed as one (CHOSEN) */
     unsigned nslots;       /* slots ever used (the codes past them stay 0) */
     uint64_t total, states;
 };
@@ -162,9 +148,6 @@ typedef struct hp_work {
     uint8_t c[HP_SLOTS];
     uint8_t at[32][2];
     unsigned fresh;
-    unsigned chosen;       /* merged: 1 + the tour ends' pair, 0 none yet */
-    unsigned nslots;
-    bool merged_mode;
 } hp_work;
 
 static inline unsigned other_end(const hp_work *w, unsigned v, unsigned a)
@@ -177,19 +160,6 @@ static bool closes(unsigned a, unsigned b)
     return (a == b && a >= HP_PAIR && a < HP_TB) || (a == HP_TB && b == HP_TE) ||
            (a == HP_TE && b == HP_TB);
 }
-
-/* Merged: pair k (code) becomes the tour ends' pair, when none is yet:
- * its path ends turn TB in the step's codes c. */
-static inline bool choose(hp_work *w, uint8_t *c, unsigned code)
-{
-    if (w->chosen != 0) return false;
-    w->chosen = 1 + code - HP_PAIR;
-    for (unsigned i = 0; i < w->nslots; i++)
-        if (c[i] == code) c[i] = HP_TB;
-    return true;
-}
-
-static inline bool is_pair(unsigned v) { return v >= HP_PAIR && v < HP_TB; }
 
 /* An edge between the cells of slots a and b, in the codes c of a step
  * from w's decoded state. */
@@ -204,11 +174,7 @@ static inline bool join(hp_work *w, uint8_t *c, unsigned a, unsigned b)
     unsigned fb = cb == HP_FREE ? b : cb >= HP_LABEL ? other_end(w, cb, b) : HP_NONE;
     c[a] = ca == HP_FREE ? HP_FREE : HP_FULL;
     c[b] = cb == HP_FREE ? HP_FREE : HP_FULL;
-    if (fa == HP_NONE && fb == HP_NONE) {
-        if (w->merged_mode && ((is_pair(ca) && cb == HP_TE) || (is_pair(cb) && ca == HP_TE)))
-            return choose(w, c, is_pair(ca) ? ca : cb); /* (the pair's ends here are FULL now) */
-        return closes(ca, cb);
-    }
+    if (fa == HP_NONE && fb == HP_NONE) return closes(ca, cb);
     if (fa == HP_NONE) {
         c[fb] = (uint8_t)ca;
         return true;
@@ -227,7 +193,7 @@ static inline bool join(hp_work *w, uint8_t *c, unsigned a, unsigned b)
 
 /* The cell of slot f leaves under tour-end rule `rule` (0 never a tour
  * end, 1 may be, 2 must be). */
-static inline bool leave(hp_work *w, uint8_t *c, unsigned f, unsigned rule, unsigned *ends)
+static inline bool leave(const hp_work *w, uint8_t *c, unsigned f, unsigned rule, unsigned *ends)
 {
     unsigned cf = c[f];
     c[f] = HP_FREE;
@@ -239,7 +205,6 @@ static inline bool leave(hp_work *w, uint8_t *c, unsigned f, unsigned rule, unsi
         c[other_end(w, cf, f)] = HP_TE;
         return true;
     }
-    if (w->merged_mode && is_pair(cf)) return choose(w, c, cf);
     return cf == HP_TB; /* a pair must reach its partner; TE: the whole tour */
 }
 
@@ -249,13 +214,12 @@ static inline bool apply(const kti_hpaths *p, size_t s, hp_work *w0, unsigned en
                          kti_u128 *y)
 {
     const hp_step *st = &p->step[s];
-    unsigned n = p->nslots, fresh0 = w0->fresh, chosen0 = w0->chosen;
+    unsigned n = p->nslots, fresh0 = w0->fresh;
     /* The step's codes apart: the decoded ones serve the next mask. */
     uint8_t c[HP_SLOTS];
     memcpy(c, w0->c, HP_SLOTS);
     bool ok = true;
     c[st->slot] = st->init;
-    if (chosen0 != 0 && st->init == HP_PAIR + chosen0 - 1) c[st->slot] = HP_TB;
     for (unsigned j = 0; ok && j < st->nnb; j++)
         if ((m >> j) & 1u) ok = join(w0, c, st->slot, st->nb[j]);
     for (unsigned f = 0; ok && f < st->nfin; f++) ok = leave(w0, c, st->fin[f], st->finrule[f], &ends);
@@ -271,8 +235,7 @@ static inline bool apply(const kti_hpaths *p, size_t s, hp_work *w0, unsigned en
         unsigned v = c[i], need = v == HP_FREE ? 2u : v == HP_FULL ? 0u : 1u;
         diff += (st->white >> i) & 1u ? (int)need : -(int)need;
         needy |= (uint32_t)(need != 0) << i;
-        if (need != 0 && (v == HP_FREE || v == HP_TB || v >= HP_LABEL || (is_pair(v) && w0->chosen == 0)) &&
-            more && st->mayend[i])
+        if (need != 0 && (v == HP_FREE || v == HP_TB || v >= HP_LABEL) && more && st->mayend[i])
             need--;
         ok = need <= st->room[i];
     }
@@ -289,10 +252,8 @@ static inline bool apply(const kti_hpaths *p, size_t s, hp_work *w0, unsigned en
         unsigned have = st->critfut[k] + (x != 0) + ((x & (x - 1)) != 0);
         ok = have + (more && st->critend[k]) >= st->critneed[k];
     }
-    if (ok)
-        *y = encode(c, n) | (kti_u128)ends << HP_ENDS_SHIFT | (kti_u128)w0->chosen << HP_CHOSEN_SHIFT;
-    w0->fresh = fresh0; /* the step's new labels and choice are forgotten */
-    w0->chosen = chosen0;
+    if (ok) *y = encode(c, n) | (kti_u128)ends << HP_ENDS_SHIFT;
+    w0->fresh = fresh0; /* the step's new labels are forgotten */
     return ok;
 }
 
@@ -306,9 +267,6 @@ static unsigned successors(const kti_hpaths *p, size_t s, kti_u128 x, kti_u128 *
     memset(w.c, 0, sizeof w.c);
     decode(x, w.c, p->nslots);
     w.fresh = HP_LABEL;
-    w.nslots = p->nslots;
-    w.merged_mode = p->merged;
-    w.chosen = p->merged ? (unsigned)(x >> HP_CHOSEN_SHIFT) & 15u : 0u;
     for (unsigned i = 0; i < p->nslots; i++) {
         unsigned v = w.c[i];
         if (v < HP_LABEL) continue;
@@ -442,19 +400,9 @@ static void cell_order(uint32_t W, uint32_t D, bool columns, uint8_t *ord, uint8
  * (7x5: 11 cells live against 15, which shrinks the layers the most).  A
  * cell leaves after its last neighbour's step. */
 static kt_status plan(kti_hpaths *p, uint32_t W, uint32_t D, const uint8_t *rule, bool open,
-                      bool merged, uint64_t key)
+                      uint64_t key)
 {
     unsigned n = W * D, ncb = W * (D >= 2 ? 2u : 1u), wr, wc;
-    /* Merged (two TERMs in the key): the TERM pair is one more pair, after
-     * the labelled ones. */
-    unsigned nterm = 0, maxlab = 1;
-    for (unsigned v = 0; v < ncb; v++) {
-        unsigned code = (unsigned)(key >> (4 * v)) & 15u;
-        nterm += code == KTI_HDP_TERM;
-        if (code != KTI_HDP_TERM && code > maxlab) maxlab = code;
-    }
-    p->merged = open && merged && nterm == 2;
-    if (p->merged && maxlab - 1 >= HP_TB - HP_PAIR) return KT_EINVAL; /* never: 8 pairs at most */
     unsigned last[HP_CELLS];
     uint8_t ord[HP_CELLS], pos[HP_CELLS], slot[HP_CELLS];
     cell_order(W, D, false, ord, pos, last, &wr);
@@ -477,7 +425,7 @@ static kt_status plan(kti_hpaths *p, uint32_t W, uint32_t D, const uint8_t *rule
             unsigned code = (unsigned)(key >> (4 * v)) & 15u;
             if (code == 0) st->init = HP_FULL;          /* two steps across: a trivial path */
             else if (open && code == KTI_HDP_TERM) {
-                st->init = p->merged ? (uint8_t)(HP_PAIR + maxlab - 1) : (uint8_t)HP_TB;
+                st->init = HP_TB;
                 p->nterm++;
             }
             else if (code >= 2) {
@@ -535,7 +483,6 @@ static kt_status plan(kti_hpaths *p, uint32_t W, uint32_t D, const uint8_t *rule
             st->mayend[slot[t]] = open && rule[ord[t]] != 0;
         }
     }
-    if (p->merged && p->nslots > HP_MERGED_SLOTS) return KT_EUNSUPPORTED; /* never on a knight's half */
     return KT_OK;
 }
 
@@ -580,18 +527,9 @@ static kt_status forward(kti_hpaths *p, size_t s, uint64_t budget)
     return KT_OK;
 }
 
-/* Whether a state of the last layer is the end of a half-tour: every
- * slot empty, and (merged) the tour ends' pair chosen. */
-static bool last_state(const kti_hpaths *p, kti_u128 k)
-{
-    kti_u128 slots = ((kti_u128)1 << (5 * p->nslots)) - 1;
-    if ((k & slots) != 0) return false;
-    return !p->merged || ((k >> HP_CHOSEN_SHIFT) & 15u) != 0;
-}
-
-static kt_status hpaths_new(kti_hpaths **out, uint32_t width, uint32_t depth, bool open,
-                            bool merged, const uint8_t *rule, uint64_t key, uint64_t budget,
-                            const kt_allocator *al)
+kt_status kti_hpaths_new(kti_hpaths **out, uint32_t width, uint32_t depth, bool open,
+                         const uint8_t *rule, uint64_t key, uint64_t budget,
+                         const kt_allocator *al)
 {
     if (out == NULL) return KT_EINVAL;
     *out = NULL;
@@ -604,7 +542,7 @@ static kt_status hpaths_new(kti_hpaths **out, uint32_t width, uint32_t depth, bo
     p->W = width;
     p->D = depth;
     p->ncells = width * depth;
-    kt_status st = plan(p, width, depth, rule, open, merged, key);
+    kt_status st = plan(p, width, depth, rule, open, key);
     /* Layer 0: the one empty state. */
     if (st == KT_OK) st = grow(al, (void **)&p->key, &p->kcap, 0, 1, sizeof *p->key);
     if (st == KT_OK) {
@@ -618,8 +556,9 @@ static kt_status hpaths_new(kti_hpaths **out, uint32_t width, uint32_t depth, bo
     if (st == KT_OK && !kti_mul_ok(nst, sizeof *p->fut, &bytes)) st = KT_ETOOBIG;
     if (st == KT_OK && (p->fut = kti_alloc(al, bytes)) == NULL) st = KT_ENOMEM;
     if (st == KT_OK) {
-        /* Every cell has left: the states left are empty ones. */
-        for (uint32_t i = p->lo[p->ncells]; i < nst; i++) p->fut[i] = last_state(p, p->key[i]);
+        /* Every cell has left: the one state left is the empty one. */
+        kti_u128 slots = ((kti_u128)1 << HP_ENDS_SHIFT) - 1;
+        for (uint32_t i = p->lo[p->ncells]; i < nst; i++) p->fut[i] = (p->key[i] & slots) == 0;
         /* Backward: each state's completions from its successors'. */
         for (uint32_t i = p->lo[p->ncells]; st == KT_OK && i-- > 0;) {
             uint64_t f = 0;
@@ -638,20 +577,6 @@ static kt_status hpaths_new(kti_hpaths **out, uint32_t width, uint32_t depth, bo
     p->total = p->fut[0];
     *out = p;
     return KT_OK;
-}
-
-kt_status kti_hpaths_new(kti_hpaths **out, uint32_t width, uint32_t depth, bool open,
-                         const uint8_t *rule, uint64_t key, uint64_t budget,
-                         const kt_allocator *al)
-{
-    return hpaths_new(out, width, depth, open, false, rule, key, budget, al);
-}
-
-kt_status kti_hpaths_new_merged(kti_hpaths **out, uint32_t width, uint32_t depth,
-                                const uint8_t *rule, uint64_t key, uint64_t budget,
-                                const kt_allocator *al)
-{
-    return hpaths_new(out, width, depth, true, true, rule, key, budget, al);
 }
 
 uint64_t kti_hpaths_count(const kti_hpaths *p) { return p->total; }
@@ -714,7 +639,8 @@ kt_status kti_hpaths_rank(const kti_hpaths *p, const uint8_t (*nbr)[2], uint64_t
         x = p->succ[j];
     }
     /* Every given edge joined a cell to an earlier neighbour of the half. */
-    if (!last_state(p, p->key[x]) || 2 * edges != given) return KT_ENOTOUR;
+    kti_u128 slots = ((kti_u128)1 << HP_ENDS_SHIFT) - 1;
+    if ((p->key[x] & slots) != 0 || 2 * edges != given) return KT_ENOTOUR;
     *index = r;
     return KT_OK;
 }

@@ -34,9 +34,8 @@
  * in one pass (the 8x4 halves of open 8x8 with an end free) are enumerated
  * as the count does it: in shards, merged (one structure per pairing, the
  * two tour ends' paths read as one; kti_hdp_merge_ends).  The join needs
- * no more; a draw counts and unranks the merged structure's half-tours by
- * hpaths.c's programme of it (kti_hpaths_new_merged), which stands for
- * the structures it merges at once.
+ * no more; a draw splits the merged structure back into its structures
+ * (kti_hpaths_split_key) and takes them in turn, ranked by hpaths.c.
  */
 #include "halftour_internal.h"
 
@@ -714,28 +713,28 @@ static void flip_tour(const kti_hsampler *s, uint32_t *nb, uint8_t *deg)
         }
 }
 
-/* The programme of structure sidx of an unlisted half (hpaths.c; a merged
- * structure as one), whose count must be the structure's. */
-static kt_status hpaths_of(const kt_allocator *al, const hlist *h, size_t sidx, kti_hpaths **p)
-{
-    uint64_t key = h->v.keys[sidx];
-    KTI_TRY(h->v.merged ? kti_hpaths_new_merged(p, h->W, h->D, h->rule, key, 0, al)
-                        : kti_hpaths_new(p, h->W, h->D, h->open, h->rule, key, 0, al));
-    if (kti_hpaths_count(*p) == h->v.counts[sidx]) return KT_OK;
-    kti_hpaths_free(*p); /* never: the programme and the enumeration disagree */
-    *p = NULL;
-    return KT_EUNSUPPORTED;
-}
-
-/* Half-tour idx of structure sidx of an unlisted half, by hpaths.c. */
+/* Half-tour idx of structure sidx of an unlisted half, by hpaths.c: of a
+ * merged structure, the structures it stands for in turn.  Their counts
+ * must add up to the structure's (checked when idx lies in the last). */
 static kt_status hpaths_unrank(const kt_allocator *al, const hlist *h, size_t sidx, uint64_t idx,
                                uint8_t (*nbr)[2])
 {
-    kti_hpaths *p = NULL;
-    KTI_TRY(hpaths_of(al, h, sidx, &p));
-    kt_status st = kti_hpaths_unrank(p, idx, nbr);
-    kti_hpaths_free(p);
-    return st;
+    uint64_t sub[KT_HALFTOUR_MAX_CELLS / 2 + 1], seen = 0;
+    unsigned n = kti_hpaths_split_key(h->v.keys[sidx], h->ncb, h->v.merged, sub);
+    for (unsigned k = 0; k < n; k++) {
+        kti_hpaths *p = NULL;
+        KTI_TRY(kti_hpaths_new(&p, h->W, h->D, h->open, h->rule, sub[k], 0, al));
+        uint64_t c = kti_hpaths_count(p);
+        kt_status st = KT_OK;
+        bool here = idx - seen < c;
+        if (here) st = k + 1 < n || seen + c == h->v.counts[sidx]
+                           ? kti_hpaths_unrank(p, idx - seen, nbr)
+                           : KT_EUNSUPPORTED; /* never: the structures disagree */
+        kti_hpaths_free(p);
+        if (here) return st;
+        seen += c;
+    }
+    return KT_EUNSUPPORTED; /* never: idx is below the structure's count */
 }
 
 /* Half-tour idx of structure sidx of half h, added to the tour: from the
@@ -899,18 +898,29 @@ kt_status kti_hsampler_unrank(const kti_hsampler *s, kti_u128 r, uint32_t *nb, u
     return build_located(s, lo, (uint64_t)(rs % cu), cmask, li, off, NULL, 0, &skipped, nb, deg);
 }
 
-/* The index of half-tour hn among those of the unlisted half's structure
- * sidx (hpaths_unrank's order). */
-static bool hpaths_rank(const kt_allocator *al, const hlist *h, size_t sidx,
+/* The index of half-tour hn (structure key) among those of the unlisted
+ * half's structure mkey (merged, or key itself): after the half-tours of
+ * the structures mkey stands for before key (hpaths_unrank's order). */
+static bool hpaths_rank(const kt_allocator *al, const hlist *h, uint64_t mkey, uint64_t key,
                         const uint8_t (*hn)[2], size_t *idx)
 {
-    kti_hpaths *p = NULL;
-    if (hpaths_of(al, h, sidx, &p) != KT_OK) return false;
-    uint64_t r = 0;
-    bool ok = kti_hpaths_rank(p, hn, &r) == KT_OK;
-    kti_hpaths_free(p);
-    if (ok) *idx = (size_t)r;
-    return ok;
+    uint64_t sub[KT_HALFTOUR_MAX_CELLS / 2 + 1], before = 0;
+    unsigned n = kti_hpaths_split_key(mkey, h->ncb, h->v.merged, sub);
+    for (unsigned k = 0; k < n; k++) {
+        kti_hpaths *p = NULL;
+        if (kti_hpaths_new(&p, h->W, h->D, h->open, h->rule, sub[k], 0, al) != KT_OK) return false;
+        uint64_t r = 0;
+        bool ok = sub[k] != key || kti_hpaths_rank(p, hn, &r) == KT_OK;
+        uint64_t c = kti_hpaths_count(p);
+        kti_hpaths_free(p);
+        if (!ok) return false;
+        if (sub[k] == key) {
+            *idx = (size_t)(before + r);
+            return true;
+        }
+        before += c;
+    }
+    return false;
 }
 
 /* The structure and index of a half-tour given as an edge set (and, for
@@ -954,7 +964,7 @@ static bool half_locate(const kt_allocator *al, const hlist *h, kti_u128 mask,
         memset(hn, NONE8, sizeof hn);
         for (unsigned c = 0; c < h->ncells; c++)
             for (unsigned k = 0; k < deg[c]; k++) hn[c][k] = nbr[c][k];
-        return hpaths_rank(al, h, *sidx, (const uint8_t(*)[2])hn, idx);
+        return hpaths_rank(al, h, mkey, key, (const uint8_t(*)[2])hn, idx);
     }
     for (size_t k = h->first[*sidx]; k < h->first[*sidx + 1]; k++)
         if (hlist_mask(h, k) == mask) {
