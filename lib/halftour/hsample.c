@@ -852,8 +852,7 @@ kt_status kti_hsampler_draw(const kti_hsampler *s, kti_u128 r, kti_rng *g, const
 {
     *skipped = false;
     if (r >= s->prefix[s->U->v.n]) return KT_ERANGE;
-    if (!s->open) in = NULL;
-    if (!s->open) return kti_hsampler_unrank(s, r, nb, deg);
+    if (!s->open) return kti_hsampler_unrank(s, r, nb, deg); /* (in: open tours only) */
     size_t lo = upper_of_rank(s, r);
     kti_u128 rs = r - s->prefix[lo], cu = s->U->v.counts[lo];
     /* The upper structure is drawn by its tours (r), its half-tour by rs
