@@ -234,11 +234,11 @@ KT_EXPORT kt_status kt_sampler_draw(kt_tourney **out, const kt_sampler *s, uint6
  * cell, where kt_sampler_new() with a given end prepares for that cell
  * alone; the price is the tries, kmax / (|O| p) expected, where p is the
  * share of the sampler's tours with an end at @p cell, |O| the size of its
- * orbit, and kmax 2 when a try may be put back, else 1 (open 8x8: about 4
- * from a corner, 5 to 44 from the other cells, so 2.6 to 43 tours a second
- * on one thread; BENCHMARKS.md).  On the half-tours' path (open 8x8) a try
- * whose first half shows it cannot serve is not built further.  A pure
- * function of (@p cell, @p seed, @p index).
+ * orbit, and kmax 2 when two cells of the orbit can end one tour, else 1
+ * (open 8x8: about 4 from a corner, 6 to 46 from the other cells, so 3
+ * to 45 tours a second on one thread; BENCHMARKS.md).  On the half-tours'
+ * path (open 8x8) a try whose first half shows it cannot serve is not
+ * built further.  A pure function of (@p cell, @p seed, @p index).
  *
  * Run settings used (NULL @p run = the defaults): budget (the most tries;
  * more gives ::KT_ELIMIT; 0 = no bound) and progress (done = tries so
