@@ -346,6 +346,26 @@ KTI_HIDDEN bool kti_hjoin_crossing(const kti_hjoin *j, unsigned bit, unsigned *u
 /* The index of a key among a view's keys. */
 KTI_HIDDEN bool kti_half_view_find(const kti_half_view *v, uint64_t key, size_t *idx);
 
+/* A set of structures with the left-right mirror image of each added
+ * (halftour.c): the union of the keys and their images, increasing; own,
+ * each key's count in the set (0 for an image alone); both, its count
+ * plus its image's.  The images of a set of open half-tours with a given
+ * tour end are the half-tours with the mirrored end, so `both` counts
+ * the half-tours with an end at either cell (one with both, twice): a
+ * set the mirror maps onto itself, which the join can take with the
+ * mirror while each structure's own count stays apart. */
+typedef struct kti_mirror_union {
+    uint64_t *keys, *own, *both;
+    size_t n;
+} kti_mirror_union;
+
+/* Whether the left-right mirror maps a half's tour-end rule onto itself
+ * (NULL, closed tours: it does). */
+KTI_HIDDEN bool kti_halftours_rule_symmetric(const uint8_t *rule, uint32_t W, uint32_t D);
+KTI_HIDDEN kt_status kti_halftours_mirror_union(const kt_halftours *h, const kt_allocator *al,
+                                                unsigned threads, kti_mirror_union *out);
+KTI_HIDDEN void kti_mirror_union_free(const kt_allocator *al, kti_mirror_union *u);
+
 /* halftour.c: one half enumerated (as kt_halftours_enumerate) and its view. */
 KTI_HIDDEN kt_status kti_halftours_make(kt_halftours **out, uint32_t width, uint32_t depth,
                                         uint32_t other, const kti_run *run, kti_hprogress *prog);

@@ -18,7 +18,14 @@
  *     swaps them: the join then joins a pair of types only when the upper
  *     one comes first (the larger: the walks meet the smaller lower
  *     types), and such a partner counts twice, for its tour and the
- *     tour's flip image (kti_hjoin_pair_weight).
+ *     tour's flip image (kti_hjoin_pair_weight).  Given tour ends break
+ *     the left-right mirror of the half that holds them only (all below
+ *     the cut are first turned above it, by the up-down flip that every
+ *     tour drawn or ranked then undoes): part(s) depends on s and the
+ *     lower half alone, so the join takes the upper structures together
+ *     with their mirror images (kti_halftours_mirror_union) and keeps the
+ *     mirror, about half the work, while count(s) stays the structure's
+ *     own (0 for an image that is not one).
  * The tours are ranked by upper structure, then partner (in the join's
  * search order, kti_hjoin_locate; a partner of weight 2 holds its lower
  * half-tours twice, as they are and then flipped), then upper half-tour:
@@ -89,11 +96,21 @@ struct kti_hsampler {
     bool small_blocks;                      /* open: KTI_HS_SMALL_BLOCKS */
     bool always_propose;                    /* open: KTI_HS_ALWAYS_PROPOSE */
     bool noflip;                            /* KTI_HS_NOFLIP */
+    /* The given ends all lay below the cut: they are turned above it by
+     * the board's up-down flip, which every tour drawn or ranked undoes. */
+    bool turned;
     kt_cell given[2];                       /* open: the given tour ends (board cells) */
     unsigned ngiven;
     kt_halftours *hl, *hu;                  /* hu NULL when both halves are hl */
     hlist ll, lu;
     const hlist *L, *U;                     /* U is &ll when the halves are one set */
+    /* An upper half without the mirror over a lower half with it (one
+     * given end above the cut): the join takes the union of the upper
+     * structures and their images (mu.both counts, view vj) with the
+     * mirror, the draws each structure's own count (mu.own, U's view). */
+    bool mirrored;
+    kti_mirror_union mu;
+    kti_half_view vj;
     kti_hjoin *join;
     kti_u128 *prefix;                       /* n_upper + 1: tours before structure i */
     uint8_t cbit[KT_HALFTOUR_MAX_CELLS][KT_HALFTOUR_MAX_CELLS]; /* (upper, lower) -> step bit */
@@ -487,6 +504,7 @@ void kti_hsampler_free(kti_hsampler *s)
     hlist_free(&al, &s->ll);
     hlist_free(&al, &s->lu);
     kti_free(&al, s->prefix);
+    kti_mirror_union_free(&al, &s->mu);
     kt_halftours_free(s->hl);
     kt_halftours_free(s->hu);
     kti_free(&al, s);
@@ -514,7 +532,9 @@ static kt_status hsampler_weigh(kti_hsampler *s, const kti_run *run, kti_hprogre
         sum += part * c;
     }
     s->prefix[vu->n] = sum;
-    if (sum != count) return KT_EUNSUPPORTED; /* never: the mirror images were wrong */
+    /* The join counted the union's tours: each of ours and its image. */
+    if (s->mirrored ? count / 2 != sum || count % 2 != 0 : sum != count)
+        return KT_EUNSUPPORTED; /* never: the mirror images were wrong */
     if (sum == 0) return KT_ENOTOUR;
     s->bytes += bytes + kti_hjoin_block_bytes(s->join);
     return KT_OK;
@@ -588,14 +608,29 @@ static kt_status hsampler_build(kti_hsampler *s, const kti_run *run, kti_hprogre
     kti_half_view vu = kti_halftours_view(s->hu ? s->hu : s->hl);
     KTI_TRY(hlist_build(&s->al, &s->ll, &vl, DU, s->open ? rl : NULL, s->unlisted, prog));
     s->L = s->U = &s->ll;
+    /* Given ends break the left-right mirror the join otherwise uses, but
+     * only in the half that holds them: when the lower half keeps it, the
+     * upper structures' images join it, and the join (with the mirror)
+     * finds each upper structure's partners as it would without. */
+    bool syml = !s->open || kti_halftours_rule_symmetric(rl, s->W, DL);
+    bool symu = !s->open || kti_halftours_rule_symmetric(ru, s->W, DU);
+    s->mirrored = s->hu != NULL && syml && !symu;
+    if (s->mirrored) {
+        KTI_TRY(kti_halftours_mirror_union(s->hu, &s->al, run->threads, &s->mu));
+        vu.n = s->mu.n;
+        vu.keys = s->mu.keys;
+        vu.counts = s->mu.own;
+        s->vj = vu;
+        s->vj.counts = s->mu.both;
+    }
     if (s->hu != NULL) {
         KTI_TRY(hlist_build(&s->al, &s->lu, &vu, DL, s->open ? ru : NULL, s->unlisted, prog));
         s->U = &s->lu;
     }
-    s->bytes = hlist_bytes(&s->ll) + (s->hu != NULL ? hlist_bytes(&s->lu) : 0);
-    /* Given ends break the left-right mirror the join otherwise uses. */
-    KTI_TRY(kti_hjoin_new_sym(&s->join, &s->ll.v, &s->U->v, s->ngiven == 0, !s->noflip,
-                              run->threads, &s->al));
+    s->bytes = hlist_bytes(&s->ll) + (s->hu != NULL ? hlist_bytes(&s->lu) : 0) +
+               (uint64_t)s->mu.n * 3 * sizeof *s->mu.keys;
+    KTI_TRY(kti_hjoin_new_sym(&s->join, &s->ll.v, s->mirrored ? &s->vj : &s->U->v,
+                              syml && (symu || s->mirrored), !s->noflip, run->threads, &s->al));
     memset(s->cbit, NONE8, sizeof s->cbit);
     for (unsigned bit = 0; bit < 64; bit++) {
         unsigned u, l;
@@ -628,6 +663,16 @@ static kt_status hsampler_new(kti_hsampler **out, uint32_t width, uint32_t heigh
     s->noflip = (flags & KTI_HS_NOFLIP) != 0;
     s->ngiven = ngiven;
     for (unsigned i = 0; i < ngiven; i++) s->given[i] = given[i];
+    /* Given ends all below the cut go above it, where the join keeps the
+     * lower half's mirror (hsampler_build): the board flipped up-down. */
+    bool turn = open && ngiven > 0;
+    for (unsigned i = 0; i < ngiven; i++)
+        turn = turn && given[i] / width >= split && height - 1 - given[i] / width < split;
+    if (turn) {
+        s->turned = true;
+        for (unsigned i = 0; i < ngiven; i++)
+            s->given[i] = (height - 1 - given[i] / width) * width + given[i] % width;
+    }
     kti_hprogress prog, *pp = NULL;
     if (run->progress != NULL) {
         kti_progress_init(&prog.p, run->progress, run->progress_user);
@@ -809,7 +854,7 @@ static kt_status build_tour(const kti_hsampler *s, size_t lo, uint64_t iu, uint6
         if (k == 0 && in != NULL) {
             /* An open tour has two ends: the other half has 2 - ends. */
             unsigned ends = 0, hits = 0;
-            half_ends(s, upper, deg, in, flip, &ends, &hits);
+            half_ends(s, upper, deg, in, flip != s->turned, &ends, &hits);
             KTI_ASSERT(ends <= 2);
             if (ends <= 2 && hits + (2 - ends) <= more) {
                 *skipped = true;
@@ -817,7 +862,7 @@ static kt_status build_tour(const kti_hsampler *s, size_t lo, uint64_t iu, uint6
             }
         }
     }
-    if (flip) flip_tour(s, nb, deg);
+    if (flip != s->turned) flip_tour(s, nb, deg);
     return KT_OK;
 }
 
@@ -984,9 +1029,22 @@ static unsigned local_cell(const kti_hsampler *s, uint32_t a, bool *upper)
 static kt_status hsampler_rank(const kti_hsampler *s, const uint32_t *nb, bool flipped,
                                kti_u128 *rank);
 
+/* Tour nb flipped up-down into fb (two slots a cell). */
+static void flip_copy(const kti_hsampler *s, const uint32_t *nb, uint32_t *fb)
+{
+    uint32_t n = s->W * s->H;
+    uint8_t fd[2 * HS_CELLS]; /* two halves of at most HS_CELLS cells */
+    memcpy(fb, nb, 2 * (size_t)n * sizeof *fb);
+    memset(fd, 2, n); /* both slots set, KTI_HS_NONE at a tour end */
+    flip_tour(s, fb, fd);
+}
+
 kt_status kti_hsampler_rank(const kti_hsampler *s, const uint32_t *nb, kti_u128 *rank)
 {
-    return hsampler_rank(s, nb, false, rank);
+    if (!s->turned) return hsampler_rank(s, nb, false, rank);
+    uint32_t fb[2 * 2 * HS_CELLS];
+    flip_copy(s, nb, fb);
+    return hsampler_rank(s, fb, false, rank);
 }
 
 /* The rank of tour nb, the flip image of the tour ranked when `flipped`. */
@@ -1037,11 +1095,8 @@ static kt_status hsampler_rank(const kti_hsampler *s, const uint32_t *nb, bool f
         /* Its flip image's partner stands for it (weight 2): rank that
          * image, as its second copy. */
         if (flipped) return KT_EUNSUPPORTED; /* never: the image weighs 2 */
-        uint32_t fb[2 * 2 * HS_CELLS]; /* two halves of at most HS_CELLS cells */
-        uint8_t fd[2 * HS_CELLS];
-        memcpy(fb, nb, 2 * (size_t)n * sizeof *fb);
-        memset(fd, 2, n); /* both slots set, KTI_HS_NONE at a tour end */
-        flip_tour(s, fb, fd);
+        uint32_t fb[2 * 2 * HS_CELLS];
+        flip_copy(s, nb, fb);
         return hsampler_rank(s, fb, true, rank);
     }
     if (flipped && weight != 2) return KT_EUNSUPPORTED; /* never */

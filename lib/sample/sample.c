@@ -97,9 +97,10 @@ kt_status kt_sampler_new(kt_sampler **out, const kt_graph *g, kt_shape shape, kt
      * join walks the lower half's structures, so it costs less that way).
      * And 8x8: between two given cells the halves are listed; with an end
      * free they are enumerated merged, in shards, as the count does it
-     * (hsample.c), which takes hours and 16 to 19 GiB (BENCHMARKS.md); with
-     * one end given the two halves differ, so both are enumerated and the
-     * join loses the mirror. */
+     * (hsample.c), which takes half an hour or more and 16 to 19 GiB
+     * (BENCHMARKS.md); with one end given the two halves differ, so both
+     * are enumerated and the join loses the up-down flip (it keeps the
+     * left-right mirror by the upper structures' images). */
     if (open && ((g->width == 7 && g->height >= 7) || (g->width == 8 && g->height == 8)) &&
         halftour_board(g)) {
         r.shard = 0;
