@@ -757,66 +757,6 @@ kti_half_view kti_halftours_view(const kt_halftours *h)
     return view_of(h);
 }
 
-kt_status kti_halftours_mirror_union(const kt_halftours *h, const kt_allocator *al,
-                                     unsigned threads, kti_mirror_union *out)
-{
-    memset(out, 0, sizeof *out);
-    size_t n = h->n, m = 0, bytes;
-    if (!kti_mul_ok(n ? n : 1, 2 * sizeof(uint64_t), &bytes)) return KT_ETOOBIG;
-    uint64_t *keys = kti_alloc(al, bytes), *own = kti_alloc(al, bytes);
-    if (keys == NULL || own == NULL) goto nomem;
-    /* Every key with its count, every image with none: sorted, equal keys
-     * summed, each key's own count remains. */
-    for (size_t i = 0; i < n; i++) {
-        keys[2 * i] = h->keys[i];
-        own[2 * i] = h->counts[i];
-        keys[2 * i + 1] = image_key(h->keys[i], h->width, h->ncb, h->open, h->merged);
-        own[2 * i + 1] = 0;
-    }
-    if (!kti_hdp_sort(al, keys, own, 2 * n, threads)) goto nomem;
-    for (size_t i = 0; i < 2 * n; i++) {
-        if (m > 0 && keys[m - 1] == keys[i]) {
-            own[m - 1] += own[i]; /* a key is in h once: no overflow */
-            continue;
-        }
-        keys[m] = keys[i];
-        own[m++] = own[i];
-    }
-    out->both = kti_alloc(al, (m ? m : 1) * sizeof *out->both);
-    if (out->both == NULL) goto nomem;
-    kti_half_view v = view_of(h);
-    v.n = m;
-    v.keys = keys;
-    for (size_t i = 0; i < m; i++) {
-        size_t j;
-        bool found = kti_half_view_find(&v, image_key(keys[i], h->width, h->ncb, h->open, h->merged), &j);
-        KTI_ASSERT(found); /* the images of images are the keys */
-        if (!found || __builtin_add_overflow(own[i], own[j], &out->both[i])) {
-            kti_free(al, out->both);
-            out->both = NULL;
-            kti_free(al, keys);
-            kti_free(al, own);
-            return found ? KT_EOVERFLOW : KT_EUNSUPPORTED;
-        }
-    }
-    out->keys = keys;
-    out->own = own;
-    out->n = m;
-    return KT_OK;
-nomem:
-    kti_free(al, keys);
-    kti_free(al, own);
-    return KT_ENOMEM;
-}
-
-void kti_mirror_union_free(const kt_allocator *al, kti_mirror_union *u)
-{
-    kti_free(al, u->keys);
-    kti_free(al, u->own);
-    kti_free(al, u->both);
-    memset(u, 0, sizeof *u);
-}
-
 kt_status kti_halftours_make(kt_halftours **out, uint32_t width, uint32_t depth, uint32_t other,
                              const kti_run *run, kti_hprogress *prog)
 {

@@ -338,6 +338,25 @@ KTI_HIDDEN uint64_t kti_hjoin_block_bytes(const kti_hjoin *j);
  * blocks or too few (then seek). */
 KTI_HIDDEN kt_status kti_hjoin_propose(const kti_hjoin *j, size_t upper, kti_rng *g, bool *fits,
                                        uint64_t *cmask, size_t *lower);
+/* One given end breaks the mirror of the upper half alone; the join with
+ * the mirror runs one type of each mirror pair, the lesser.  So the join
+ * of such a half takes its structures turned to that side: a structure
+ * whose type is the greater of its pair becomes its mirror image (the
+ * partners of the two are mirror images of each other, the lower half
+ * keeping the mirror).  kti_hjoin_canon_upper: the view's structures so
+ * turned, into *keys (increasing, each once) and *counts (the counts of
+ * the structures turned into each summed), *n of them, in arrays of al;
+ * kti_hjoin_canon_key: one key so turned by join j (built on the turned
+ * view), *mirrored when it was.  The
+ * join's partners of the turned structure are then mapped back by
+ * kti_hjoin_mirror_cmask and kti_hjoin_mirror_lower (the lower view
+ * index of a lower structure's image; false for none). */
+KTI_HIDDEN kt_status kti_hjoin_canon_upper(const kti_half_view *v, const kt_allocator *al,
+                                           unsigned threads, uint64_t **keys, uint64_t **counts,
+                                           size_t *n);
+KTI_HIDDEN uint64_t kti_hjoin_canon_key(const kti_hjoin *j, uint64_t key, bool *mirrored);
+KTI_HIDDEN uint64_t kti_hjoin_mirror_cmask(const kti_hjoin *j, uint64_t cmask);
+KTI_HIDDEN bool kti_hjoin_mirror_lower(const kti_hjoin *j, size_t lower, size_t *image);
 /* Bit `bit` of a step set: its upper and lower boundary cells; false
  * for a bit no step has. */
 KTI_HIDDEN bool kti_hjoin_crossing(const kti_hjoin *j, unsigned bit, unsigned *ucell,
@@ -346,26 +365,9 @@ KTI_HIDDEN bool kti_hjoin_crossing(const kti_hjoin *j, unsigned bit, unsigned *u
 /* The index of a key among a view's keys. */
 KTI_HIDDEN bool kti_half_view_find(const kti_half_view *v, uint64_t key, size_t *idx);
 
-/* A set of structures with the left-right mirror image of each added
- * (halftour.c): the union of the keys and their images, increasing; own,
- * each key's count in the set (0 for an image alone); both, its count
- * plus its image's.  The images of a set of open half-tours with a given
- * tour end are the half-tours with the mirrored end, so `both` counts
- * the half-tours with an end at either cell (one with both, twice): a
- * set the mirror maps onto itself, which the join can take with the
- * mirror while each structure's own count stays apart. */
-typedef struct kti_mirror_union {
-    uint64_t *keys, *own, *both;
-    size_t n;
-} kti_mirror_union;
-
 /* Whether the left-right mirror maps a half's tour-end rule onto itself
  * (NULL, closed tours: it does). */
 KTI_HIDDEN bool kti_halftours_rule_symmetric(const uint8_t *rule, uint32_t W, uint32_t D);
-KTI_HIDDEN kt_status kti_halftours_mirror_union(const kt_halftours *h, const kt_allocator *al,
-                                                unsigned threads, kti_mirror_union *out);
-KTI_HIDDEN void kti_mirror_union_free(const kt_allocator *al, kti_mirror_union *u);
-
 /* halftour.c: one half enumerated (as kt_halftours_enumerate) and its view. */
 KTI_HIDDEN kt_status kti_halftours_make(kt_halftours **out, uint32_t width, uint32_t depth,
                                         uint32_t other, const kti_run *run, kti_hprogress *prog);

@@ -2884,6 +2884,66 @@ static uint64_t mirror_cmask(const geom *g, uint64_t cmask)
     return m;
 }
 
+uint64_t kti_hjoin_mirror_cmask(const kti_hjoin *j, uint64_t cmask)
+{
+    return mirror_cmask(&j->js.g, cmask);
+}
+
+bool kti_hjoin_mirror_lower(const kti_hjoin *j, size_t lower, size_t *image)
+{
+    const join_state *js = &j->js;
+    if (lower >= js->lview.n) return false;
+    return kti_half_view_find(&js->lview,
+                              mirror_key(&js->g, js->lview.keys[lower], js->g.nl, js->lview.merged),
+                              image);
+}
+
+uint64_t kti_hjoin_canon_key(const kti_hjoin *j, uint64_t key, bool *mirrored)
+{
+    const join_state *js = &j->js;
+    uint32_t t = type_of_key(key, js->g.nu);
+    *mirrored = mirror_type(&js->g, t, js->g.nu) < t;
+    return *mirrored ? mirror_key(&js->g, key, js->g.nu, js->uview.merged) : key;
+}
+
+kt_status kti_hjoin_canon_upper(const kti_half_view *v, const kt_allocator *al, unsigned threads,
+                                uint64_t **keys, uint64_t **counts, size_t *n)
+{
+    size_t m = v->n, u = 0;
+    uint64_t *k = kti_alloc(al, (m ? m : 1) * sizeof *k), *c = kti_alloc(al, (m ? m : 1) * sizeof *c);
+    if (k == NULL || c == NULL) goto nomem;
+    geom g;
+    geom_build(&g, v->width, v->ncb, v->ncb);
+    for (size_t i = 0; i < m; i++) {
+        uint32_t t = type_of_key(v->keys[i], v->ncb);
+        k[i] = mirror_type(&g, t, v->ncb) < t ? mirror_key(&g, v->keys[i], v->ncb, v->merged)
+                                               : v->keys[i];
+        c[i] = v->counts[i];
+    }
+    if (!kti_hdp_sort(al, k, c, m, threads)) goto nomem;
+    /* A structure and the image of another may meet: one key, both counts. */
+    for (size_t i = 0; i < m; i++) {
+        if (u > 0 && k[u - 1] == k[i]) {
+            if (__builtin_add_overflow(c[u - 1], c[i], &c[u - 1])) {
+                kti_free(al, k);
+                kti_free(al, c);
+                return KT_EOVERFLOW;
+            }
+            continue;
+        }
+        k[u] = k[i];
+        c[u++] = c[i];
+    }
+    *keys = k;
+    *counts = c;
+    *n = u;
+    return KT_OK;
+nomem:
+    kti_free(al, k);
+    kti_free(al, c);
+    return KT_ENOMEM;
+}
+
 kt_status kti_hjoin_propose(const kti_hjoin *j, size_t upper, kti_rng *g, bool *fits,
                             uint64_t *cmask, size_t *lower)
 {
