@@ -290,14 +290,24 @@ KTI_HIDDEN kti_u128 kti_hjoin_cycles(unsigned vec, const uint8_t *pv, const uint
  */
 typedef struct kti_hjoin kti_hjoin;
 
+/* Which halves the board's left-right mirror maps onto themselves: none
+ * (given ends in the lower half), both, or the lower one alone (given
+ * ends in the upper half only).  In the last case the join runs one type
+ * of each mirror pair as with both: it takes every upper structure of the
+ * other type as its mirror image (each keeping its own count and view
+ * index), whose partners are the mirror images of its own, and mirrors
+ * them back in kti_hjoin_propose, kti_hjoin_locate and kti_hjoin_before. */
+enum { KTI_HJOIN_NOMIRROR, KTI_HJOIN_MIRROR, KTI_HJOIN_MIRROR_LOWER };
+
 /* Prepare both halves grouped by type, with `threads` threads (the views
- * must outlive it).  sym: the halves have the left-right mirror (false:
- * open tours with given ends); open views join open tours.  flip: when
- * the halves are one set (sym, equal views), join only one pair of each
- * two that the up-down flip swaps (kti_hjoin_pair_weight): partners then
- * weigh 2 (the tour or its flip image), 1 or 0 (left to the image). */
+ * must outlive it).  mirror: KTI_HJOIN_* above (KTI_HJOIN_NOMIRROR for
+ * open tours with given ends in both halves); open views join open
+ * tours.  flip: when the halves are one set (KTI_HJOIN_MIRROR, equal
+ * views), join only one pair of each two that the up-down flip swaps
+ * (kti_hjoin_pair_weight): partners then weigh 2 (the tour or its flip
+ * image), 1 or 0 (left to the image). */
 KTI_HIDDEN kt_status kti_hjoin_new_sym(kti_hjoin **out, const kti_half_view *lower,
-                                       const kti_half_view *upper, bool sym, bool flip,
+                                       const kti_half_view *upper, unsigned mirror, bool flip,
                                        unsigned threads, const kt_allocator *al);
 /* The weight of the partners of upper structure `upper` with lower
  * structure `lower` (view indices): 2 when each stands for itself and its
@@ -338,25 +348,6 @@ KTI_HIDDEN uint64_t kti_hjoin_block_bytes(const kti_hjoin *j);
  * blocks or too few (then seek). */
 KTI_HIDDEN kt_status kti_hjoin_propose(const kti_hjoin *j, size_t upper, kti_rng *g, bool *fits,
                                        uint64_t *cmask, size_t *lower);
-/* One given end breaks the mirror of the upper half alone; the join with
- * the mirror runs one type of each mirror pair, the lesser.  So the join
- * of such a half takes its structures turned to that side: a structure
- * whose type is the greater of its pair becomes its mirror image (the
- * partners of the two are mirror images of each other, the lower half
- * keeping the mirror).  kti_hjoin_canon_upper: the view's structures so
- * turned, into *keys (increasing, each once) and *counts (the counts of
- * the structures turned into each summed), *n of them, in arrays of al;
- * kti_hjoin_canon_key: one key so turned by join j (built on the turned
- * view), *mirrored when it was.  The
- * join's partners of the turned structure are then mapped back by
- * kti_hjoin_mirror_cmask and kti_hjoin_mirror_lower (the lower view
- * index of a lower structure's image; false for none). */
-KTI_HIDDEN kt_status kti_hjoin_canon_upper(const kti_half_view *v, const kt_allocator *al,
-                                           unsigned threads, uint64_t **keys, uint64_t **counts,
-                                           size_t *n);
-KTI_HIDDEN uint64_t kti_hjoin_canon_key(const kti_hjoin *j, uint64_t key, bool *mirrored);
-KTI_HIDDEN uint64_t kti_hjoin_mirror_cmask(const kti_hjoin *j, uint64_t cmask);
-KTI_HIDDEN bool kti_hjoin_mirror_lower(const kti_hjoin *j, size_t lower, size_t *image);
 /* Bit `bit` of a step set: its upper and lower boundary cells; false
  * for a bit no step has. */
 KTI_HIDDEN bool kti_hjoin_crossing(const kti_hjoin *j, unsigned bit, unsigned *ucell,

@@ -23,11 +23,9 @@
  *     the cut are first turned above it, by the up-down flip that every
  *     tour drawn or ranked then undoes): part(s) depends on s and the
  *     lower half alone, and the mirror maps s's partners onto those of
- *     its image.  So the join takes each upper structure turned to one
- *     side of the mirror (kti_hjoin_canon_upper: the lesser of each two
- *     mirror types, as the join with the mirror runs them), about half
- *     the types, and a draw of a turned structure turns its partner back
- *     (count(s) stays the structure's own).
+ *     its image, so the join runs one type of each mirror pair, about
+ *     half the types (KTI_HJOIN_MIRROR_LOWER), and mirrors back the
+ *     partners of the structures of the other.
  * The tours are ranked by upper structure, then partner (in the join's
  * search order, kti_hjoin_locate; a partner of weight 2 holds its lower
  * half-tours twice, as they are and then flipped), then upper half-tour:
@@ -106,13 +104,6 @@ struct kti_hsampler {
     kt_halftours *hl, *hu;                  /* hu NULL when both halves are hl */
     hlist ll, lu;
     const hlist *L, *U;                     /* U is &ll when the halves are one set */
-    /* An upper half without the mirror over a lower half with it (given
-     * ends above the cut): the join takes the upper structures turned to
-     * one side of the mirror (kti_hjoin_canon_upper: view vj, arrays
-     * ckeys, ccounts), the draws the structures themselves (U's view). */
-    bool canon;
-    uint64_t *ckeys, *ccounts;
-    kti_half_view vj;
     kti_hjoin *join;
     kti_u128 *prefix;                       /* n_upper + 1: tours before structure i */
     uint8_t cbit[KT_HALFTOUR_MAX_CELLS][KT_HALFTOUR_MAX_CELLS]; /* (upper, lower) -> step bit */
@@ -506,32 +497,9 @@ void kti_hsampler_free(kti_hsampler *s)
     hlist_free(&al, &s->ll);
     hlist_free(&al, &s->lu);
     kti_free(&al, s->prefix);
-    kti_free(&al, s->ckeys);
-    kti_free(&al, s->ccounts);
     kt_halftours_free(s->hl);
     kt_halftours_free(s->hu);
     kti_free(&al, s);
-}
-
-/* The join's upper structure of U's structure i: i itself, or, when the
- * join takes the turned structures, the index of i's (*mirrored when it
- * is i's mirror image; the join's view's size if none: never). */
-static size_t join_upper(const kti_hsampler *s, size_t i, bool *mirrored)
-{
-    *mirrored = false;
-    if (!s->canon) return i;
-    size_t j = s->vj.n;
-    uint64_t k = kti_hjoin_canon_key(s->join, s->U->v.keys[i], mirrored);
-    if (!kti_half_view_find(&s->vj, k, &j)) j = s->vj.n;
-    return j;
-}
-
-/* A partner (step set, lower structure) of the mirror image of an upper
- * structure, turned back into one of the structure itself. */
-static kt_status mirror_partner(const kti_hsampler *s, uint64_t *cmask, size_t *li)
-{
-    *cmask = kti_hjoin_mirror_cmask(s->join, *cmask);
-    return kti_hjoin_mirror_lower(s->join, *li, li) ? KT_OK : KT_EUNSUPPORTED; /* never */
 }
 
 /* The join's weights turned into prefix sums of tours by upper structure;
@@ -547,19 +515,7 @@ static kt_status hsampler_weigh(kti_hsampler *s, const kti_run *run, kti_hprogre
     if (s->open)
         kti_hjoin_set_blocks(s->join, s->small_blocks ? 4 : HS_BLOCK,
                              s->small_blocks || s->always_propose ? 1 : HS_MIN_BLOCKS);
-    /* The join's parts are by its own upper structures: the turned ones
-     * (then read back through join_upper) or U's. */
-    kti_u128 *parts = s->prefix;
-    if (s->canon && (parts = kti_calloc(&s->al, s->vj.n + 1, sizeof *parts)) == NULL)
-        return KT_ENOMEM;
-    kt_status rc = kti_hjoin_parts(s->join, run, prog, parts, &count);
-    for (size_t i = 0; rc == KT_OK && s->canon && i < vu->n; i++) {
-        bool mirrored;
-        size_t j = join_upper(s, i, &mirrored);
-        s->prefix[i] = j < s->vj.n ? parts[j] : 0;
-    }
-    if (parts != s->prefix) kti_free(&s->al, parts);
-    KTI_TRY(rc);
+    KTI_TRY(kti_hjoin_parts(s->join, run, prog, s->prefix, &count));
     for (size_t i = 0; i < vu->n; i++) {
         kti_u128 part = s->prefix[i], c = vu->counts[i];
         if (part != 0 && c > ~(kti_u128)0 / part) return KT_EOVERFLOW;
@@ -642,29 +598,19 @@ static kt_status hsampler_build(kti_hsampler *s, const kti_run *run, kti_hprogre
     kti_half_view vu = kti_halftours_view(s->hu ? s->hu : s->hl);
     KTI_TRY(hlist_build(&s->al, &s->ll, &vl, DU, s->open ? rl : NULL, s->unlisted, prog));
     s->L = s->U = &s->ll;
-    /* Given ends break the left-right mirror the join otherwise uses, but
-     * only in the half that holds them: when the lower half keeps it, the
-     * upper structures' images join it, and the join (with the mirror)
-     * finds each upper structure's partners as it would without. */
-    bool syml = !s->open || kti_halftours_rule_symmetric(rl, s->W, DL);
-    bool symu = !s->open || kti_halftours_rule_symmetric(ru, s->W, DU);
     if (s->hu != NULL) {
         KTI_TRY(hlist_build(&s->al, &s->lu, &vu, DL, s->open ? ru : NULL, s->unlisted, prog));
         s->U = &s->lu;
     }
-    s->canon = s->hu != NULL && syml && !symu;
-    if (s->canon) {
-        size_t n = 0;
-        KTI_TRY(kti_hjoin_canon_upper(&s->U->v, &s->al, run->threads, &s->ckeys, &s->ccounts, &n));
-        s->vj = s->U->v;
-        s->vj.keys = s->ckeys;
-        s->vj.counts = s->ccounts;
-        s->vj.n = n;
-    }
-    s->bytes = hlist_bytes(&s->ll) + (s->hu != NULL ? hlist_bytes(&s->lu) : 0) +
-               (uint64_t)s->vj.n * 2 * sizeof *s->ckeys;
-    KTI_TRY(kti_hjoin_new_sym(&s->join, &s->ll.v, s->canon ? &s->vj : &s->U->v, syml && symu,
-                              !s->noflip, run->threads, &s->al));
+    s->bytes = hlist_bytes(&s->ll) + (s->hu != NULL ? hlist_bytes(&s->lu) : 0);
+    /* Given ends break the left-right mirror of the half that holds
+     * them: with the lower half keeping it, the join still halves its
+     * work. */
+    bool syml = !s->open || kti_halftours_rule_symmetric(rl, s->W, DL);
+    bool symu = !s->open || kti_halftours_rule_symmetric(ru, s->W, DU);
+    unsigned mirror = !syml ? KTI_HJOIN_NOMIRROR : symu ? KTI_HJOIN_MIRROR : KTI_HJOIN_MIRROR_LOWER;
+    KTI_TRY(kti_hjoin_new_sym(&s->join, &s->ll.v, &s->U->v, mirror, !s->noflip, run->threads,
+                              &s->al));
     memset(s->cbit, NONE8, sizeof s->cbit);
     for (unsigned bit = 0; bit < 64; bit++) {
         unsigned u, l;
@@ -934,8 +880,6 @@ kt_status kti_hsampler_draw(const kti_hsampler *s, kti_u128 r, kti_rng *g, const
     if (!s->open) return kti_hsampler_unrank(s, r, nb, deg); /* (in: open tours only) */
     size_t lo = upper_of_rank(s, r);
     kti_u128 rs = r - s->prefix[lo], cu = s->U->v.counts[lo];
-    bool mirrored;
-    size_t jlo = join_upper(s, lo, &mirrored);
     /* The upper structure is drawn by its tours (r), its half-tour by rs
      * mod cu; the partner by rejection: each try draws one of the type's
      * partners by weight and keeps it when it completes the structure,
@@ -947,15 +891,14 @@ kt_status kti_hsampler_draw(const kti_hsampler *s, kti_u128 r, kti_rng *g, const
         bool fits = false;
         uint64_t cmask;
         size_t li;
-        kt_status st = kti_hjoin_propose(s->join, jlo, g, &fits, &cmask, &li);
+        kt_status st = kti_hjoin_propose(s->join, lo, g, &fits, &cmask, &li);
         if (st == KT_EUNSUPPORTED) break;
         KTI_TRY(st);
-        if (fits && mirrored) KTI_TRY(mirror_partner(s, &cmask, &li));
         if (fits) {
             /* Accepted in proportion to its weight: a partner of weight 2
              * stands for the tour and its flip image, one each. */
             uint64_t il = kti_rng_below(g, s->L->v.counts[li]);
-            bool flip = kti_hjoin_pair_weight(s->join, jlo, li) == 2 && kti_rng_below(g, 2) == 1;
+            bool flip = kti_hjoin_pair_weight(s->join, lo, li) == 2 && kti_rng_below(g, 2) == 1;
             return build_tour(s, lo, (uint64_t)(rs % cu), cmask, li, il, flip, in, more, skipped, nb,
                               deg);
         }
@@ -963,8 +906,7 @@ kt_status kti_hsampler_draw(const kti_hsampler *s, kti_u128 r, kti_rng *g, const
     kti_u128 off;
     uint64_t cmask;
     size_t li;
-    KTI_TRY(kti_hjoin_locate(s->join, jlo, rs / cu, &cmask, &li, &off));
-    if (mirrored) KTI_TRY(mirror_partner(s, &cmask, &li));
+    KTI_TRY(kti_hjoin_locate(s->join, lo, rs / cu, &cmask, &li, &off));
     return build_located(s, lo, (uint64_t)(rs % cu), cmask, li, off, in, more, skipped, nb, deg);
 }
 
@@ -975,10 +917,8 @@ kt_status kti_hsampler_unrank(const kti_hsampler *s, kti_u128 r, uint32_t *nb, u
     kti_u128 rs = r - s->prefix[lo], cu = s->U->v.counts[lo], off;
     uint64_t cmask;
     size_t li;
-    bool skipped = false, mirrored;
-    size_t jlo = join_upper(s, lo, &mirrored);
-    KTI_TRY(kti_hjoin_locate(s->join, jlo, rs / cu, &cmask, &li, &off));
-    if (mirrored) KTI_TRY(mirror_partner(s, &cmask, &li));
+    bool skipped = false;
+    KTI_TRY(kti_hjoin_locate(s->join, lo, rs / cu, &cmask, &li, &off));
     return build_located(s, lo, (uint64_t)(rs % cu), cmask, li, off, NULL, 0, &skipped, nb, deg);
 }
 
@@ -1130,15 +1070,7 @@ static kt_status hsampler_rank(const kti_hsampler *s, const uint32_t *nb, bool f
     if (!half_locate(&s->al, s->U, mu, endu, &su, &iu) ||
         !half_locate(&s->al, s->L, ml, endl, &sl, &il))
         return KT_EBADTOUR;
-    bool mirrored;
-    size_t jsu = join_upper(s, su, &mirrored), jsl = sl;
-    uint64_t jcmask = cmask;
-    if (mirrored) {
-        /* The join has the partners of the mirror image: the image's. */
-        jcmask = kti_hjoin_mirror_cmask(s->join, cmask);
-        if (!kti_hjoin_mirror_lower(s->join, sl, &jsl)) return KT_EUNSUPPORTED; /* never */
-    }
-    unsigned weight = kti_hjoin_pair_weight(s->join, jsu, jsl);
+    unsigned weight = kti_hjoin_pair_weight(s->join, su, sl);
     if (weight == 0) {
         /* Its flip image's partner stands for it (weight 2): rank that
          * image, as its second copy. */
@@ -1149,7 +1081,7 @@ static kt_status hsampler_rank(const kti_hsampler *s, const uint32_t *nb, bool f
     }
     if (flipped && weight != 2) return KT_EUNSUPPORTED; /* never */
     kti_u128 before;
-    KTI_TRY(kti_hjoin_before(s->join, jsu, jcmask, jsl, &before));
+    KTI_TRY(kti_hjoin_before(s->join, su, cmask, sl, &before));
     uint64_t cl = s->L->v.counts[sl];
     *rank = s->prefix[su] + (before + (flipped ? cl : 0) + il) * s->U->v.counts[su] + iu;
     return KT_OK;

@@ -197,11 +197,23 @@ static void find_ends_at(half *h)
 
 /* half_build's passes over the structures, share by share: their sort
  * keys (type, tour ends), then, sorted, their fields in type order. */
+typedef struct geom geom;
+static uint64_t turn_key(const geom *g, uint64_t key, unsigned ncb, bool merged, bool *mirrored);
+
 typedef struct hbuild {
     const kti_half_view *v;
     half *h;
     uint64_t *ord, *idx;
+    const geom *turn; /* the upper half's structures turned (kti_hjoin_new_sym), or NULL */
 } hbuild;
+
+/* Structure i of b's view, turned when b turns them. */
+static inline uint64_t hbuild_key(const hbuild *b, size_t i)
+{
+    bool mirrored;
+    uint64_t k = b->v->keys[i];
+    return b->turn ? turn_key(b->turn, k, b->v->ncb, b->v->merged, &mirrored) : k;
+}
 
 static void hbuild_keys(void *ctx, unsigned share, size_t lo, size_t hi)
 {
@@ -209,8 +221,8 @@ static void hbuild_keys(void *ctx, unsigned share, size_t lo, size_t hi)
     const hbuild *b = ctx;
     const kti_half_view *v = b->v;
     for (size_t i = lo; i < hi; i++) {
-        b->ord[i] = (uint64_t)type_of_key(v->keys[i], v->ncb) << 2 |
-                    (v->open ? terms_of_key(v->keys[i], v->ncb) : 0u);
+        uint64_t k = hbuild_key(b, i);
+        b->ord[i] = (uint64_t)type_of_key(k, v->ncb) << 2 | (v->open ? terms_of_key(k, v->ncb) : 0u);
         b->idx[i] = i;
     }
 }
@@ -223,8 +235,8 @@ static void hbuild_fill(void *ctx, unsigned share, size_t lo, size_t hi)
     half *h = b->h;
     for (size_t i = lo; i < hi; i++) {
         size_t src = (size_t)b->idx[i];
-        h->key[i] = v->keys[src];
-        h->pc[i].partner = partner_of_key(v->keys[src], v->ncb);
+        h->key[i] = hbuild_key(b, src);
+        h->pc[i].partner = partner_of_key(h->key[i], v->ncb);
         h->pc[i].count = v->counts[src];
         h->orig[i] = src;
         if (h->nterm != NULL) h->nterm[i] = (uint8_t)(b->ord[i] & 3u);
@@ -232,8 +244,12 @@ static void hbuild_fill(void *ctx, unsigned share, size_t lo, size_t hi)
 }
 
 /* Half h: view v's structures grouped by type, with `threads` threads
- * for the passes over them (8x4 open: 243 M structures, a minute on one). */
-static kt_status half_build(const kt_allocator *al, const kti_half_view *v, half *h, unsigned threads)
+ * for the passes over them (8x4 open: 243 M structures, a minute on one);
+ * turned by turn_key when turn is not NULL (a key may then be there twice:
+ * a structure and the image of another, each with its own count and
+ * index in the view, and the same partners). */
+static kt_status half_build(const kt_allocator *al, const kti_half_view *v, half *h, unsigned threads,
+                            const geom *turn)
 {
     memset(h, 0, sizeof *h);
     size_t n = v->n;
@@ -252,7 +268,7 @@ static kt_status half_build(const kt_allocator *al, const kti_half_view *v, half
     if (ord == NULL || idx == NULL || h->key == NULL || h->pc == NULL || h->orig == NULL)
         goto nomem;
     if (v->open && (h->nterm = kti_alloc(al, n ? n : 1)) == NULL) goto nomem;
-    hbuild b = {v, h, ord, idx};
+    hbuild b = {v, h, ord, idx, turn};
     kti_parallel_range(T, n, hbuild_keys, &b);
     if (!kti_hdp_sort(al, ord, idx, n, threads)) goto nomem;
     size_t nt = 0;
@@ -309,7 +325,7 @@ nomem:
 
 /* ---- geometry of the crossing ---- */
 
-typedef struct geom {
+struct geom {
     unsigned W, nl, nu;          /* width, lower and upper boundary cells */
     uint8_t uorder[NC];          /* upper cells in step order (by column) */
     uint8_t nnb[NC];             /* per step: lower neighbours of its cell */
@@ -319,7 +335,7 @@ typedef struct geom {
     uint8_t nfin[NC];            /* per step: lower cells final after it */
     uint8_t fin[NC][NC];
     uint8_t mirror[NC];          /* cell -> cell of the reflected column */
-} geom;
+};
 
 static bool crossing(unsigned W, unsigned l, unsigned u)
 {
@@ -2231,6 +2247,16 @@ static uint64_t mirror_key(const geom *g, uint64_t key, unsigned ncb, bool merge
     return kti_hdp_pack_open(code, ncb, merged);
 }
 
+/* A structure turned to the lesser type of its mirror pair (itself when
+ * its type is that or its own image), as the join with the mirror runs
+ * types; *mirrored when it became its image. */
+static uint64_t turn_key(const geom *g, uint64_t key, unsigned ncb, bool merged, bool *mirrored)
+{
+    uint32_t t = type_of_key(key, ncb);
+    *mirrored = mirror_type(g, t, ncb) < t;
+    return *mirrored ? mirror_key(g, key, ncb, merged) : key;
+}
+
 /* Keep upper structure s's partner weight (and, for a type counted for
  * its mirror image too, the mirror structure's: the reflection maps the
  * tours of one to those of the other). */
@@ -2463,6 +2489,7 @@ typedef struct join_state {
     prefixes pre;
     uint32_t *orank;             /* flip: per type, its rank and its mirror image's */
     bool sym;                    /* the halves have the board's left-right mirror */
+    bool turn;                   /* the lower half alone has it: upper structures turned (turn_key) */
     size_t *work;                /* this shard's upper types, heaviest first */
     uint8_t *weight;
     size_t nwork;
@@ -2589,10 +2616,10 @@ static kt_status join_prepare(join_state *js, const kti_half_view *lower,
     geom_build(&js->g, lower->width, lower->ncb, upper->ncb);
     js->same = js->sym && lower->keys == upper->keys && lower->n == upper->n &&
                lower->ncb == upper->ncb;
-    KTI_TRY(half_build(al, lower, &js->hl, js->nthreads));
+    KTI_TRY(half_build(al, lower, &js->hl, js->nthreads, NULL));
     js->U = &js->hl;
     if (!js->same) {
-        KTI_TRY(half_build(al, upper, &js->hu, js->nthreads));
+        KTI_TRY(half_build(al, upper, &js->hu, js->nthreads, js->turn ? &js->g : NULL));
         js->U = &js->hu;
     }
     if (js->same && (!js->noflip || js->hflip)) KTI_TRY(join_ranks(js));
@@ -2766,7 +2793,7 @@ struct kti_hjoin {
 };
 
 kt_status kti_hjoin_new_sym(kti_hjoin **out, const kti_half_view *lower,
-                            const kti_half_view *upper, bool sym, bool flip, unsigned threads,
+                            const kti_half_view *upper, unsigned mirror, bool flip, unsigned threads,
                             const kt_allocator *al)
 {
     kti_hjoin *j = kti_calloc(al, 1, sizeof *j);
@@ -2775,7 +2802,8 @@ kt_status kti_hjoin_new_sym(kti_hjoin **out, const kti_half_view *lower,
     j->js.al = &j->al;
     j->js.noflip = true;
     j->js.hflip = flip;
-    j->js.sym = sym;
+    j->js.sym = mirror == KTI_HJOIN_MIRROR;
+    j->js.turn = mirror == KTI_HJOIN_MIRROR_LOWER;
     j->js.open = lower->open;
     j->js.uview = *upper;
     j->js.lview = *lower;
@@ -2884,64 +2912,21 @@ static uint64_t mirror_cmask(const geom *g, uint64_t cmask)
     return m;
 }
 
-uint64_t kti_hjoin_mirror_cmask(const kti_hjoin *j, uint64_t cmask)
+/* Upper view structure `upper` as the join's upper half holds it: turned
+ * (*mirrored when so) if the join turns them. */
+static uint64_t upper_key(const join_state *js, size_t upper, bool *mirrored)
 {
-    return mirror_cmask(&j->js.g, cmask);
+    *mirrored = false;
+    uint64_t key = js->uview.keys[upper];
+    return js->turn ? turn_key(&js->g, key, js->g.nu, js->uview.merged, mirrored) : key;
 }
 
-bool kti_hjoin_mirror_lower(const kti_hjoin *j, size_t lower, size_t *image)
+/* A partner (step set, lower view index) reflected: the mirror image's. */
+static kt_status mirror_partner(const join_state *js, uint64_t *cmask, size_t *lower)
 {
-    const join_state *js = &j->js;
-    if (lower >= js->lview.n) return false;
-    return kti_half_view_find(&js->lview,
-                              mirror_key(&js->g, js->lview.keys[lower], js->g.nl, js->lview.merged),
-                              image);
-}
-
-uint64_t kti_hjoin_canon_key(const kti_hjoin *j, uint64_t key, bool *mirrored)
-{
-    const join_state *js = &j->js;
-    uint32_t t = type_of_key(key, js->g.nu);
-    *mirrored = mirror_type(&js->g, t, js->g.nu) < t;
-    return *mirrored ? mirror_key(&js->g, key, js->g.nu, js->uview.merged) : key;
-}
-
-kt_status kti_hjoin_canon_upper(const kti_half_view *v, const kt_allocator *al, unsigned threads,
-                                uint64_t **keys, uint64_t **counts, size_t *n)
-{
-    size_t m = v->n, u = 0;
-    uint64_t *k = kti_alloc(al, (m ? m : 1) * sizeof *k), *c = kti_alloc(al, (m ? m : 1) * sizeof *c);
-    if (k == NULL || c == NULL) goto nomem;
-    geom g;
-    geom_build(&g, v->width, v->ncb, v->ncb);
-    for (size_t i = 0; i < m; i++) {
-        uint32_t t = type_of_key(v->keys[i], v->ncb);
-        k[i] = mirror_type(&g, t, v->ncb) < t ? mirror_key(&g, v->keys[i], v->ncb, v->merged)
-                                               : v->keys[i];
-        c[i] = v->counts[i];
-    }
-    if (!kti_hdp_sort(al, k, c, m, threads)) goto nomem;
-    /* A structure and the image of another may meet: one key, both counts. */
-    for (size_t i = 0; i < m; i++) {
-        if (u > 0 && k[u - 1] == k[i]) {
-            if (__builtin_add_overflow(c[u - 1], c[i], &c[u - 1])) {
-                kti_free(al, k);
-                kti_free(al, c);
-                return KT_EOVERFLOW;
-            }
-            continue;
-        }
-        k[u] = k[i];
-        c[u++] = c[i];
-    }
-    *keys = k;
-    *counts = c;
-    *n = u;
-    return KT_OK;
-nomem:
-    kti_free(al, k);
-    kti_free(al, c);
-    return KT_ENOMEM;
+    *cmask = mirror_cmask(&js->g, *cmask);
+    uint64_t lk = mirror_key(&js->g, js->lview.keys[*lower], js->g.nl, js->lview.merged);
+    return kti_half_view_find(&js->lview, lk, lower) ? KT_OK : KT_EUNSUPPORTED; /* never */
 }
 
 kt_status kti_hjoin_propose(const kti_hjoin *j, size_t upper, kti_rng *g, bool *fits,
@@ -2951,12 +2936,12 @@ kt_status kti_hjoin_propose(const kti_hjoin *j, size_t upper, kti_rng *g, bool *
     const half *U = js->U;
     unsigned nu = js->g.nu;
     if (js->bcount == NULL || upper >= js->uview.n) return KT_EUNSUPPORTED;
-    uint64_t key = js->uview.keys[upper];
+    bool mirrored;
+    uint64_t key = upper_key(js, upper, &mirrored);
     size_t ti;
     if (!type_find(U, type_of_key(key, nu), &ti)) return KT_ERANGE;
     /* The mirror image of a type not run: its partners are the mirror
      * images of the mirror structure's. */
-    bool mirrored = false;
     if (js->bcount[ti] == 0 && js->sym) {
         uint64_t mk = mirror_key(&js->g, key, nu, js->uview.merged);
         size_t mti;
@@ -3008,11 +2993,7 @@ kt_status kti_hjoin_propose(const kti_hjoin *j, size_t upper, kti_rng *g, bool *
     *fits = closes_tour(pr.key, pu, w.k, jc);
     *cmask = pr.cmask;
     *lower = pr.lower;
-    if (mirrored) {
-        *cmask = mirror_cmask(&js->g, pr.cmask);
-        uint64_t lk = mirror_key(&js->g, js->lview.keys[pr.lower], js->g.nl, js->lview.merged);
-        if (!kti_half_view_find(&js->lview, lk, lower)) return KT_EUNSUPPORTED; /* never */
-    }
+    if (mirrored) return mirror_partner(js, cmask, lower);
     return KT_OK;
 }
 
@@ -3039,11 +3020,10 @@ bool kti_hjoin_crossing(const kti_hjoin *j, unsigned bit, unsigned *ucell, unsig
 
 /* Run a seek for upper view index `upper`: false when it is not a
  * structure of the set. */
-static bool seek_run(const kti_hjoin *j, size_t upper, seek *sk)
+static bool seek_run(const kti_hjoin *j, uint64_t key, seek *sk)
 {
     const join_state *js = &j->js;
     const half *U = js->U;
-    uint64_t key = js->uview.keys[upper];
     size_t ti;
     if (!type_find(U, type_of_key(key, js->g.nu), &ti)) return false;
     size_t s = U->first[ti];
@@ -3072,11 +3052,14 @@ kt_status kti_hjoin_locate(const kti_hjoin *j, size_t upper, kti_u128 a, uint64_
     seek sk;
     memset(&sk, 0, sizeof sk);
     sk.target = a;
-    if (!seek_run(j, upper, &sk) || !sk.done) return KT_ERANGE;
+    if (upper >= j->js.uview.n) return KT_ERANGE;
+    bool mirrored;
+    uint64_t key = upper_key(&j->js, upper, &mirrored);
+    if (!seek_run(j, key, &sk) || !sk.done) return KT_ERANGE;
     *cmask = sk.cmask;
     *lower = sk.lower;
     *offset = sk.target;
-    return KT_OK;
+    return mirrored ? mirror_partner(&j->js, cmask, lower) : KT_OK;
 }
 
 kt_status kti_hjoin_before(const kti_hjoin *j, size_t upper, uint64_t cmask, size_t lower,
@@ -3087,7 +3070,12 @@ kt_status kti_hjoin_before(const kti_hjoin *j, size_t upper, uint64_t cmask, siz
     sk.rank = true;
     sk.cmask = cmask;
     sk.lower = lower;
-    if (!seek_run(j, upper, &sk) || !sk.done) return KT_EBADTOUR;
+    if (upper >= j->js.uview.n || lower >= j->js.lview.n) return KT_EBADTOUR;
+    bool mirrored;
+    uint64_t key = upper_key(&j->js, upper, &mirrored);
+    /* A turned structure's partners are the mirror images of its own. */
+    if (mirrored && mirror_partner(&j->js, &sk.cmask, &sk.lower) != KT_OK) return KT_EBADTOUR;
+    if (!seek_run(j, key, &sk) || !sk.done) return KT_EBADTOUR;
     *before = sk.cum;
     return KT_OK;
 }
