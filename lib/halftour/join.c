@@ -195,11 +195,11 @@ static void find_ends_at(half *h)
     }
 }
 
-/* half_build's passes over the structures, share by share: their sort
- * keys (type, tour ends), then, sorted, their fields in type order. */
 typedef struct geom geom;
 static uint64_t turn_key(const geom *g, uint64_t key, unsigned ncb, bool merged, bool *mirrored);
 
+/* half_build's passes over the structures, share by share: their sort
+ * keys (type, tour ends), then, sorted, their fields in type order. */
 typedef struct hbuild {
     const kti_half_view *v;
     half *h;
