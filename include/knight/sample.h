@@ -104,11 +104,11 @@
  * 140 tours a second on one thread and 260 on two; give a
  * progress callback.  Open 8x8 tours with exactly one
  * given end take it too, at a higher price still: the two halves differ, so
- * both are enumerated, and the join has no mirror.  Measured on a fiftieth
- * of the join (from a corner): about 19 GiB, 27 minutes for the halves,
- * a whole preparation of some 2.5 hours extrapolated, then 215 to 250
- * tours a second on one thread and 460 to 520 on two.  One sampler of
- * every open tour serves every given end instead, at the price of tries:
+ * both are enumerated, and the join has no up-down flip (it keeps the
+ * left-right mirror of the half without the given end).  Measured from a
+ * corner: a preparation of about an hour (60 min 21 s), 19.3 GiB at the
+ * peak, then about 290 tours a second on one thread and 560 on two.  One
+ * sampler of every open tour serves every given end instead, at the price of tries:
  * kt_sampler_draw_from() keeps the first of its draws with an end that a
  * symmetry of the board takes to the cell, mapped there, exactly uniform
  * among those tours too.
