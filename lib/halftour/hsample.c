@@ -604,8 +604,9 @@ static kt_status hsampler_build(kti_hsampler *s, const kti_run *run, kti_hprogre
     }
     s->bytes = hlist_bytes(&s->ll) + (s->hu != NULL ? hlist_bytes(&s->lu) : 0);
     /* Given ends break the left-right mirror of the half that holds
-     * them: with the lower half keeping it, the join still halves its
-     * work. */
+     * them: with the lower half keeping it, the join still runs one type
+     * of each mirror pair (its pairing of each upper structure stays
+     * whole: on open 8x8 from a corner about 10 % less time). */
     bool syml = !s->open || kti_halftours_rule_symmetric(rl, s->W, DL);
     bool symu = !s->open || kti_halftours_rule_symmetric(ru, s->W, DU);
     unsigned mirror = !syml ? KTI_HJOIN_NOMIRROR : symu ? KTI_HJOIN_MIRROR : KTI_HJOIN_MIRROR_LOWER;
