@@ -3018,8 +3018,8 @@ bool kti_hjoin_crossing(const kti_hjoin *j, unsigned bit, unsigned *ucell, unsig
     return true;
 }
 
-/* Run a seek for upper view index `upper`: false when it is not a
- * structure of the set. */
+/* Run a seek for upper structure `key` (as the join's upper half holds
+ * it: upper_key): false when it is not a structure of the set. */
 static bool seek_run(const kti_hjoin *j, uint64_t key, seek *sk)
 {
     const join_state *js = &j->js;
