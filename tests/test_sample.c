@@ -429,10 +429,11 @@ static void open_halftours_agree(bool light)
     /* width, height, start, end (N: none), compare with the frontier sampler */
     const uint32_t N = KT_CELL_NONE;
     /* 8 columns between two given cells: the path of 8x8 with both ends.
-     * One given end: above the cut (the join takes the upper structures
-     * with their mirror images), on the mirror's axis (both halves keep
-     * the mirror) and below the cut (turned above it); and one given end
-     * on each side (the join goes without the mirror). */
+     * One given end: above the cut (the join keeps the lower half's
+     * mirror, the upper structures turned to one side of it), on the
+     * mirror's axis (both halves keep the mirror) and below the cut
+     * (turned above it); and one given end on each side (the join goes
+     * without the mirror). */
     const uint32_t boards[][5] = {{5, 5, N, N, 1}, {5, 6, N, N, 1}, {6, 5, 0, N, 1},
                                   {5, 5, 0, 12, 1}, {5, 7, 0, N, 1}, {8, 5, 0, 39, 1},
                                   {5, 5, 2, N, 1},  {5, 5, 20, N, 1}, {5, 5, 0, 24, 1},

@@ -165,16 +165,11 @@ static inline size_t mirror_cell(size_t q, uint32_t W)
 
 /* The half's tour-end rules (NULL: closed) are the same on each cell and
  * its mirror image: its layers fold (kti_hprob::fold). */
-static bool rules_symmetric(const uint8_t *rule, uint32_t W, uint32_t D)
+bool kti_halftours_rule_symmetric(const uint8_t *rule, uint32_t W, uint32_t D)
 {
     for (size_t q = 0; rule != NULL && q < (size_t)W * D; q++)
         if (rule[q] != rule[mirror_cell(q, W)]) return false;
     return true;
-}
-
-bool kti_halftours_rule_symmetric(const uint8_t *rule, uint32_t W, uint32_t D)
-{
-    return rules_symmetric(rule, W, D);
 }
 
 /* The steps of the enumeration of a half (W, D, O); rule (open mode, or
@@ -526,7 +521,7 @@ static kt_status enumerate(kt_halftours **out, uint32_t W, uint32_t D, uint32_t 
     uint8_t bslot[KT_HALFTOUR_MAX_CELLS];
     span sp = {NULL, 0, 0, 0};
     KTI_TRY(run_half(W, D, O, rule, merge, NULL, sp, run, prog, &fin, &nfin, bslot));
-    bool fold = rules_symmetric(rule, W, D);
+    bool fold = kti_halftours_rule_symmetric(rule, W, D);
     KTI_TRY(make_set(out, run->alloc, W, D, O, rule != NULL, merge && rule != NULL, fold, bslot, fin,
                      nfin, run->threads));
     kt_status rc = fold ? unfold_set(*out, run->threads) : KT_OK;
@@ -557,7 +552,7 @@ static kt_status run_half(uint32_t W, uint32_t D, uint32_t O, const uint8_t *rul
                       .allow_close = false,
                       .open = rule != NULL,
                       .merge_ends = merge && rule != NULL,
-                      .fold = rules_symmetric(rule, W, D),
+                      .fold = kti_halftours_rule_symmetric(rule, W, D),
                       .filter = ds != NULL ? digit_filter : NULL,
                       .filter_ctx = ds,
                       .first = sp.first};
@@ -1103,7 +1098,7 @@ static kt_status enumerate_open(kt_halftours **out, uint32_t W, uint32_t D, uint
     set->ncb = W * 2u;
     set->open = true;
     set->merged = true;
-    bool fold = rules_symmetric(rule, W, D);
+    bool fold = kti_halftours_rule_symmetric(rule, W, D);
     kt_status rc = KT_OK;
     for (size_t j = 0; rc == KT_OK && j < nsh; j++) {
         for (unsigned i = 0, v = (unsigned)j; i < SHARD_CELLS; i++, v /= 3) ds.want[i] = (uint8_t)(v % 3);

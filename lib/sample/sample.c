@@ -100,7 +100,7 @@ kt_status kt_sampler_new(kt_sampler **out, const kt_graph *g, kt_shape shape, kt
      * (hsample.c), which takes half an hour or more and 16 to 19 GiB
      * (BENCHMARKS.md); with one end given the two halves differ, so both
      * are enumerated and the join loses the up-down flip (it keeps the
-     * left-right mirror by the upper structures' images). */
+     * left-right mirror of the half without the given end). */
     if (open && ((g->width == 7 && g->height >= 7) || (g->width == 8 && g->height == 8)) &&
         halftour_board(g)) {
         r.shard = 0;
